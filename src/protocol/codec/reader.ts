@@ -31,7 +31,11 @@ export class ByteReader {
   /** Throws unless `count` more bytes are available. */
   need(count: number): void {
     if (count > this.end - this.position) {
-      throw new DecodeError("truncated", `need ${count} bytes, have ${this.remaining}`, this.position);
+      throw new DecodeError(
+        "truncated",
+        `need ${count} bytes, have ${this.remaining}`,
+        this.position,
+      );
     }
   }
 
