@@ -28,3 +28,5 @@ export type {
 export * from "./framing.js";
 export * from "./request.js";
 export * from "./api-versions.js";
+export * from "./records/index.js";
+export * from "./records/index.js";
