@@ -1,3 +1,6 @@
+import { NodeFileSystem } from "../adapters/index.js";
+import { dumpLog } from "./dump-log.js";
+
 /** The `sluice` command line. Returns the process exit code. */
 export async function main(args: readonly string[]): Promise<number> {
   const [command] = args;
@@ -8,6 +11,11 @@ export async function main(args: readonly string[]): Promise<number> {
           "the I/O ports and the simulator; nothing listens yet.",
       );
       return 0;
+    case "dump-log":
+      return dumpLog(args.slice(1), {
+        fileSystem: new NodeFileSystem(),
+        write: (line) => process.stdout.write(`${line}\n`),
+      });
     case undefined:
     case "help":
     case "--help":

@@ -73,3 +73,20 @@ export { TimeIndexFile } from "./time-index.driver.js";
 export { UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET, LeaderEpochCache } from "./leader-epoch-cache.js";
 export type { EpochEndOffset } from "./leader-epoch-cache.js";
 export { LeaderEpochFileCache } from "./leader-epoch-cache.driver.js";
+export {
+  CLEANER_OFFSET_CHECKPOINT_FILE,
+  CleanerCheckpoint,
+  CleanerReadError,
+  LogCleaner,
+  defaultCleanerConfig,
+} from "./cleaner/index.js";
+export type {
+  CleanableLog,
+  CleanerConfig,
+  CleanerLogEntry,
+  CleaningStats,
+  CleanOnceResult,
+  LogCleanerOptions,
+} from "./cleaner/index.js";
+export * from "./log/index.js";
+export * from "./manager/index.js";

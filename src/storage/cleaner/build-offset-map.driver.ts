@@ -1,0 +1,66 @@
+/**
+ * The first step of a cleaning pass: fill the offset map with the latest offset of every key in
+ * the dirty range, segment by segment, as Kafka's Cleaner.buildOffsetMap. When the map fills,
+ * the pass stops there and cleans only up to the last offset mapped; the rest stays dirty for
+ * the next pass. Transactional and control batches put nothing in the map (see batch-filter.ts).
+ */
+import type { FileSystem } from "../../ports/index.js";
+import type { SegmentInfo } from "../log/log-types.js";
+import type { OffsetMap } from "./offset-map.js";
+import { isKeptWhole } from "./batch-filter.js";
+import {
+  decodeSegmentBatch,
+  readSegmentBatches,
+  type SegmentReadOptions,
+} from "./segment-batches.driver.js";
+
+/** How far the map reaches: the pass cleans [log start, endOffset). */
+export interface OffsetMapResult {
+  /** The offset after the last one the map covers. */
+  readonly endOffset: number;
+  /** Whether the map covers the whole dirty range. */
+  readonly isComplete: boolean;
+}
+
+/**
+ * Fills `map` from the dirty segments (those overlapping [firstDirtyOffset,
+ * firstUncleanableOffset), whole segments) and says where the pass ends.
+ */
+export async function buildOffsetMap(
+  fileSystem: FileSystem,
+  dirtySegments: readonly SegmentInfo[],
+  range: { readonly firstDirtyOffset: number; readonly firstUncleanableOffset: number },
+  map: OffsetMap,
+  options: SegmentReadOptions,
+): Promise<OffsetMapResult> {
+  map.clear();
+  for (const segment of dirtySegments) {
+    const isFull = await mapSegment(fileSystem, segment, range.firstDirtyOffset, map, options);
+    if (isFull) return { endOffset: map.latestOffset + 1, isComplete: false };
+  }
+  return { endOffset: range.firstUncleanableOffset, isComplete: true };
+}
+
+/** Maps one segment's keys at or after `startOffset`; resolves to true when the map filled. */
+async function mapSegment(
+  fileSystem: FileSystem,
+  segment: SegmentInfo,
+  startOffset: number,
+  map: OffsetMap,
+  options: SegmentReadOptions,
+): Promise<boolean> {
+  for await (const batch of readSegmentBatches(fileSystem, segment, options)) {
+    if (batch.header.lastOffset < startOffset) continue;
+    if (!batch.header.isControl && !batch.header.isTransactional) {
+      const decoded = decodeSegmentBatch(segment.path, batch, options);
+      if (isKeptWhole(decoded)) continue;
+      for (const record of decoded.records) {
+        if (record.key === null || record.offset < startOffset) continue;
+        if (!map.hasRoomFor(record.key)) return true;
+        map.put(record.key, record.offset);
+      }
+    }
+    map.markScannedThrough(batch.header.lastOffset);
+  }
+  return false;
+}
