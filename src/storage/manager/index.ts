@@ -1,0 +1,43 @@
+// The log manager: log dirs (JBOD), loading and recovery, checkpoints, clean shutdown, dir
+// failure, replica moves between dirs (see README.md).
+export { LogManager } from "./log-manager.driver.js";
+export type { LogManagerOptions } from "./log-manager.driver.js";
+export type { LogDirFailureListener } from "./log-dir-failure.driver.js";
+export {
+  defaultLogManagerConfig,
+  checkLogManagerConfig,
+  type LogManagerConfig,
+} from "./log-manager-config.js";
+export { errorCodeOfAlterReplicaLogDir } from "./log-manager-types.js";
+export type {
+  AlterReplicaLogDirResult,
+  CatchUpResult,
+  GetOrCreateLogResult,
+  LogDirFailure,
+  LogLookup,
+  PeriodicWork,
+  ReplaceLogResult,
+} from "./log-manager-types.js";
+export { LogDirUnformattedError } from "./log-dir-loader.driver.js";
+export { NoOnlineLogDirError } from "./log-loading.driver.js";
+export { DuplicateLogDirectoriesError, METADATA_TOPIC } from "./load-plan.js";
+export {
+  CLEAN_SHUTDOWN_FILE,
+  NO_BROKER_EPOCH,
+  formatCleanShutdown,
+  parseCleanShutdown,
+} from "./clean-shutdown.js";
+export {
+  DELETE_DIR_SUFFIX,
+  FUTURE_DIR_SUFFIX,
+  STRAY_DIR_SUFFIX,
+  currentDirName,
+  deleteDirName,
+  futureDirName,
+  parsePartitionDirName,
+  strayDirName,
+} from "./partition-dir-name.js";
+export type { PartitionDirKind, PartitionDirName } from "./partition-dir-name.js";
+export { chooseLogDir, type PlacementCandidate } from "./placement.js";
+export { INITIAL_TASK_DELAY_MS } from "./periodic-schedule.js";
+export { isStorageFailure } from "./storage-failure.js";

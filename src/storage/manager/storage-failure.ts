@@ -1,0 +1,28 @@
+/**
+ * Which errors take a log dir offline. Kafka treats every IOException of a dir's files as the
+ * failure of that dir (JBOD): the dir goes offline and the broker keeps running on the others.
+ * Broken invariants (AssertionError) are never a dir failure; they end the process.
+ */
+import { AssertionError } from "../../common/index.js";
+import { isFileSystemError } from "../../ports/index.js";
+import { LogFailedError } from "../log/index.js";
+import { MalformedFileError } from "../malformed-file-error.js";
+
+/**
+ * True when `error` is a failure of the disk under a log dir: a FileSystemError from the port, a
+ * file that cannot be parsed (Kafka reads a corrupt checkpoint as an IOException), or a log that
+ * failed earlier for one of those reasons.
+ */
+export function isStorageFailure(error: unknown): boolean {
+  if (error instanceof AssertionError) return false;
+  return (
+    isFileSystemError(error) ||
+    error instanceof MalformedFileError ||
+    error instanceof LogFailedError
+  );
+}
+
+/** Rethrows `error` unless it is a storage failure; never lets an AssertionError through. */
+export function rethrowUnlessStorageFailure(error: unknown): void {
+  if (!isStorageFailure(error)) throw error;
+}
