@@ -1,0 +1,14 @@
+import { registerWorkload } from "./registry.js";
+import { simulatorSelfCheck } from "./simulator-self-check.js";
+
+export {
+  registerWorkload,
+  registeredWorkloads,
+  findWorkload,
+  InvariantViolation,
+  type Workload,
+  type WorkloadOutcome,
+} from "./registry.js";
+export { simulatorSelfCheck } from "./simulator-self-check.js";
+
+registerWorkload(simulatorSelfCheck);

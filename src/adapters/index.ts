@@ -1,0 +1,9 @@
+export { SystemClock } from "./system-clock.js";
+export { NodeTimers, type NodeTimersOptions } from "./node-timers.js";
+export { CryptoRandom } from "./crypto-random.js";
+export { NodeFileSystem } from "./node-file-system.js";
+export { NodeFileHandle } from "./node-file-handle.js";
+export { toFileSystemError } from "./file-system-error.js";
+export { NodeNetwork, type NodeNetworkOptions } from "./node-network.js";
+export { NodeConnection } from "./node-connection.js";
+export { ConsoleLogger, formatValue, type ConsoleLoggerOptions } from "./console-logger.js";

@@ -1,0 +1,62 @@
+import { createServer, connect as connectSocket, type Server, type Socket } from "node:net";
+import type { Address, Connection, Listener, Logger, Network } from "../ports/index.js";
+import { NodeConnection } from "./node-connection.js";
+
+/** Options of NodeNetwork. */
+export interface NodeNetworkOptions {
+  /** Where failures of a listening socket after it started are reported. */
+  readonly logger?: Logger;
+}
+
+/** A listening TCP server. */
+class NodeListener implements Listener {
+  private isClosed = false;
+
+  constructor(
+    private readonly server: Server,
+    readonly address: Address,
+  ) {}
+
+  close(): Promise<void> {
+    if (this.isClosed) return Promise.resolve();
+    this.isClosed = true;
+    // server.close's callback waits for every accepted connection to end; the port promises
+    // only that accepting stops, which server.close does at once.
+    this.server.close();
+    return Promise.resolve();
+  }
+}
+
+/** Real TCP through node:net. */
+export class NodeNetwork implements Network {
+  constructor(private readonly options: NodeNetworkOptions = {}) {}
+
+  listen(address: Address, onConnection: (connection: Connection) => void): Promise<Listener> {
+    const server = createServer({ noDelay: true, pauseOnConnect: true }, (socket: Socket) =>
+      onConnection(new NodeConnection(socket)),
+    );
+    return new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen({ host: address.host, port: address.port }, () => {
+        server.off("error", reject);
+        server.on("error", (error) =>
+          this.options.logger?.error("listener failed", { host: address.host, error }),
+        );
+        const bound = server.address();
+        const port = typeof bound === "object" && bound !== null ? bound.port : address.port;
+        resolve(new NodeListener(server, { host: address.host, port }));
+      });
+    });
+  }
+
+  connect(address: Address): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const socket = connectSocket({ host: address.host, port: address.port, noDelay: true });
+      socket.once("error", reject);
+      socket.once("connect", () => {
+        socket.off("error", reject);
+        resolve(new NodeConnection(socket));
+      });
+    });
+  }
+}
