@@ -26,7 +26,7 @@ function recordValue(seed: number): Uint8Array {
   const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
   const value = new Uint8Array(recordBytes);
   let state = seed * 2654435761;
-  for (let at = 0; at < recordBytes; ) {
+  for (let at = 0; at < recordBytes;) {
     state = (state * 1103515245 + 12345) >>> 0;
     const word = new TextEncoder().encode(`${words[state % words.length]} ${state % 1000} `);
     value.set(word.subarray(0, recordBytes - at), at);

@@ -200,7 +200,7 @@ function checkOutcome(frame: Uint8Array, result: DecodedRequest): void {
 function describeFailure(iteration: number, frame: Uint8Array, cause: unknown): Error {
   const hex = Buffer.from(frame).toString("hex");
   const message =
-    `fuzz failed: FUZZ_SEED=${SEED} iteration ${iteration}: ${String(cause)}; frame ${hex}`;
+    `fuzz failed: FUZZ_SEED=${SEED} iteration ${iteration}: ${String(cause)}; ` + `frame ${hex}`;
   return new Error(message, { cause });
 }
 

@@ -65,7 +65,10 @@ test("features: supported from the table, finalized as given, no zero minimums b
     features: [{ name: "metadata.version", minVersionLevel: 22, maxVersionLevel: 22 }],
   };
   const v3 = answerApiVersions({ header: header(3), body: validBody }, table, finalized);
-  assert.deepEqual(v3.body.supportedFeatures.map((feature) => feature.name), ["metadata.version"]);
+  assert.deepEqual(
+    v3.body.supportedFeatures.map((feature) => feature.name),
+    ["metadata.version"],
+  );
   assert.equal(v3.body.finalizedFeaturesEpoch, 5);
   assert.deepEqual(v3.body.finalizedFeatures, finalized.features);
   const v4 = answerApiVersions({ header: header(4), body: validBody }, table, finalized);

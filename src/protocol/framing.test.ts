@@ -1,12 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  FRAME_BYTES_MAX_DEFAULT,
-  FrameDecoder,
-  encodeFrame,
-  encodeFrameSize,
-} from "./framing.js";
+import { FRAME_BYTES_MAX_DEFAULT, FrameDecoder, encodeFrame, encodeFrameSize } from "./framing.js";
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
@@ -50,7 +45,10 @@ test("frames come back whole however the stream is split", () => {
       const stream = concat(frames.flatMap((frame) => encodeFrame([frame])));
       const decoder = new FrameDecoder();
       const decoded = feed(decoder, split(stream, cutPoints));
-      assert.deepEqual(decoded.map((frame) => [...frame]), frames.map((frame) => [...frame]));
+      assert.deepEqual(
+        decoded.map((frame) => [...frame]),
+        frames.map((frame) => [...frame]),
+      );
       assert.equal(decoder.bufferedBytes, 0);
     }),
     { seed: 0x51c3, numRuns: 300 },

@@ -98,10 +98,7 @@ export function decodeRawTaggedFields(reader: ByteReader): RawTaggedField[] {
 }
 
 /** Writes a tagged-field section from raw fields, in the order given. */
-export function encodeRawTaggedFields(
-  fields: readonly RawTaggedField[],
-  writer: ByteWriter,
-): void {
+export function encodeRawTaggedFields(fields: readonly RawTaggedField[], writer: ByteWriter): void {
   writer.unsignedVarint(fields.length);
   for (const field of fields) {
     writer.unsignedVarint(field.tag).unsignedVarint(field.data.length).raw(field.data);

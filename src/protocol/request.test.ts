@@ -67,8 +67,10 @@ test("a version outside the codec is unsupported and its body is not read", () =
   assert.equal(result.header.correlationId, 5);
   assert.equal(isVersionInCodec(PRODUCE, 256), false);
   assert.equal(isVersionInCodec(PRODUCE, -1), false);
-  assert.equal(decodeRequest(Uint8Array.of(0, 0, 0xff, 0xff, 0, 0, 0, 1, 0, 0)).kind,
-    "unsupportedVersion");
+  assert.equal(
+    decodeRequest(Uint8Array.of(0, 0, 0xff, 0xff, 0, 0, 0, 1, 0, 0)).kind,
+    "unsupportedVersion",
+  );
 });
 
 test("a version the caller does not serve is unsupported even when the codec knows it", () => {

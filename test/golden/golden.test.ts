@@ -100,7 +100,11 @@ test("Metadata requests ask for the golden topic", () => {
   for (const client of ["kcat", "kafkajs"] as const) {
     const { body } = decoded(fixture(client, "Metadata"));
     const topics = body["topics"] as { name: string }[];
-    assert.deepEqual(topics.map((topic) => topic.name), ["golden"], client);
+    assert.deepEqual(
+      topics.map((topic) => topic.name),
+      ["golden"],
+      client,
+    );
     assert.equal(typeof body["allowAutoTopicCreation"], "boolean", client);
   }
   assert.equal(decoded(fixture("kcat", "Metadata")).body["allowAutoTopicCreation"], true);
@@ -184,8 +188,18 @@ test("the record batch decoder reads the same keys and values, with a valid CRC"
     assert.equal(batch.header.baseOffset, 0, client);
     const read = (bytes: Uint8Array | null): string | null =>
       bytes === null ? null : text.decode(bytes);
-    assert.deepEqual(batch.records.map((record) => read(record.key)), ["key-1", "key-2"]);
-    assert.deepEqual(batch.records.map((record) => read(record.value)), ["value-1", "value-2"]);
-    assert.deepEqual(batch.records.map((record) => record.offset), [0, 1], client);
+    assert.deepEqual(
+      batch.records.map((record) => read(record.key)),
+      ["key-1", "key-2"],
+    );
+    assert.deepEqual(
+      batch.records.map((record) => read(record.value)),
+      ["value-1", "value-2"],
+    );
+    assert.deepEqual(
+      batch.records.map((record) => record.offset),
+      [0, 1],
+      client,
+    );
   }
 });

@@ -97,8 +97,7 @@ function wideLineNumbers(lines: readonly string[]): number[] {
 }
 
 type ImportWithoutLine =
-  | { kind: ImportKind; specifier: string; isTypeOnly: boolean }
-  | { kind: "computed" };
+  { kind: ImportKind; specifier: string; isTypeOnly: boolean } | { kind: "computed" };
 
 /** Remembers `const load = createRequire(...)`, so `load("x")` counts as a require of "x". */
 function noteRequireAlias(node: ts.Node, requireNames: Set<string>): void {

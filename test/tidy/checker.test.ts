@@ -80,9 +80,7 @@ test("adapters, test/ and bench/ may use the platform; sim/ may not use time or 
 
 test("sim/ may import pure node modules but not the I/O ones, with or without the prefix", () => {
   assert.deepEqual(platform("sim/hash.ts", 'import { createHash } from "node:crypto";'), []);
-  assert.deepEqual(rulesOf(platform("sim/x.ts", 'import * as net from "net";')), [
-    "node-import@1",
-  ]);
+  assert.deepEqual(rulesOf(platform("sim/x.ts", 'import * as net from "net";')), ["node-import@1"]);
   assert.deepEqual(rulesOf(platform("sim/x.ts", 'import "node:timers/promises";')), [
     "node-import@1",
   ]);

@@ -4,13 +4,7 @@ import fc from "fast-check";
 import { analyseSource } from "./analyse.js";
 import { checkSources, type Source } from "./checker.js";
 import { checkFolderLayout } from "./layout.js";
-import {
-  checkSizes,
-  computeRatchet,
-  emptyRatchet,
-  parseRatchet,
-  type Ratchet,
-} from "./ratchet.js";
+import { checkSizes, computeRatchet, emptyRatchet, parseRatchet, type Ratchet } from "./ratchet.js";
 
 /** A file of `count` short lines. */
 function linesOf(count: number): string {
@@ -55,7 +49,10 @@ test("a function over 70 lines is an offence at its first line, named by a stabl
   const facts = analyseSource("src/broker/a.ts", text);
   assert.deepEqual(
     facts.functions.map((fact) => [fact.key, fact.line, fact.lines]),
-    [["short", 2, 70], ["long", 72, 71]],
+    [
+      ["short", 2, 70],
+      ["long", 72, 71],
+    ],
   );
   assert.deepEqual(sizes([{ path: "src/broker/a.ts", text }]).offences, ["function-size@72"]);
   const ratchet: Ratchet = { files: {}, functions: { "src/broker/a.ts": { long: 71 } } };

@@ -143,13 +143,11 @@ export function parseRatchet(text: string): Ratchet {
     throw new Error("ratchet.json must be { files: {...}, functions: {...} }");
   }
   for (const [path, entry] of Object.entries(value["files"])) {
-    const isValid =
-      isRecord(entry) && Object.values(entry).every((size) => Number.isInteger(size));
+    const isValid = isRecord(entry) && Object.values(entry).every((size) => Number.isInteger(size));
     if (!isValid) throw new Error(`ratchet.json: bad file entry for ${path}`);
   }
   for (const [path, entry] of Object.entries(value["functions"])) {
-    const isValid =
-      isRecord(entry) && Object.values(entry).every((size) => Number.isInteger(size));
+    const isValid = isRecord(entry) && Object.values(entry).every((size) => Number.isInteger(size));
     if (!isValid) throw new Error(`ratchet.json: bad function entries for ${path}`);
   }
   return value as unknown as Ratchet;

@@ -83,9 +83,9 @@ export const importPolicies: Readonly<Record<ModuleFolder, ImportPolicy>> = {
   // the rule that other folders are imported through their index.ts only.
   "src/cli": allExcept(),
   "src/main": allExcept(),
-  "sim": allExcept("src/adapters"),
-  "test": allExcept(),
-  "bench": allExcept(),
+  sim: allExcept("src/adapters"),
+  test: allExcept(),
+  bench: allExcept(),
 };
 
 /**

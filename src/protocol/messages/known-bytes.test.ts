@@ -33,7 +33,10 @@ function written(write: (writer: ByteWriter) => void): string {
 }
 
 test("an ApiVersions v0 request body is empty", () => {
-  assert.equal(written((w) => apiVersions.encodeRequest(0, {}, w)), "");
+  assert.equal(
+    written((w) => apiVersions.encodeRequest(0, {}, w)),
+    "",
+  );
   assert.deepEqual(decodeRequestBody(ApiKey.ApiVersions, 0, new ByteReader(new Uint8Array(0))), {
     clientSoftwareName: "",
     clientSoftwareVersion: "",
@@ -42,11 +45,17 @@ test("an ApiVersions v0 request body is empty", () => {
 
 test("an ApiVersions v3 request uses compact strings and an empty tagged-field section", () => {
   const body = { clientSoftwareName: "a", clientSoftwareVersion: "1" };
-  assert.equal(written((w) => apiVersions.encodeRequest(3, body, w)), "0261023100");
+  assert.equal(
+    written((w) => apiVersions.encodeRequest(3, body, w)),
+    "0261023100",
+  );
 });
 
 test("a Metadata v0 request with topic t is 00 00 00 01 00 01 74", () => {
-  assert.equal(written((w) => metadata.encodeRequest(0, { topics: [{ name: "t" }] }, w)), "00000001000174");
+  assert.equal(
+    written((w) => metadata.encodeRequest(0, { topics: [{ name: "t" }] }, w)),
+    "00000001000174",
+  );
   const decoded = metadata.decodeRequest(0, new ByteReader(fromHex("00000001000174")));
   assert.equal(decoded.topics?.[0]?.name, "t");
   assert.equal(decoded.allowAutoTopicCreation, true, "absent fields take their defaults");
@@ -60,18 +69,24 @@ test("a Produce v3 request lays out its fields in Kafka's order", () => {
     topicData: [{ name: "t", partitionData: [{ index: 0, records: Uint8Array.of(1, 2, 3) }] }],
   };
   const expected = "ffff ffff 000003e8 00000001 0001 74 00000001 00000000 00000003 010203";
-  assert.equal(written((w) => produce.encodeRequest(3, body, w)), expected.replace(/ /g, ""));
+  assert.equal(
+    written((w) => produce.encodeRequest(3, body, w)),
+    expected.replace(/ /g, ""),
+  );
   const decoded = produce.decodeRequest(3, new ByteReader(fromHex(expected)));
   assert.deepEqual(decoded.topicData[0]?.partitionData[0]?.records, Uint8Array.of(1, 2, 3));
 });
 
-test("an ApiVersions v3 response writes a non-default tagged field in the top-level section", () => {
+test("an ApiVersions v3 response writes a non-default tagged field at the top level", () => {
   const body = {
     apiKeys: [{ apiKey: 0, minVersion: 0, maxVersion: 11 }],
     supportedFeatures: [{ name: "x", minVersion: 1, maxVersion: 2 }],
   };
   const expected = "0000 02 0000 0000 000b 00 00000000 01 00 08 02 0278 0001 0002 00";
-  assert.equal(written((w) => apiVersions.encodeResponse(3, body, w)), expected.replace(/ /g, ""));
+  assert.equal(
+    written((w) => apiVersions.encodeResponse(3, body, w)),
+    expected.replace(/ /g, ""),
+  );
 });
 
 test("a Fetch v12 request carries clusterId as tagged field 0 only when set", () => {
@@ -89,14 +104,20 @@ test("unknown tagged fields survive a decode and re-encode", () => {
   const bytes = fromHex("0261023101" + "05" + "02" + "abcd");
   const decoded = apiVersions.decodeRequest(3, new ByteReader(bytes));
   assert.deepEqual(decoded.unknownTaggedFields, [{ tag: 5, data: fromHex("abcd") }]);
-  assert.equal(written((w) => apiVersions.encodeRequest(3, decoded, w)), hex(bytes));
+  assert.equal(
+    written((w) => apiVersions.encodeRequest(3, decoded, w)),
+    hex(bytes),
+  );
 });
 
 test("a non-default value in a field the version lacks is refused unless ignorable", () => {
   const body = { transactionalId: "tx", acks: 1, timeoutMs: 1, topicData: [] };
   assert.throws(() => produce.encodeRequest(2, body, new ByteWriter()), EncodeError);
   // ThrottleTimeMs is ignorable, so a v0 ApiVersions response simply drops it.
-  assert.equal(written((w) => apiVersions.encodeResponse(0, { throttleTimeMs: 5 }, w)), "000000000000");
+  assert.equal(
+    written((w) => apiVersions.encodeResponse(0, { throttleTimeMs: 5 }, w)),
+    "000000000000",
+  );
 });
 
 test("null in a field that is not nullable in the version is refused", () => {
@@ -104,9 +125,12 @@ test("null in a field that is not nullable in the version is refused", () => {
   assert.throws(() => metadata.encodeRequest(0, body as never, new ByteWriter()), EncodeError);
 });
 
-test("decoding rejects unknown APIs, undefined versions and trailing bytes with DecodeError", () => {
+test("decoding refuses unknown APIs, undefined versions and trailing bytes", () => {
   const empty = new ByteReader(new Uint8Array(0));
-  assert.throws(() => decodeRequestBody(9999, 0, empty), (e) => e instanceof DecodeError && e.kind === "unknownApi");
+  assert.throws(
+    () => decodeRequestBody(9999, 0, empty),
+    (e) => e instanceof DecodeError && e.kind === "unknownApi",
+  );
   assert.throws(
     () => decodeResponseBody(ApiKey.Produce, 99, empty),
     (e) => e instanceof DecodeError && e.kind === "unsupportedVersion",
@@ -135,10 +159,7 @@ test("an array count larger than the bytes left is refused before allocation", (
 test("the API table covers every key with its version range and first flexible version", () => {
   const keys = allApiDefinitions().map((api) => api.apiKey);
   assert.equal(new Set(keys).size, keys.length);
-  assert.deepEqual(
-    { ...apiDefinition(ApiKey.ApiVersions) }.flexibleFrom,
-    3,
-  );
+  assert.deepEqual({ ...apiDefinition(ApiKey.ApiVersions) }.flexibleFrom, 3);
   const produceDefinition = apiDefinition(0);
   assert.equal(produceDefinition?.name, "Produce");
   assert.equal(produceDefinition?.minVersion, 0);

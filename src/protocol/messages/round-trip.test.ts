@@ -23,7 +23,9 @@ function codecFor(api: ApiCodec<object, object>, direction: Direction) {
     return writer.finish();
   };
   const decode = (version: number, reader: ByteReader): object =>
-    direction === "request" ? api.decodeRequest(version, reader) : api.decodeResponse(version, reader);
+    direction === "request"
+      ? api.decodeRequest(version, reader)
+      : api.decodeResponse(version, reader);
   return { schema, encode, decode };
 }
 
@@ -68,7 +70,10 @@ for (const direction of ["request", "response"] as const) {
           const bytes = encode(version, value);
           for (let cut = 0; cut < bytes.length; cut++) {
             const reader = new ByteReader(bytes, 0, cut);
-            expectDecodeError(() => decode(version, reader), `${schema.name} v${version} cut ${cut}`);
+            expectDecodeError(
+              () => decode(version, reader),
+              `${schema.name} v${version} cut ${cut}`,
+            );
           }
         }
       }

@@ -63,13 +63,13 @@ export type BatchError =
 
 /** The result of an operation on a batch that may refuse it. */
 export type BatchResult<Value> =
-  | ({ readonly ok: true } & Value)
-  | { readonly ok: false; readonly error: BatchError };
+  ({ readonly ok: true } & Value) | { readonly ok: false; readonly error: BatchError };
 
 /** Shorthand for a refusal. */
-export function batchFailure(
-  error: BatchError,
-): { readonly ok: false; readonly error: BatchError } {
+export function batchFailure(error: BatchError): {
+  readonly ok: false;
+  readonly error: BatchError;
+} {
   return { ok: false, error };
 }
 

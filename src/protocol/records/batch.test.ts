@@ -154,7 +154,10 @@ test("stamping baseOffset and partitionLeaderEpoch in place keeps the batch vali
   assert.equal(validated.header.partitionLeaderEpoch, 99);
   const decoded = decodeRecords(bytes, limits);
   assert.ok(decoded.ok);
-  assert.deepEqual(decoded.records.map((record) => record.offset), [2 ** 40 + 3, 2 ** 40 + 4]);
+  assert.deepEqual(
+    decoded.records.map((record) => record.offset),
+    [2 ** 40 + 3, 2 ** 40 + 4],
+  );
 });
 
 test("stamping LogAppendTime rewrites the CRC and every record reads the append time", () => {
@@ -168,7 +171,10 @@ test("stamping LogAppendTime rewrites the CRC and every record reads the append 
   assert.equal(validated.offsetDeltaOfMaxTimestamp, 1);
   const decoded = decodeRecords(bytes, limits);
   assert.ok(decoded.ok);
-  assert.deepEqual(decoded.records.map((record) => record.timestamp), [5000, 5000]);
+  assert.deepEqual(
+    decoded.records.map((record) => record.timestamp),
+    [5000, 5000],
+  );
 });
 
 test("a stale maxTimestamp from a producer is reported and can be stamped right", () => {

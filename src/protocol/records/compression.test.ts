@@ -141,7 +141,7 @@ test("a zstd bomb without a content size is stopped while streaming", () => {
   // Descriptor 0x00 (no content size, window descriptor follows), then 100 RLE blocks of
   // 128 KiB each: header (size << 3) | (type 1 << 1) | last.
   const block = (isLast: boolean) => {
-    const word = (128 * 1024) * 8 + 2 + (isLast ? 1 : 0);
+    const word = 128 * 1024 * 8 + 2 + (isLast ? 1 : 0);
     return [word & 0xff, (word >> 8) & 0xff, (word >> 16) & 0xff, 0x00];
   };
   const blocks: number[] = [];

@@ -95,7 +95,10 @@ test("a LeaderChange control value decodes through the schema codec at its own v
   const decoded = decodeKraftControlValue(control.control);
   assert.ok(decoded.ok && decoded.decoded.type === "leaderChange");
   assert.equal(decoded.decoded.data.leaderId, 3);
-  assert.deepEqual(decoded.decoded.data.voters.map((voter) => voter.voterId), [1, 3]);
+  assert.deepEqual(
+    decoded.decoded.data.voters.map((voter) => voter.voterId),
+    [1, 3],
+  );
   const broken = decodeKraftControlValue({ type: "leaderChange", value: value.subarray(0, 5) });
   assert.ok(!broken.ok);
 });

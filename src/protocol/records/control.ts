@@ -70,8 +70,7 @@ export type ControlRecord =
 
 /** The result of reading a control record; a refusal is INVALID_RECORD in Kafka's terms. */
 export type ControlRecordResult<Value> =
-  | ({ readonly ok: true } & Value)
-  | { readonly ok: false; readonly detail: string };
+  ({ readonly ok: true } & Value) | { readonly ok: false; readonly detail: string };
 
 /** Reads a control record key: int16 version (not negative), int16 type. */
 export function decodeControlRecordKey(

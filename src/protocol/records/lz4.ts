@@ -43,7 +43,7 @@ type FrameScan =
 export function lz4Decompress(bytes: Uint8Array, maxDecompressedBytes: number): DecompressResult {
   const frames: { start: number; end: number }[] = [];
   let bound = 0;
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     const scan = scanFrame(bytes, start);
     if (!scan.ok) return decompressionFailed("lz4", scan.detail);
     bound += scan.boundBytes;

@@ -58,7 +58,8 @@ test("every single-bit flip of a small batch is caught, except in baseOffset and
     bytes[bit >> 3]! ^= 0x80 >> (bit & 7);
     const result = validateBatch(bytes, asClient);
     const byte = bit >> 3;
-    const isOffsetOrEpoch = byte < BatchLayout.BATCH_LENGTH ||
+    const isOffsetOrEpoch =
+      byte < BatchLayout.BATCH_LENGTH ||
       (byte >= BatchLayout.PARTITION_LEADER_EPOCH && byte < BatchLayout.MAGIC);
     if (!isOffsetOrEpoch) {
       assert.ok(!result.ok, `bit ${bit} flipped and passed`);

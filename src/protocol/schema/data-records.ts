@@ -111,7 +111,10 @@ export function encodeSnapshotHeaderRecord(
 }
 
 /** Decodes the value of a SnapshotHeader control record; throws DecodeError only. */
-export function decodeSnapshotHeaderRecord(version: number, bytes: Uint8Array): SnapshotHeaderRecord {
+export function decodeSnapshotHeaderRecord(
+  version: number,
+  bytes: Uint8Array,
+): SnapshotHeaderRecord {
   return decodeFromBytes("SnapshotHeaderRecord", version, bytes) as unknown as SnapshotHeaderRecord;
 }
 
@@ -124,7 +127,10 @@ export function encodeSnapshotFooterRecord(
 }
 
 /** Decodes the value of a SnapshotFooter control record; throws DecodeError only. */
-export function decodeSnapshotFooterRecord(version: number, bytes: Uint8Array): SnapshotFooterRecord {
+export function decodeSnapshotFooterRecord(
+  version: number,
+  bytes: Uint8Array,
+): SnapshotFooterRecord {
   return decodeFromBytes("SnapshotFooterRecord", version, bytes) as unknown as SnapshotFooterRecord;
 }
 

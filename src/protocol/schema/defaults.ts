@@ -70,7 +70,8 @@ export function structDefaultFactory(struct: StructSchema): DefaultFactory {
   const factories = struct.fields.map(defaultFactory);
   return () => {
     const value: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) value[names[i] as string] = (factories[i] as DefaultFactory)();
+    for (let i = 0; i < names.length; i++)
+      value[names[i] as string] = (factories[i] as DefaultFactory)();
     return value;
   };
 }

@@ -34,10 +34,15 @@ export interface FieldContext {
 /** The encoding of a field in the context's version. */
 export function fieldEncoding(field: FieldSchema, context: FieldContext): Encoding {
   // RequestHeader's ClientId keeps its old encoding in flexible versions (field-level override).
-  const isCompact = field.flexibleVersions !== undefined
-    ? inRange(field.flexibleVersions, context.version)
-    : context.isFlexible;
-  return { isCompact, isNullable: inRange(field.nullableVersions, context.version), name: field.name };
+  const isCompact =
+    field.flexibleVersions !== undefined
+      ? inRange(field.flexibleVersions, context.version)
+      : context.isFlexible;
+  return {
+    isCompact,
+    isNullable: inRange(field.nullableVersions, context.version),
+    name: field.name,
+  };
 }
 
 /** Compiles the read and write operations of one field present in the context's version. */
@@ -61,7 +66,10 @@ function elementOps(
   return structOps(context.compileStruct(element), elementEncoding);
 }
 
-/** A struct field; a nullable one is preceded by an int8 marker (-1 null, 1 present), as Kafka does. */
+/**
+ * A struct field; a nullable one is preceded by an int8 marker (-1 null, 1 present), as Kafka
+ * does.
+ */
 function structOps(codec: StructCodec, encoding: Encoding): FieldOps {
   if (!encoding.isNullable) {
     return {

@@ -6,7 +6,8 @@ import type { FieldSchema, PrimitiveType, StructSchema } from "./types.js";
 import { inRange } from "./types.js";
 
 /** A JSON value as JSON.parse returns it. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 const INTEGER_RANGES: Partial<Record<PrimitiveType, readonly [number, number]>> = {
   int8: [-0x80, 0x7f],
@@ -106,7 +107,10 @@ export function structToJson(
     const isDefault = defaultTest(field)(fieldValue);
     if (!inRange(field.versions, version)) {
       if (!isDefault && field.ignorable !== true) {
-        throw new EncodeError("unsupportedVersion", `field ${field.name} cannot be set in version ${version}`);
+        throw new EncodeError(
+          "unsupportedVersion",
+          `field ${field.name} cannot be set in version ${version}`,
+        );
       }
       continue;
     }
@@ -120,7 +124,12 @@ export function structToJson(
   return json;
 }
 
-function valueFromJson(field: FieldSchema, version: number, json: JsonValue, path: string): unknown {
+function valueFromJson(
+  field: FieldSchema,
+  version: number,
+  json: JsonValue,
+  path: string,
+): unknown {
   if (json === null) {
     if (inRange(field.nullableVersions, version)) return null;
     throw invalid(path, "a value, not null");

@@ -57,7 +57,11 @@ test("every metadata record round-trips in every version with the KRaft frame", 
 });
 
 test("a FenceBrokerRecord value is frame 1, type 7, version 0, then the flexible body", () => {
-  const bytes = encodeMetadataRecord({ type: MetadataRecordType.FenceBrokerRecord, version: 0, data: { id: 1, epoch: 2 } });
+  const bytes = encodeMetadataRecord({
+    type: MetadataRecordType.FenceBrokerRecord,
+    version: 0,
+    data: { id: 1, epoch: 2 },
+  });
   assert.equal(hex(bytes), "010700" + "00000001" + "0000000000000002" + "00");
   assert.throws(() => decodeMetadataRecord(Uint8Array.of(2, 7, 0)), isDecodeError);
   assert.throws(() => decodeMetadataRecord(Uint8Array.of(1, 99, 0)), isDecodeError);
@@ -69,7 +73,11 @@ test("every coordinator key and value round-trips in every version", () => {
       fc.assert(
         fc.property(messageArbitrary(family.key, version), (data) => {
           const bytes = encodeCoordinatorKey(family.name, data, version);
-          assert.deepStrictEqual(decodeCoordinatorKey(family.log, bytes), { name: family.name, version, data });
+          assert.deepStrictEqual(decodeCoordinatorKey(family.log, bytes), {
+            name: family.name,
+            version,
+            data,
+          });
           assertEveryPrefixFails(bytes, (prefix) => decodeCoordinatorKey(family.log, prefix));
         }),
         { seed: SEED + version, numRuns: RUNS },
@@ -102,9 +110,15 @@ test("an offset commit key is int16 version 1 then group, topic and partition", 
 test("an offset commit value v1 carries the expire timestamp that v3 lacks", () => {
   const data = { offset: 5, metadata: "", commitTimestamp: 7, expireTimestamp: 9 };
   const bytes = encodeCoordinatorValue("OffsetCommit", 1, data);
-  assert.equal(hex(bytes), "0001" + "0000000000000005" + "0000" + "0000000000000007" + "0000000000000009");
+  assert.equal(
+    hex(bytes),
+    "0001" + "0000000000000005" + "0000" + "0000000000000007" + "0000000000000009",
+  );
   // expireTimestamp is ignorable, so version 3 drops it rather than refusing.
-  const v3 = decodeCoordinatorValue("OffsetCommit", encodeCoordinatorValue("OffsetCommit", 3, data));
+  const v3 = decodeCoordinatorValue(
+    "OffsetCommit",
+    encodeCoordinatorValue("OffsetCommit", 3, data),
+  );
   assert.equal(v3.data["expireTimestamp"], -1);
 });
 
@@ -133,7 +147,7 @@ test("a LeaderChangeMessage v0 encodes its voters as compact arrays", () => {
   assert.equal(decodeLeaderChangeMessage(0, bytes).voters[0]?.voterId, 1);
 });
 
-test("consumer protocol metadata is version-prefixed and newer versions read as the newest known", () => {
+test("consumer protocol metadata is version-prefixed; newer versions read as the newest", () => {
   const schema = dataSchema("ConsumerProtocolSubscription");
   assert.ok(schema !== undefined);
   const bytes = encodeVersionPrefixed("ConsumerProtocolSubscription", 0, { topics: ["a"] });

@@ -30,15 +30,51 @@ function fixed(read: ReadOp, write: WriteOp, minBytes: number): PrimitiveOps {
 }
 
 const FIXED_OPS: Partial<Record<PrimitiveType, PrimitiveOps>> = {
-  bool: fixed((r) => r.bool(), (w, v) => w.bool(v as boolean), 1),
-  int8: fixed((r) => r.int8(), (w, v) => w.int8(v as number), 1),
-  int16: fixed((r) => r.int16(), (w, v) => w.int16(v as number), 2),
-  uint16: fixed((r) => r.uint16(), (w, v) => w.uint16(v as number), 2),
-  int32: fixed((r) => r.int32(), (w, v) => w.int32(v as number), 4),
-  uint32: fixed((r) => r.uint32(), (w, v) => w.uint32(v as number), 4),
-  int64: fixed((r) => r.int64(), (w, v) => w.int64(v as number), 8),
-  float64: fixed((r) => r.float64(), (w, v) => w.float64(v as number), 8),
-  uuid: fixed((r) => r.uuid(), (w, v) => w.uuid(v as string), 16),
+  bool: fixed(
+    (r) => r.bool(),
+    (w, v) => w.bool(v as boolean),
+    1,
+  ),
+  int8: fixed(
+    (r) => r.int8(),
+    (w, v) => w.int8(v as number),
+    1,
+  ),
+  int16: fixed(
+    (r) => r.int16(),
+    (w, v) => w.int16(v as number),
+    2,
+  ),
+  uint16: fixed(
+    (r) => r.uint16(),
+    (w, v) => w.uint16(v as number),
+    2,
+  ),
+  int32: fixed(
+    (r) => r.int32(),
+    (w, v) => w.int32(v as number),
+    4,
+  ),
+  uint32: fixed(
+    (r) => r.uint32(),
+    (w, v) => w.uint32(v as number),
+    4,
+  ),
+  int64: fixed(
+    (r) => r.int64(),
+    (w, v) => w.int64(v as number),
+    8,
+  ),
+  float64: fixed(
+    (r) => r.float64(),
+    (w, v) => w.float64(v as number),
+    8,
+  ),
+  uuid: fixed(
+    (r) => r.uuid(),
+    (w, v) => w.uuid(v as string),
+    16,
+  ),
 };
 
 /** Refuses a null where the version does not allow one. */
@@ -48,9 +84,7 @@ export function nullRefusal(encoding: Encoding): EncodeError {
 
 function stringOps(encoding: Encoding): PrimitiveOps {
   const { isCompact, isNullable } = encoding;
-  const read: ReadOp = isCompact
-    ? (r) => r.compactString(isNullable)
-    : (r) => r.string(isNullable);
+  const read: ReadOp = isCompact ? (r) => r.compactString(isNullable) : (r) => r.string(isNullable);
   const write: WriteOp = (w, v) => {
     if (v === null && !isNullable) throw nullRefusal(encoding);
     if (isCompact) w.compactString(v as string | null);

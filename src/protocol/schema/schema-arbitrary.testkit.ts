@@ -1,7 +1,13 @@
 // Test support only (imported by *.test.ts files): fast-check arbitraries built from schemas.
 import fc from "fast-check";
 import { defaultFactory } from "./defaults.js";
-import type { FieldSchema, MessageSchema, PrimitiveType, StructSchema, TaggedField } from "./types.js";
+import type {
+  FieldSchema,
+  MessageSchema,
+  PrimitiveType,
+  StructSchema,
+  TaggedField,
+} from "./types.js";
 import { inRange } from "./types.js";
 
 /** Choices that shape the generated messages. */
@@ -56,7 +62,10 @@ function fieldArbitrary(field: FieldSchema, options: ArbitraryOptions): fc.Arbit
   const value = typeArbitrary(field, options);
   if (options.isFlexible && inRange(field.taggedVersions, options.version)) {
     // Tagged fields are often left at their default, so both shapes of the section are covered.
-    return fc.oneof(fc.constant(null).map(() => makeDefault()), value);
+    return fc.oneof(
+      fc.constant(null).map(() => makeDefault()),
+      value,
+    );
   }
   return value;
 }
@@ -65,14 +74,19 @@ function fieldArbitrary(field: FieldSchema, options: ArbitraryOptions): fc.Arbit
 function unknownTaggedFieldsArbitrary(struct: StructSchema): fc.Arbitrary<TaggedField[]> {
   const knownTags = new Set(struct.fields.map((field) => field.tag));
   return fc
-    .uniqueArray(fc.integer({ min: 0, max: 300 }).filter((tag) => !knownTags.has(tag)), {
-      minLength: 1,
-      maxLength: 2,
-    })
+    .uniqueArray(
+      fc.integer({ min: 0, max: 300 }).filter((tag) => !knownTags.has(tag)),
+      {
+        minLength: 1,
+        maxLength: 2,
+      },
+    )
     .chain((tags) =>
-      fc.tuple(...tags.sort((a, b) => a - b).map((tag) =>
-        fc.uint8Array({ maxLength: 6 }).map((data) => ({ tag, data })),
-      )),
+      fc.tuple(
+        ...tags
+          .sort((a, b) => a - b)
+          .map((tag) => fc.uint8Array({ maxLength: 6 }).map((data) => ({ tag, data }))),
+      ),
     );
 }
 
@@ -90,9 +104,11 @@ export function structArbitrary(
   const record = fc.record(shape).map((value) => ({ ...value }));
   if (!options.isFlexible || !options.hasUnknownTaggedFields) return record;
   const unknown = fc.option(unknownTaggedFieldsArbitrary(struct), { freq: 4, nil: undefined });
-  return fc.tuple(record, unknown).map(([value, unknownTaggedFields]) =>
-    unknownTaggedFields === undefined ? value : { ...value, unknownTaggedFields },
-  );
+  return fc
+    .tuple(record, unknown)
+    .map(([value, unknownTaggedFields]) =>
+      unknownTaggedFields === undefined ? value : { ...value, unknownTaggedFields },
+    );
 }
 
 /** Generates messages of `schema` normalised to `version`. */

@@ -20,7 +20,11 @@ const cache = new WeakMap<StructSchema, Map<number, StructCodec>>();
  * The codec of `struct` in `version`, compiled on first use into flat lists of field operations
  * and cached, so that decoding does no per-field lookups.
  */
-export function structCodec(struct: StructSchema, version: number, isFlexible: boolean): StructCodec {
+export function structCodec(
+  struct: StructSchema,
+  version: number,
+  isFlexible: boolean,
+): StructCodec {
   let byVersion = cache.get(struct);
   if (byVersion === undefined) {
     byVersion = new Map();
@@ -46,7 +50,11 @@ interface EncodeStep {
 }
 
 /** Where a field travels in one version. */
-function placement(field: FieldSchema, version: number, isFlexible: boolean): "regular" | "tagged" | "absent" {
+function placement(
+  field: FieldSchema,
+  version: number,
+  isFlexible: boolean,
+): "regular" | "tagged" | "absent" {
   if (isFlexible && inRange(field.taggedVersions, version)) return "tagged";
   return inRange(field.versions, version) ? "regular" : "absent";
 }
@@ -94,7 +102,13 @@ function compileStruct(struct: StructSchema, version: number, isFlexible: boolea
       decodeSteps.push({ name: field.name, read: defaultFactory(field) });
       const tag = field.tag;
       assert(tag !== undefined, `tagged field ${field.name} has no tag`);
-      tagged.push({ tag, name: field.name, read: ops.read, write: ops.write, isDefault: defaultTest(field) });
+      tagged.push({
+        tag,
+        name: field.name,
+        read: ops.read,
+        write: ops.write,
+        isDefault: defaultTest(field),
+      });
       continue;
     }
     decodeSteps.push({ name: field.name, read: ops.read });

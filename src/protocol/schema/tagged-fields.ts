@@ -49,10 +49,7 @@ export function readTaggedFields(
 type Entry = { readonly tag: number; readonly data: Uint8Array };
 
 /** Encodes the known tagged fields whose values differ from their defaults. */
-function knownEntries(
-  value: Record<string, unknown>,
-  known: readonly TaggedFieldOps[],
-): Entry[] {
+function knownEntries(value: Record<string, unknown>, known: readonly TaggedFieldOps[]): Entry[] {
   const entries: Entry[] = [];
   for (const field of known) {
     const fieldValue = value[field.name];
@@ -83,7 +80,10 @@ export function writeTaggedFields(
   let previousTag = -1;
   for (const entry of entries) {
     if (entry.tag === previousTag) {
-      throw new EncodeError("invalid", `tag ${entry.tag} appears twice in one tagged-field section`);
+      throw new EncodeError(
+        "invalid",
+        `tag ${entry.tag} appears twice in one tagged-field section`,
+      );
     }
     previousTag = entry.tag;
     writer.unsignedVarint(entry.tag).unsignedVarint(entry.data.length).raw(entry.data);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/add-offsets-to-txn-response.js";
 
 /** The AddOffsetsToTxn API (key 25), versions 0-4. */
-export const addOffsetsToTxn: ApiCodec<
-  AddOffsetsToTxnRequest,
-  AddOffsetsToTxnResponse
-> = defineApi(AddOffsetsToTxnRequestSchema, AddOffsetsToTxnResponseSchema);
+export const addOffsetsToTxn: ApiCodec<AddOffsetsToTxnRequest, AddOffsetsToTxnResponse> = defineApi(
+  AddOffsetsToTxnRequestSchema,
+  AddOffsetsToTxnResponseSchema,
+);

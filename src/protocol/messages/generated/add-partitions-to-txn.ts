@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/add-partitions-to-txn-response.js";
 
 /** The AddPartitionsToTxn API (key 24), versions 0-5. */
-export const addPartitionsToTxn: ApiCodec<
-  AddPartitionsToTxnRequest,
-  AddPartitionsToTxnResponse
-> = defineApi(AddPartitionsToTxnRequestSchema, AddPartitionsToTxnResponseSchema);
+export const addPartitionsToTxn: ApiCodec<AddPartitionsToTxnRequest, AddPartitionsToTxnResponse> =
+  defineApi(AddPartitionsToTxnRequestSchema, AddPartitionsToTxnResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/add-raft-voter-response.js";
 
 /** The AddRaftVoter API (key 80), versions 0. */
-export const addRaftVoter: ApiCodec<
-  AddRaftVoterRequest,
-  AddRaftVoterResponse
-> = defineApi(AddRaftVoterRequestSchema, AddRaftVoterResponseSchema);
+export const addRaftVoter: ApiCodec<AddRaftVoterRequest, AddRaftVoterResponse> = defineApi(
+  AddRaftVoterRequestSchema,
+  AddRaftVoterResponseSchema,
+);

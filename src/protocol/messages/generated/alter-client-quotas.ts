@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/alter-client-quotas-response.js";
 
 /** The AlterClientQuotas API (key 49), versions 0-1. */
-export const alterClientQuotas: ApiCodec<
-  AlterClientQuotasRequest,
-  AlterClientQuotasResponse
-> = defineApi(AlterClientQuotasRequestSchema, AlterClientQuotasResponseSchema);
+export const alterClientQuotas: ApiCodec<AlterClientQuotasRequest, AlterClientQuotasResponse> =
+  defineApi(AlterClientQuotasRequestSchema, AlterClientQuotasResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/alter-configs-response.js";
 
 /** The AlterConfigs API (key 33), versions 0-2. */
-export const alterConfigs: ApiCodec<
-  AlterConfigsRequest,
-  AlterConfigsResponse
-> = defineApi(AlterConfigsRequestSchema, AlterConfigsResponseSchema);
+export const alterConfigs: ApiCodec<AlterConfigsRequest, AlterConfigsResponse> = defineApi(
+  AlterConfigsRequestSchema,
+  AlterConfigsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/alter-partition-response.js";
 
 /** The AlterPartition API (key 56), versions 0-3. */
-export const alterPartition: ApiCodec<
-  AlterPartitionRequest,
-  AlterPartitionResponse
-> = defineApi(AlterPartitionRequestSchema, AlterPartitionResponseSchema);
+export const alterPartition: ApiCodec<AlterPartitionRequest, AlterPartitionResponse> = defineApi(
+  AlterPartitionRequestSchema,
+  AlterPartitionResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/api-versions-response.js";
 
 /** The ApiVersions API (key 18), versions 0-4. */
-export const apiVersions: ApiCodec<
-  ApiVersionsRequest,
-  ApiVersionsResponse
-> = defineApi(ApiVersionsRequestSchema, ApiVersionsResponseSchema);
+export const apiVersions: ApiCodec<ApiVersionsRequest, ApiVersionsResponse> = defineApi(
+  ApiVersionsRequestSchema,
+  ApiVersionsResponseSchema,
+);

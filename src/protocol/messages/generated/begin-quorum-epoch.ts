@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/begin-quorum-epoch-response.js";
 
 /** The BeginQuorumEpoch API (key 53), versions 0-1. */
-export const beginQuorumEpoch: ApiCodec<
-  BeginQuorumEpochRequest,
-  BeginQuorumEpochResponse
-> = defineApi(BeginQuorumEpochRequestSchema, BeginQuorumEpochResponseSchema);
+export const beginQuorumEpoch: ApiCodec<BeginQuorumEpochRequest, BeginQuorumEpochResponse> =
+  defineApi(BeginQuorumEpochRequestSchema, BeginQuorumEpochResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/broker-heartbeat-response.js";
 
 /** The BrokerHeartbeat API (key 63), versions 0-1. */
-export const brokerHeartbeat: ApiCodec<
-  BrokerHeartbeatRequest,
-  BrokerHeartbeatResponse
-> = defineApi(BrokerHeartbeatRequestSchema, BrokerHeartbeatResponseSchema);
+export const brokerHeartbeat: ApiCodec<BrokerHeartbeatRequest, BrokerHeartbeatResponse> = defineApi(
+  BrokerHeartbeatRequestSchema,
+  BrokerHeartbeatResponseSchema,
+);

@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/broker-registration-response.js";
 
 /** The BrokerRegistration API (key 62), versions 0-4. */
-export const brokerRegistration: ApiCodec<
-  BrokerRegistrationRequest,
-  BrokerRegistrationResponse
-> = defineApi(BrokerRegistrationRequestSchema, BrokerRegistrationResponseSchema);
+export const brokerRegistration: ApiCodec<BrokerRegistrationRequest, BrokerRegistrationResponse> =
+  defineApi(BrokerRegistrationRequestSchema, BrokerRegistrationResponseSchema);

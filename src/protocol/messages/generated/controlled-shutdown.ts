@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/controlled-shutdown-response.js";
 
 /** The ControlledShutdown API (key 7), versions 0-3. */
-export const controlledShutdown: ApiCodec<
-  ControlledShutdownRequest,
-  ControlledShutdownResponse
-> = defineApi(ControlledShutdownRequestSchema, ControlledShutdownResponseSchema);
+export const controlledShutdown: ApiCodec<ControlledShutdownRequest, ControlledShutdownResponse> =
+  defineApi(ControlledShutdownRequestSchema, ControlledShutdownResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/create-acls-response.js";
 
 /** The CreateAcls API (key 30), versions 0-3. */
-export const createAcls: ApiCodec<
-  CreateAclsRequest,
-  CreateAclsResponse
-> = defineApi(CreateAclsRequestSchema, CreateAclsResponseSchema);
+export const createAcls: ApiCodec<CreateAclsRequest, CreateAclsResponse> = defineApi(
+  CreateAclsRequestSchema,
+  CreateAclsResponseSchema,
+);

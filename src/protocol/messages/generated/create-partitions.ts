@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/create-partitions-response.js";
 
 /** The CreatePartitions API (key 37), versions 0-3. */
-export const createPartitions: ApiCodec<
-  CreatePartitionsRequest,
-  CreatePartitionsResponse
-> = defineApi(CreatePartitionsRequestSchema, CreatePartitionsResponseSchema);
+export const createPartitions: ApiCodec<CreatePartitionsRequest, CreatePartitionsResponse> =
+  defineApi(CreatePartitionsRequestSchema, CreatePartitionsResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/create-topics-response.js";
 
 /** The CreateTopics API (key 19), versions 0-7. */
-export const createTopics: ApiCodec<
-  CreateTopicsRequest,
-  CreateTopicsResponse
-> = defineApi(CreateTopicsRequestSchema, CreateTopicsResponseSchema);
+export const createTopics: ApiCodec<CreateTopicsRequest, CreateTopicsResponse> = defineApi(
+  CreateTopicsRequestSchema,
+  CreateTopicsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/delete-acls-response.js";
 
 /** The DeleteAcls API (key 31), versions 0-3. */
-export const deleteAcls: ApiCodec<
-  DeleteAclsRequest,
-  DeleteAclsResponse
-> = defineApi(DeleteAclsRequestSchema, DeleteAclsResponseSchema);
+export const deleteAcls: ApiCodec<DeleteAclsRequest, DeleteAclsResponse> = defineApi(
+  DeleteAclsRequestSchema,
+  DeleteAclsResponseSchema,
+);

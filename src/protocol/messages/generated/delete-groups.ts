@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/delete-groups-response.js";
 
 /** The DeleteGroups API (key 42), versions 0-2. */
-export const deleteGroups: ApiCodec<
-  DeleteGroupsRequest,
-  DeleteGroupsResponse
-> = defineApi(DeleteGroupsRequestSchema, DeleteGroupsResponseSchema);
+export const deleteGroups: ApiCodec<DeleteGroupsRequest, DeleteGroupsResponse> = defineApi(
+  DeleteGroupsRequestSchema,
+  DeleteGroupsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/delete-records-response.js";
 
 /** The DeleteRecords API (key 21), versions 0-2. */
-export const deleteRecords: ApiCodec<
-  DeleteRecordsRequest,
-  DeleteRecordsResponse
-> = defineApi(DeleteRecordsRequestSchema, DeleteRecordsResponseSchema);
+export const deleteRecords: ApiCodec<DeleteRecordsRequest, DeleteRecordsResponse> = defineApi(
+  DeleteRecordsRequestSchema,
+  DeleteRecordsResponseSchema,
+);

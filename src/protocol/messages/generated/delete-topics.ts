@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/delete-topics-response.js";
 
 /** The DeleteTopics API (key 20), versions 0-6. */
-export const deleteTopics: ApiCodec<
-  DeleteTopicsRequest,
-  DeleteTopicsResponse
-> = defineApi(DeleteTopicsRequestSchema, DeleteTopicsResponseSchema);
+export const deleteTopics: ApiCodec<DeleteTopicsRequest, DeleteTopicsResponse> = defineApi(
+  DeleteTopicsRequestSchema,
+  DeleteTopicsResponseSchema,
+);

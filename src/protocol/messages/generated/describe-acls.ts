@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/describe-acls-response.js";
 
 /** The DescribeAcls API (key 29), versions 0-3. */
-export const describeAcls: ApiCodec<
-  DescribeAclsRequest,
-  DescribeAclsResponse
-> = defineApi(DescribeAclsRequestSchema, DescribeAclsResponseSchema);
+export const describeAcls: ApiCodec<DescribeAclsRequest, DescribeAclsResponse> = defineApi(
+  DescribeAclsRequestSchema,
+  DescribeAclsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/describe-cluster-response.js";
 
 /** The DescribeCluster API (key 60), versions 0-1. */
-export const describeCluster: ApiCodec<
-  DescribeClusterRequest,
-  DescribeClusterResponse
-> = defineApi(DescribeClusterRequestSchema, DescribeClusterResponseSchema);
+export const describeCluster: ApiCodec<DescribeClusterRequest, DescribeClusterResponse> = defineApi(
+  DescribeClusterRequestSchema,
+  DescribeClusterResponseSchema,
+);

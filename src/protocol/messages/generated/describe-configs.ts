@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/describe-configs-response.js";
 
 /** The DescribeConfigs API (key 32), versions 0-4. */
-export const describeConfigs: ApiCodec<
-  DescribeConfigsRequest,
-  DescribeConfigsResponse
-> = defineApi(DescribeConfigsRequestSchema, DescribeConfigsResponseSchema);
+export const describeConfigs: ApiCodec<DescribeConfigsRequest, DescribeConfigsResponse> = defineApi(
+  DescribeConfigsRequestSchema,
+  DescribeConfigsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/describe-groups-response.js";
 
 /** The DescribeGroups API (key 15), versions 0-5. */
-export const describeGroups: ApiCodec<
-  DescribeGroupsRequest,
-  DescribeGroupsResponse
-> = defineApi(DescribeGroupsRequestSchema, DescribeGroupsResponseSchema);
+export const describeGroups: ApiCodec<DescribeGroupsRequest, DescribeGroupsResponse> = defineApi(
+  DescribeGroupsRequestSchema,
+  DescribeGroupsResponseSchema,
+);

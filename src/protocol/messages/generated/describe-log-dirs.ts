@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/describe-log-dirs-response.js";
 
 /** The DescribeLogDirs API (key 35), versions 0-4. */
-export const describeLogDirs: ApiCodec<
-  DescribeLogDirsRequest,
-  DescribeLogDirsResponse
-> = defineApi(DescribeLogDirsRequestSchema, DescribeLogDirsResponseSchema);
+export const describeLogDirs: ApiCodec<DescribeLogDirsRequest, DescribeLogDirsResponse> = defineApi(
+  DescribeLogDirsRequestSchema,
+  DescribeLogDirsResponseSchema,
+);

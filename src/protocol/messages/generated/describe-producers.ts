@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/describe-producers-response.js";
 
 /** The DescribeProducers API (key 61), versions 0. */
-export const describeProducers: ApiCodec<
-  DescribeProducersRequest,
-  DescribeProducersResponse
-> = defineApi(DescribeProducersRequestSchema, DescribeProducersResponseSchema);
+export const describeProducers: ApiCodec<DescribeProducersRequest, DescribeProducersResponse> =
+  defineApi(DescribeProducersRequestSchema, DescribeProducersResponseSchema);

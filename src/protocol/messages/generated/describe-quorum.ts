@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/describe-quorum-response.js";
 
 /** The DescribeQuorum API (key 55), versions 0-2. */
-export const describeQuorum: ApiCodec<
-  DescribeQuorumRequest,
-  DescribeQuorumResponse
-> = defineApi(DescribeQuorumRequestSchema, DescribeQuorumResponseSchema);
+export const describeQuorum: ApiCodec<DescribeQuorumRequest, DescribeQuorumResponse> = defineApi(
+  DescribeQuorumRequestSchema,
+  DescribeQuorumResponseSchema,
+);

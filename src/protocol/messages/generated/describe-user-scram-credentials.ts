@@ -13,4 +13,7 @@ import {
 export const describeUserScramCredentials: ApiCodec<
   DescribeUserScramCredentialsRequest,
   DescribeUserScramCredentialsResponse
-> = defineApi(DescribeUserScramCredentialsRequestSchema, DescribeUserScramCredentialsResponseSchema);
+> = defineApi(
+  DescribeUserScramCredentialsRequestSchema,
+  DescribeUserScramCredentialsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/elect-leaders-response.js";
 
 /** The ElectLeaders API (key 43), versions 0-2. */
-export const electLeaders: ApiCodec<
-  ElectLeadersRequest,
-  ElectLeadersResponse
-> = defineApi(ElectLeadersRequestSchema, ElectLeadersResponseSchema);
+export const electLeaders: ApiCodec<ElectLeadersRequest, ElectLeadersResponse> = defineApi(
+  ElectLeadersRequestSchema,
+  ElectLeadersResponseSchema,
+);

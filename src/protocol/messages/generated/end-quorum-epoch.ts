@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/end-quorum-epoch-response.js";
 
 /** The EndQuorumEpoch API (key 54), versions 0-1. */
-export const endQuorumEpoch: ApiCodec<
-  EndQuorumEpochRequest,
-  EndQuorumEpochResponse
-> = defineApi(EndQuorumEpochRequestSchema, EndQuorumEpochResponseSchema);
+export const endQuorumEpoch: ApiCodec<EndQuorumEpochRequest, EndQuorumEpochResponse> = defineApi(
+  EndQuorumEpochRequestSchema,
+  EndQuorumEpochResponseSchema,
+);

@@ -7,7 +7,7 @@ import {
 } from "../../schema/generated/end-txn-response.js";
 
 /** The EndTxn API (key 26), versions 0-5. */
-export const endTxn: ApiCodec<
-  EndTxnRequest,
-  EndTxnResponse
-> = defineApi(EndTxnRequestSchema, EndTxnResponseSchema);
+export const endTxn: ApiCodec<EndTxnRequest, EndTxnResponse> = defineApi(
+  EndTxnRequestSchema,
+  EndTxnResponseSchema,
+);

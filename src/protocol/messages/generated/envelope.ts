@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/envelope-response.js";
 
 /** The Envelope API (key 58), versions 0. */
-export const envelope: ApiCodec<
-  EnvelopeRequest,
-  EnvelopeResponse
-> = defineApi(EnvelopeRequestSchema, EnvelopeResponseSchema);
+export const envelope: ApiCodec<EnvelopeRequest, EnvelopeResponse> = defineApi(
+  EnvelopeRequestSchema,
+  EnvelopeResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/fetch-snapshot-response.js";
 
 /** The FetchSnapshot API (key 59), versions 0-1. */
-export const fetchSnapshot: ApiCodec<
-  FetchSnapshotRequest,
-  FetchSnapshotResponse
-> = defineApi(FetchSnapshotRequestSchema, FetchSnapshotResponseSchema);
+export const fetchSnapshot: ApiCodec<FetchSnapshotRequest, FetchSnapshotResponse> = defineApi(
+  FetchSnapshotRequestSchema,
+  FetchSnapshotResponseSchema,
+);

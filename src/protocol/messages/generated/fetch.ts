@@ -4,7 +4,7 @@ import { FetchRequestSchema, type FetchRequest } from "../../schema/generated/fe
 import { FetchResponseSchema, type FetchResponse } from "../../schema/generated/fetch-response.js";
 
 /** The Fetch API (key 1), versions 0-17. */
-export const fetch: ApiCodec<
-  FetchRequest,
-  FetchResponse
-> = defineApi(FetchRequestSchema, FetchResponseSchema);
+export const fetch: ApiCodec<FetchRequest, FetchResponse> = defineApi(
+  FetchRequestSchema,
+  FetchResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/find-coordinator-response.js";
 
 /** The FindCoordinator API (key 10), versions 0-6. */
-export const findCoordinator: ApiCodec<
-  FindCoordinatorRequest,
-  FindCoordinatorResponse
-> = defineApi(FindCoordinatorRequestSchema, FindCoordinatorResponseSchema);
+export const findCoordinator: ApiCodec<FindCoordinatorRequest, FindCoordinatorResponse> = defineApi(
+  FindCoordinatorRequestSchema,
+  FindCoordinatorResponseSchema,
+);

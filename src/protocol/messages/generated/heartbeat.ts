@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/heartbeat-response.js";
 
 /** The Heartbeat API (key 12), versions 0-4. */
-export const heartbeat: ApiCodec<
-  HeartbeatRequest,
-  HeartbeatResponse
-> = defineApi(HeartbeatRequestSchema, HeartbeatResponseSchema);
+export const heartbeat: ApiCodec<HeartbeatRequest, HeartbeatResponse> = defineApi(
+  HeartbeatRequestSchema,
+  HeartbeatResponseSchema,
+);

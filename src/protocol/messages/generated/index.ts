@@ -258,9 +258,7 @@ export type {
   UpdateMetadataRequestUpdateMetadataBroker,
 } from "../../schema/generated/update-metadata-request.js";
 export type { UpdateMetadataResponse } from "../../schema/generated/update-metadata-response.js";
-export type {
-  ControlledShutdownRequest,
-} from "../../schema/generated/controlled-shutdown-request.js";
+export type { ControlledShutdownRequest } from "../../schema/generated/controlled-shutdown-request.js";
 export type {
   ControlledShutdownResponse,
   ControlledShutdownResponseRemainingPartition,
@@ -390,9 +388,7 @@ export type {
   AddPartitionsToTxnResponseAddPartitionsToTxnResult,
 } from "../../schema/generated/add-partitions-to-txn-response.js";
 export type { AddOffsetsToTxnRequest } from "../../schema/generated/add-offsets-to-txn-request.js";
-export type {
-  AddOffsetsToTxnResponse,
-} from "../../schema/generated/add-offsets-to-txn-response.js";
+export type { AddOffsetsToTxnResponse } from "../../schema/generated/add-offsets-to-txn-response.js";
 export type { EndTxnRequest } from "../../schema/generated/end-txn-request.js";
 export type { EndTxnResponse } from "../../schema/generated/end-txn-response.js";
 export type {
@@ -479,9 +475,7 @@ export type {
   DescribeLogDirsResponseDescribeLogDirsResult,
 } from "../../schema/generated/describe-log-dirs-response.js";
 export type { SaslAuthenticateRequest } from "../../schema/generated/sasl-authenticate-request.js";
-export type {
-  SaslAuthenticateResponse,
-} from "../../schema/generated/sasl-authenticate-response.js";
+export type { SaslAuthenticateResponse } from "../../schema/generated/sasl-authenticate-response.js";
 export type {
   CreatePartitionsRequest,
   CreatePartitionsRequestCreatePartitionsAssignment,
@@ -495,21 +489,11 @@ export type {
   CreateDelegationTokenRequest,
   CreateDelegationTokenRequestCreatableRenewers,
 } from "../../schema/generated/create-delegation-token-request.js";
-export type {
-  CreateDelegationTokenResponse,
-} from "../../schema/generated/create-delegation-token-response.js";
-export type {
-  RenewDelegationTokenRequest,
-} from "../../schema/generated/renew-delegation-token-request.js";
-export type {
-  RenewDelegationTokenResponse,
-} from "../../schema/generated/renew-delegation-token-response.js";
-export type {
-  ExpireDelegationTokenRequest,
-} from "../../schema/generated/expire-delegation-token-request.js";
-export type {
-  ExpireDelegationTokenResponse,
-} from "../../schema/generated/expire-delegation-token-response.js";
+export type { CreateDelegationTokenResponse } from "../../schema/generated/create-delegation-token-response.js";
+export type { RenewDelegationTokenRequest } from "../../schema/generated/renew-delegation-token-request.js";
+export type { RenewDelegationTokenResponse } from "../../schema/generated/renew-delegation-token-response.js";
+export type { ExpireDelegationTokenRequest } from "../../schema/generated/expire-delegation-token-request.js";
+export type { ExpireDelegationTokenResponse } from "../../schema/generated/expire-delegation-token-response.js";
 export type {
   DescribeDelegationTokenRequest,
   DescribeDelegationTokenRequestDescribeDelegationTokenOwner,
@@ -714,18 +698,12 @@ export type {
   BrokerRegistrationRequestListener,
   BrokerRegistrationRequestFeature,
 } from "../../schema/generated/broker-registration-request.js";
-export type {
-  BrokerRegistrationResponse,
-} from "../../schema/generated/broker-registration-response.js";
+export type { BrokerRegistrationResponse } from "../../schema/generated/broker-registration-response.js";
 export type { BrokerHeartbeatRequest } from "../../schema/generated/broker-heartbeat-request.js";
 export type { BrokerHeartbeatResponse } from "../../schema/generated/broker-heartbeat-response.js";
 export type { UnregisterBrokerRequest } from "../../schema/generated/unregister-broker-request.js";
-export type {
-  UnregisterBrokerResponse,
-} from "../../schema/generated/unregister-broker-response.js";
-export type {
-  DescribeTransactionsRequest,
-} from "../../schema/generated/describe-transactions-request.js";
+export type { UnregisterBrokerResponse } from "../../schema/generated/unregister-broker-response.js";
+export type { DescribeTransactionsRequest } from "../../schema/generated/describe-transactions-request.js";
 export type {
   DescribeTransactionsResponse,
   DescribeTransactionsResponseTopicData,
@@ -736,12 +714,8 @@ export type {
   ListTransactionsResponse,
   ListTransactionsResponseTransactionState,
 } from "../../schema/generated/list-transactions-response.js";
-export type {
-  AllocateProducerIdsRequest,
-} from "../../schema/generated/allocate-producer-ids-request.js";
-export type {
-  AllocateProducerIdsResponse,
-} from "../../schema/generated/allocate-producer-ids-response.js";
+export type { AllocateProducerIdsRequest } from "../../schema/generated/allocate-producer-ids-request.js";
+export type { AllocateProducerIdsResponse } from "../../schema/generated/allocate-producer-ids-response.js";
 export type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatRequestTopicPartitions,
@@ -751,9 +725,7 @@ export type {
   ConsumerGroupHeartbeatResponseTopicPartitions,
   ConsumerGroupHeartbeatResponseAssignment,
 } from "../../schema/generated/consumer-group-heartbeat-response.js";
-export type {
-  ConsumerGroupDescribeRequest,
-} from "../../schema/generated/consumer-group-describe-request.js";
+export type { ConsumerGroupDescribeRequest } from "../../schema/generated/consumer-group-describe-request.js";
 export type {
   ConsumerGroupDescribeResponse,
   ConsumerGroupDescribeResponseTopicPartitions,
@@ -766,15 +738,9 @@ export type {
   ControllerRegistrationRequestListener,
   ControllerRegistrationRequestFeature,
 } from "../../schema/generated/controller-registration-request.js";
-export type {
-  ControllerRegistrationResponse,
-} from "../../schema/generated/controller-registration-response.js";
-export type {
-  GetTelemetrySubscriptionsRequest,
-} from "../../schema/generated/get-telemetry-subscriptions-request.js";
-export type {
-  GetTelemetrySubscriptionsResponse,
-} from "../../schema/generated/get-telemetry-subscriptions-response.js";
+export type { ControllerRegistrationResponse } from "../../schema/generated/controller-registration-response.js";
+export type { GetTelemetrySubscriptionsRequest } from "../../schema/generated/get-telemetry-subscriptions-request.js";
+export type { GetTelemetrySubscriptionsResponse } from "../../schema/generated/get-telemetry-subscriptions-response.js";
 export type { PushTelemetryRequest } from "../../schema/generated/push-telemetry-request.js";
 export type { PushTelemetryResponse } from "../../schema/generated/push-telemetry-response.js";
 export type {
@@ -789,9 +755,7 @@ export type {
   AssignReplicasToDirsResponseTopicData,
   AssignReplicasToDirsResponseDirectoryData,
 } from "../../schema/generated/assign-replicas-to-dirs-response.js";
-export type {
-  ListClientMetricsResourcesRequest,
-} from "../../schema/generated/list-client-metrics-resources-request.js";
+export type { ListClientMetricsResourcesRequest } from "../../schema/generated/list-client-metrics-resources-request.js";
 export type {
   ListClientMetricsResourcesResponse,
   ListClientMetricsResourcesResponseClientMetricsResource,
@@ -807,17 +771,13 @@ export type {
   DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic,
   DescribeTopicPartitionsResponseCursor,
 } from "../../schema/generated/describe-topic-partitions-response.js";
-export type {
-  ShareGroupHeartbeatRequest,
-} from "../../schema/generated/share-group-heartbeat-request.js";
+export type { ShareGroupHeartbeatRequest } from "../../schema/generated/share-group-heartbeat-request.js";
 export type {
   ShareGroupHeartbeatResponse,
   ShareGroupHeartbeatResponseTopicPartitions,
   ShareGroupHeartbeatResponseAssignment,
 } from "../../schema/generated/share-group-heartbeat-response.js";
-export type {
-  ShareGroupDescribeRequest,
-} from "../../schema/generated/share-group-describe-request.js";
+export type { ShareGroupDescribeRequest } from "../../schema/generated/share-group-describe-request.js";
 export type {
   ShareGroupDescribeResponse,
   ShareGroupDescribeResponseTopicPartitions,

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/init-producer-id-response.js";
 
 /** The InitProducerId API (key 22), versions 0-5. */
-export const initProducerId: ApiCodec<
-  InitProducerIdRequest,
-  InitProducerIdResponse
-> = defineApi(InitProducerIdRequestSchema, InitProducerIdResponseSchema);
+export const initProducerId: ApiCodec<InitProducerIdRequest, InitProducerIdResponse> = defineApi(
+  InitProducerIdRequestSchema,
+  InitProducerIdResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/join-group-response.js";
 
 /** The JoinGroup API (key 11), versions 0-9. */
-export const joinGroup: ApiCodec<
-  JoinGroupRequest,
-  JoinGroupResponse
-> = defineApi(JoinGroupRequestSchema, JoinGroupResponseSchema);
+export const joinGroup: ApiCodec<JoinGroupRequest, JoinGroupResponse> = defineApi(
+  JoinGroupRequestSchema,
+  JoinGroupResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/leader-and-isr-response.js";
 
 /** The LeaderAndIsr API (key 4), versions 0-7. */
-export const leaderAndIsr: ApiCodec<
-  LeaderAndIsrRequest,
-  LeaderAndIsrResponse
-> = defineApi(LeaderAndIsrRequestSchema, LeaderAndIsrResponseSchema);
+export const leaderAndIsr: ApiCodec<LeaderAndIsrRequest, LeaderAndIsrResponse> = defineApi(
+  LeaderAndIsrRequestSchema,
+  LeaderAndIsrResponseSchema,
+);

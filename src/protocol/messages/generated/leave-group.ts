@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/leave-group-response.js";
 
 /** The LeaveGroup API (key 13), versions 0-5. */
-export const leaveGroup: ApiCodec<
-  LeaveGroupRequest,
-  LeaveGroupResponse
-> = defineApi(LeaveGroupRequestSchema, LeaveGroupResponseSchema);
+export const leaveGroup: ApiCodec<LeaveGroupRequest, LeaveGroupResponse> = defineApi(
+  LeaveGroupRequestSchema,
+  LeaveGroupResponseSchema,
+);

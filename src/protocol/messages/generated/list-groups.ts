@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/list-groups-response.js";
 
 /** The ListGroups API (key 16), versions 0-5. */
-export const listGroups: ApiCodec<
-  ListGroupsRequest,
-  ListGroupsResponse
-> = defineApi(ListGroupsRequestSchema, ListGroupsResponseSchema);
+export const listGroups: ApiCodec<ListGroupsRequest, ListGroupsResponse> = defineApi(
+  ListGroupsRequestSchema,
+  ListGroupsResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/list-offsets-response.js";
 
 /** The ListOffsets API (key 2), versions 0-10. */
-export const listOffsets: ApiCodec<
-  ListOffsetsRequest,
-  ListOffsetsResponse
-> = defineApi(ListOffsetsRequestSchema, ListOffsetsResponseSchema);
+export const listOffsets: ApiCodec<ListOffsetsRequest, ListOffsetsResponse> = defineApi(
+  ListOffsetsRequestSchema,
+  ListOffsetsResponseSchema,
+);

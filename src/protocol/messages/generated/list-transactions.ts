@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/list-transactions-response.js";
 
 /** The ListTransactions API (key 66), versions 0-1. */
-export const listTransactions: ApiCodec<
-  ListTransactionsRequest,
-  ListTransactionsResponse
-> = defineApi(ListTransactionsRequestSchema, ListTransactionsResponseSchema);
+export const listTransactions: ApiCodec<ListTransactionsRequest, ListTransactionsResponse> =
+  defineApi(ListTransactionsRequestSchema, ListTransactionsResponseSchema);

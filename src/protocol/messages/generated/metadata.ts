@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/metadata-response.js";
 
 /** The Metadata API (key 3), versions 0-12. */
-export const metadata: ApiCodec<
-  MetadataRequest,
-  MetadataResponse
-> = defineApi(MetadataRequestSchema, MetadataResponseSchema);
+export const metadata: ApiCodec<MetadataRequest, MetadataResponse> = defineApi(
+  MetadataRequestSchema,
+  MetadataResponseSchema,
+);

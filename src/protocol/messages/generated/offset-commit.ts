@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/offset-commit-response.js";
 
 /** The OffsetCommit API (key 8), versions 0-9. */
-export const offsetCommit: ApiCodec<
-  OffsetCommitRequest,
-  OffsetCommitResponse
-> = defineApi(OffsetCommitRequestSchema, OffsetCommitResponseSchema);
+export const offsetCommit: ApiCodec<OffsetCommitRequest, OffsetCommitResponse> = defineApi(
+  OffsetCommitRequestSchema,
+  OffsetCommitResponseSchema,
+);

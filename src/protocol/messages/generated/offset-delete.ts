@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/offset-delete-response.js";
 
 /** The OffsetDelete API (key 47), versions 0. */
-export const offsetDelete: ApiCodec<
-  OffsetDeleteRequest,
-  OffsetDeleteResponse
-> = defineApi(OffsetDeleteRequestSchema, OffsetDeleteResponseSchema);
+export const offsetDelete: ApiCodec<OffsetDeleteRequest, OffsetDeleteResponse> = defineApi(
+  OffsetDeleteRequestSchema,
+  OffsetDeleteResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/offset-fetch-response.js";
 
 /** The OffsetFetch API (key 9), versions 0-9. */
-export const offsetFetch: ApiCodec<
-  OffsetFetchRequest,
-  OffsetFetchResponse
-> = defineApi(OffsetFetchRequestSchema, OffsetFetchResponseSchema);
+export const offsetFetch: ApiCodec<OffsetFetchRequest, OffsetFetchResponse> = defineApi(
+  OffsetFetchRequestSchema,
+  OffsetFetchResponseSchema,
+);

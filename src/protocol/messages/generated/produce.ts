@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/produce-response.js";
 
 /** The Produce API (key 0), versions 0-11. */
-export const produce: ApiCodec<
-  ProduceRequest,
-  ProduceResponse
-> = defineApi(ProduceRequestSchema, ProduceResponseSchema);
+export const produce: ApiCodec<ProduceRequest, ProduceResponse> = defineApi(
+  ProduceRequestSchema,
+  ProduceResponseSchema,
+);

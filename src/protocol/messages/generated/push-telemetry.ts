@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/push-telemetry-response.js";
 
 /** The PushTelemetry API (key 72), versions 0. */
-export const pushTelemetry: ApiCodec<
-  PushTelemetryRequest,
-  PushTelemetryResponse
-> = defineApi(PushTelemetryRequestSchema, PushTelemetryResponseSchema);
+export const pushTelemetry: ApiCodec<PushTelemetryRequest, PushTelemetryResponse> = defineApi(
+  PushTelemetryRequestSchema,
+  PushTelemetryResponseSchema,
+);

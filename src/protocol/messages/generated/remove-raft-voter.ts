@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/remove-raft-voter-response.js";
 
 /** The RemoveRaftVoter API (key 81), versions 0. */
-export const removeRaftVoter: ApiCodec<
-  RemoveRaftVoterRequest,
-  RemoveRaftVoterResponse
-> = defineApi(RemoveRaftVoterRequestSchema, RemoveRaftVoterResponseSchema);
+export const removeRaftVoter: ApiCodec<RemoveRaftVoterRequest, RemoveRaftVoterResponse> = defineApi(
+  RemoveRaftVoterRequestSchema,
+  RemoveRaftVoterResponseSchema,
+);

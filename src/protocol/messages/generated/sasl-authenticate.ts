@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/sasl-authenticate-response.js";
 
 /** The SaslAuthenticate API (key 36), versions 0-2. */
-export const saslAuthenticate: ApiCodec<
-  SaslAuthenticateRequest,
-  SaslAuthenticateResponse
-> = defineApi(SaslAuthenticateRequestSchema, SaslAuthenticateResponseSchema);
+export const saslAuthenticate: ApiCodec<SaslAuthenticateRequest, SaslAuthenticateResponse> =
+  defineApi(SaslAuthenticateRequestSchema, SaslAuthenticateResponseSchema);

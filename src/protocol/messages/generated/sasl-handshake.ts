@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/sasl-handshake-response.js";
 
 /** The SaslHandshake API (key 17), versions 0-1. */
-export const saslHandshake: ApiCodec<
-  SaslHandshakeRequest,
-  SaslHandshakeResponse
-> = defineApi(SaslHandshakeRequestSchema, SaslHandshakeResponseSchema);
+export const saslHandshake: ApiCodec<SaslHandshakeRequest, SaslHandshakeResponse> = defineApi(
+  SaslHandshakeRequestSchema,
+  SaslHandshakeResponseSchema,
+);

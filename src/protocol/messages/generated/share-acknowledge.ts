@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/share-acknowledge-response.js";
 
 /** The ShareAcknowledge API (key 79), versions 0. */
-export const shareAcknowledge: ApiCodec<
-  ShareAcknowledgeRequest,
-  ShareAcknowledgeResponse
-> = defineApi(ShareAcknowledgeRequestSchema, ShareAcknowledgeResponseSchema);
+export const shareAcknowledge: ApiCodec<ShareAcknowledgeRequest, ShareAcknowledgeResponse> =
+  defineApi(ShareAcknowledgeRequestSchema, ShareAcknowledgeResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/share-fetch-response.js";
 
 /** The ShareFetch API (key 78), versions 0. */
-export const shareFetch: ApiCodec<
-  ShareFetchRequest,
-  ShareFetchResponse
-> = defineApi(ShareFetchRequestSchema, ShareFetchResponseSchema);
+export const shareFetch: ApiCodec<ShareFetchRequest, ShareFetchResponse> = defineApi(
+  ShareFetchRequestSchema,
+  ShareFetchResponseSchema,
+);

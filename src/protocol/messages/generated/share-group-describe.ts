@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/share-group-describe-response.js";
 
 /** The ShareGroupDescribe API (key 77), versions 0. */
-export const shareGroupDescribe: ApiCodec<
-  ShareGroupDescribeRequest,
-  ShareGroupDescribeResponse
-> = defineApi(ShareGroupDescribeRequestSchema, ShareGroupDescribeResponseSchema);
+export const shareGroupDescribe: ApiCodec<ShareGroupDescribeRequest, ShareGroupDescribeResponse> =
+  defineApi(ShareGroupDescribeRequestSchema, ShareGroupDescribeResponseSchema);

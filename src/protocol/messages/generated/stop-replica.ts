@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/stop-replica-response.js";
 
 /** The StopReplica API (key 5), versions 0-4. */
-export const stopReplica: ApiCodec<
-  StopReplicaRequest,
-  StopReplicaResponse
-> = defineApi(StopReplicaRequestSchema, StopReplicaResponseSchema);
+export const stopReplica: ApiCodec<StopReplicaRequest, StopReplicaResponse> = defineApi(
+  StopReplicaRequestSchema,
+  StopReplicaResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/sync-group-response.js";
 
 /** The SyncGroup API (key 14), versions 0-5. */
-export const syncGroup: ApiCodec<
-  SyncGroupRequest,
-  SyncGroupResponse
-> = defineApi(SyncGroupRequestSchema, SyncGroupResponseSchema);
+export const syncGroup: ApiCodec<SyncGroupRequest, SyncGroupResponse> = defineApi(
+  SyncGroupRequestSchema,
+  SyncGroupResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/txn-offset-commit-response.js";
 
 /** The TxnOffsetCommit API (key 28), versions 0-4. */
-export const txnOffsetCommit: ApiCodec<
-  TxnOffsetCommitRequest,
-  TxnOffsetCommitResponse
-> = defineApi(TxnOffsetCommitRequestSchema, TxnOffsetCommitResponseSchema);
+export const txnOffsetCommit: ApiCodec<TxnOffsetCommitRequest, TxnOffsetCommitResponse> = defineApi(
+  TxnOffsetCommitRequestSchema,
+  TxnOffsetCommitResponseSchema,
+);

@@ -10,7 +10,5 @@ import {
 } from "../../schema/generated/unregister-broker-response.js";
 
 /** The UnregisterBroker API (key 64), versions 0. */
-export const unregisterBroker: ApiCodec<
-  UnregisterBrokerRequest,
-  UnregisterBrokerResponse
-> = defineApi(UnregisterBrokerRequestSchema, UnregisterBrokerResponseSchema);
+export const unregisterBroker: ApiCodec<UnregisterBrokerRequest, UnregisterBrokerResponse> =
+  defineApi(UnregisterBrokerRequestSchema, UnregisterBrokerResponseSchema);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/update-features-response.js";
 
 /** The UpdateFeatures API (key 57), versions 0-2. */
-export const updateFeatures: ApiCodec<
-  UpdateFeaturesRequest,
-  UpdateFeaturesResponse
-> = defineApi(UpdateFeaturesRequestSchema, UpdateFeaturesResponseSchema);
+export const updateFeatures: ApiCodec<UpdateFeaturesRequest, UpdateFeaturesResponse> = defineApi(
+  UpdateFeaturesRequestSchema,
+  UpdateFeaturesResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/update-metadata-response.js";
 
 /** The UpdateMetadata API (key 6), versions 0-8. */
-export const updateMetadata: ApiCodec<
-  UpdateMetadataRequest,
-  UpdateMetadataResponse
-> = defineApi(UpdateMetadataRequestSchema, UpdateMetadataResponseSchema);
+export const updateMetadata: ApiCodec<UpdateMetadataRequest, UpdateMetadataResponse> = defineApi(
+  UpdateMetadataRequestSchema,
+  UpdateMetadataResponseSchema,
+);

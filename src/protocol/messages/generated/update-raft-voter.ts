@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/update-raft-voter-response.js";
 
 /** The UpdateRaftVoter API (key 82), versions 0. */
-export const updateRaftVoter: ApiCodec<
-  UpdateRaftVoterRequest,
-  UpdateRaftVoterResponse
-> = defineApi(UpdateRaftVoterRequestSchema, UpdateRaftVoterResponseSchema);
+export const updateRaftVoter: ApiCodec<UpdateRaftVoterRequest, UpdateRaftVoterResponse> = defineApi(
+  UpdateRaftVoterRequestSchema,
+  UpdateRaftVoterResponseSchema,
+);

@@ -3,8 +3,8 @@ import { defineApi, type ApiCodec } from "../define-api.js";
 import { VoteRequestSchema, type VoteRequest } from "../../schema/generated/vote-request.js";
 import { VoteResponseSchema, type VoteResponse } from "../../schema/generated/vote-response.js";
 
-/** The Vote API (key 52), versions 0-1. */
-export const vote: ApiCodec<
-  VoteRequest,
-  VoteResponse
-> = defineApi(VoteRequestSchema, VoteResponseSchema);
+/** The Vote API (key 52), versions 0-2. */
+export const vote: ApiCodec<VoteRequest, VoteResponse> = defineApi(
+  VoteRequestSchema,
+  VoteResponseSchema,
+);

@@ -10,7 +10,7 @@ import {
 } from "../../schema/generated/write-txn-markers-response.js";
 
 /** The WriteTxnMarkers API (key 27), versions 0-1. */
-export const writeTxnMarkers: ApiCodec<
-  WriteTxnMarkersRequest,
-  WriteTxnMarkersResponse
-> = defineApi(WriteTxnMarkersRequestSchema, WriteTxnMarkersResponseSchema);
+export const writeTxnMarkers: ApiCodec<WriteTxnMarkersRequest, WriteTxnMarkersResponse> = defineApi(
+  WriteTxnMarkersRequestSchema,
+  WriteTxnMarkersResponseSchema,
+);

@@ -11,6 +11,7 @@ const PartitionDataStruct: StructSchema = {
     { name: "voterDirectoryId", type: "uuid", versions: [1, 32767], ignorable: true },
     { name: "lastOffsetEpoch", type: "int32", versions: [0, 32767] },
     { name: "lastOffset", type: "int64", versions: [0, 32767] },
+    { name: "preVote", type: "bool", versions: [2, 32767] },
   ],
 };
 
@@ -27,7 +28,7 @@ export const VoteRequestSchema: MessageSchema = {
   name: "VoteRequest",
   kind: "request",
   apiKey: 52,
-  validVersions: [0, 1],
+  validVersions: [0, 2],
   flexibleVersions: [0, 32767],
   fields: [
     {
@@ -73,6 +74,8 @@ export interface VoteRequestPartitionData {
   lastOffsetEpoch: number;
   /** Versions 0+. */
   lastOffset: number;
+  /** Versions 2+. */
+  preVote: boolean;
   /** Tagged fields this schema does not know, kept for a faithful round trip. */
   unknownTaggedFields?: TaggedField[];
 }

@@ -34,7 +34,7 @@ export const VoteResponseSchema: MessageSchema = {
   name: "VoteResponse",
   kind: "response",
   apiKey: 52,
-  validVersions: [0, 1],
+  validVersions: [0, 2],
   flexibleVersions: [0, 32767],
   fields: [
     { name: "errorCode", type: "int16", versions: [0, 32767] },
