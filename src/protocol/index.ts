@@ -29,4 +29,3 @@ export * from "./framing.js";
 export * from "./request.js";
 export * from "./api-versions.js";
 export * from "./records/index.js";
-export * from "./records/index.js";

@@ -1,0 +1,299 @@
+/**
+ * One segment of a partition log: the `.log` file of whole batches, its offset index and its time
+ * index. States: open (active or inactive; only the log's last segment is active and takes
+ * appends), then closed (close or deleteFiles); closed is final. A segment may also change stage
+ * (live, cleaned, swap, deleted) by renaming its files, which keeps it open.
+ */
+import { assert } from "../../common/index.js";
+import type { FileHandle } from "../../ports/index.js";
+import type { SegmentFileStage } from "../file-names.js";
+import type { IndexSanity } from "../index-common.js";
+import type { OffsetIndex } from "../offset-index.js";
+import type { TimeIndex } from "../time-index.js";
+import { readAt, type ScannedBatch } from "./batch-scan.driver.js";
+import {
+  openSegmentFiles,
+  renameIndexFiles,
+  rewriteIndexFiles,
+  segmentFilePath,
+  unlinkSegmentFiles,
+  type SegmentHandles,
+  type SegmentLocation,
+} from "./segment-files.driver.js";
+import { SegmentIndexing, type AppendedBatch, type RebuiltSegment } from "./segment-indexing.js";
+import { findBatchHolding, loadTail, readFirstBatchTimestamp } from "./segment-scans.driver.js";
+import type { ActiveSegmentState } from "./segment-roll.js";
+import type { SegmentInfo } from "./log-types.js";
+
+/** What a segment needs besides its location. */
+export interface SegmentOptions extends SegmentLocation {
+  readonly indexIntervalBytes: number;
+  readonly rollJitterMs: number;
+  readonly nowMs: number /* the log's clock when the segment object is made */;
+}
+
+/** The segment's in-memory facts that are not in its index objects. */
+interface SegmentState {
+  /** The path of the log file under its current stage (the handle follows the file). */
+  logPath: string;
+  sizeInBytes: number;
+  nextOffset: number;
+  firstBatchTimestamp: number;
+  lastModifiedMs: number;
+  createdMs: number;
+}
+
+/** A segment of the log. */
+export class LogSegment {
+  private isClosed = false;
+  private readonly indexing: SegmentIndexing;
+
+  private constructor(
+    private readonly options: SegmentOptions,
+    private files: SegmentHandles,
+    private currentStage: SegmentFileStage,
+    private readonly state: SegmentState,
+  ) {
+    this.indexing = new SegmentIndexing(options.indexIntervalBytes);
+  }
+
+  /** Makes a new, empty segment (emptying any files left under its names). */
+  static async create(
+    options: SegmentOptions,
+    stage: SegmentFileStage = "live",
+  ): Promise<LogSegment> {
+    const files = await openSegmentFiles(options, stage, { isNew: true });
+    const state = LogSegment.emptyState(options, files.log.path);
+    return new LogSegment(options, files, stage, state);
+  }
+
+  /**
+   * Opens an existing segment and reads what its files say; `indexSanity` tells whether the
+   * indexes may be trusted. Call `loadState` (trusted indexes) or `recover` before use.
+   */
+  static async open(
+    options: SegmentOptions,
+    stage: SegmentFileStage = "live",
+  ): Promise<{ segment: LogSegment; indexSanity: IndexSanity }> {
+    const files = await openSegmentFiles(options, stage, { isNew: false });
+    const state = LogSegment.emptyState(options, files.log.path);
+    state.sizeInBytes = await files.log.size();
+    const segment = new LogSegment(options, files, stage, state);
+    return { segment, indexSanity: files.indexSanity };
+  }
+
+  private static emptyState(options: SegmentOptions, logPath: string): SegmentState {
+    return {
+      logPath,
+      sizeInBytes: 0,
+      nextOffset: options.baseOffset,
+      firstBatchTimestamp: -1,
+      lastModifiedMs: options.nowMs,
+      createdMs: options.nowMs,
+    };
+  }
+
+  get baseOffset(): number {
+    return this.options.baseOffset;
+  }
+  /** The bytes of whole batches written (and, while open, readable). */
+  get sizeInBytes(): number {
+    return this.state.sizeInBytes;
+  }
+  /** The offset after the last batch, or the base offset when the segment is empty. */
+  get nextOffset(): number {
+    return this.state.nextOffset;
+  }
+  get stage(): SegmentFileStage {
+    return this.currentStage;
+  }
+  get handle(): FileHandle {
+    return this.files.log;
+  }
+  get path(): string {
+    return this.state.logPath;
+  }
+  /** The offset index in memory (read only: the segment changes it). */
+  get offsetIndex(): OffsetIndex {
+    return this.files.offsetIndex.index;
+  }
+  /** The time index in memory (read only: the segment changes it). */
+  get timeIndex(): TimeIndex {
+    return this.files.timeIndex.index;
+  }
+  /** The largest batch maxTimestamp, or -1. */
+  get maxTimestamp(): number {
+    return this.indexing.maxTimestampSoFar;
+  }
+
+  /** What the roll decision reads. */
+  rollState(): ActiveSegmentState {
+    return {
+      baseOffset: this.baseOffset,
+      sizeInBytes: this.state.sizeInBytes,
+      firstBatchTimestamp: this.state.firstBatchTimestamp,
+      createdMs: this.state.createdMs,
+      rollJitterMs: this.options.rollJitterMs,
+      isOffsetIndexFull: this.offsetIndex.isFull(),
+      isTimeIndexFull: this.timeIndex.isFull(),
+    };
+  }
+
+  /** A summary for retention and reporting. */
+  info(): SegmentInfo {
+    const { nextOffset, sizeInBytes, lastModifiedMs } = this.state;
+    const maxTimestamp = this.indexing.maxTimestampSoFar;
+    const largestTimestamp = maxTimestamp >= 0 ? maxTimestamp : lastModifiedMs;
+    const { baseOffset, path } = this;
+    const sizes = { nextOffset, sizeInBytes, maxTimestamp };
+    return { baseOffset, ...sizes, lastModifiedMs, largestTimestamp, path };
+  }
+
+  private loadTail(): Promise<{ nextOffset: number; isWhole: boolean }> {
+    const tail = { ...this.state, baseOffset: this.baseOffset, indexing: this.indexing };
+    return loadTail(this.files.log, this, tail);
+  }
+
+  /**
+   * Reads what a segment with trusted indexes does not keep across restarts (see loadTail) and
+   * the first batch's timestamp; `lastModifiedMs` is the file's time. Resolves to false when the
+   * file does not end on a whole batch, which only a recovery may repair.
+   */
+  async loadState(lastModifiedMs: number): Promise<boolean> {
+    this.state.lastModifiedMs = lastModifiedMs;
+    const tail = await this.loadTail();
+    this.state.nextOffset = tail.nextOffset;
+    const size = this.state.sizeInBytes;
+    this.state.firstBatchTimestamp = await readFirstBatchTimestamp(this.files.log, size);
+    return tail.isWhole;
+  }
+
+  /**
+   * Appends `bytes`, which hold `batches` back to back (complete, stamped, offsets increasing
+   * past nextOffset), at the end of the log file with one write, adding index entries by Kafka's
+   * rule: an offset entry once more than `index.interval.bytes` were written since the last.
+   */
+  async append(bytes: Uint8Array, batches: readonly AppendedBatch[], nowMs: number): Promise<void> {
+    this.checkOpen();
+    assert(batches.length > 0, "an append holds at least one batch");
+    assert((batches[0] as AppendedBatch).baseOffset >= this.state.nextOffset, "offsets increase");
+    const startPosition = this.state.sizeInBytes;
+    const entries = this.indexing.entriesFor(batches, startPosition);
+    SegmentIndexing.addEntries(this.offsetIndex, this.timeIndex, entries);
+    const writes: Promise<unknown>[] = [this.files.log.append(bytes)];
+    if (entries.length > 0)
+      writes.push(this.files.offsetIndex.entriesAdded(), this.files.timeIndex.entriesAdded());
+    const [position] = await Promise.all(writes);
+    assert(position === startPosition, `segment ${this.path} appends at its end`);
+    if (startPosition === 0)
+      this.state.firstBatchTimestamp = (batches[0] as AppendedBatch).maxTimestamp;
+    this.state.sizeInBytes = startPosition + bytes.length;
+    this.state.nextOffset = (batches[batches.length - 1] as AppendedBatch).lastOffset + 1;
+    this.state.lastModifiedMs = nowMs;
+  }
+
+  /**
+   * The first batch whose last offset is >= `offset`, found from the offset index and a header
+   * scan, or undefined when the segment ends before it. `startingPosition` skips the file head.
+   */
+  async translateOffset(offset: number, startingPosition = 0): Promise<ScannedBatch | undefined> {
+    this.checkOpen();
+    const range = { offset, startingPosition, endPosition: this.state.sizeInBytes };
+    return findBatchHolding(this.files.log, this.offsetIndex, range);
+  }
+
+  /**
+   * Removes every batch from the one holding `offset` on, and the index entries of those
+   * offsets; resolves to the bytes cut. The next offset becomes `offset` or the base offset of
+   * the first batch cut, whichever is lower.
+   */
+  async truncateTo(offset: number): Promise<number> {
+    this.checkOpen();
+    const cut = await this.translateOffset(offset);
+    await this.files.offsetIndex.truncateTo(offset);
+    await this.files.timeIndex.truncateTo(offset);
+    if (cut === undefined) return 0;
+    const truncatedBytes = this.state.sizeInBytes - cut.position;
+    await this.files.log.truncate(cut.position);
+    this.state.sizeInBytes = cut.position;
+    this.state.nextOffset = Math.max(this.baseOffset, Math.min(offset, cut.baseOffset));
+    // The largest timestamp may have been cut off: read it again from what is left.
+    await this.loadTail();
+    if (cut.position === 0) this.state.firstBatchTimestamp = -1;
+    this.indexing.resetBytesSinceLastEntry();
+    return truncatedBytes;
+  }
+
+  /** Reads `sizeInBytes` bytes at `position` of the log file. */
+  async readBytes(position: number, sizeInBytes: number): Promise<Uint8Array> {
+    return readAt(this.files.log, position, sizeInBytes);
+  }
+
+  /** Done on a roll and before a clean close: final time index entry, trimmed index files. */
+  async onBecomeInactive(): Promise<void> {
+    this.checkOpen();
+    this.indexing.addFinalTimeEntry(this.timeIndex);
+    await this.files.offsetIndex.trimToValidSize();
+    await this.files.timeIndex.trimToValidSize();
+  }
+
+  /** Makes the log file durable, and with `withIndexes` the index files too. */
+  async flush(options: { readonly withIndexes: boolean }): Promise<void> {
+    this.checkOpen();
+    await this.files.log.sync();
+    if (!options.withIndexes) return;
+    await this.files.offsetIndex.flush();
+    await this.files.timeIndex.flush();
+  }
+
+  /**
+   * Replaces both indexes with the ones a recovery rebuilt, writing each file whole, and takes
+   * the state the recovery found.
+   */
+  async replaceIndexes(rebuilt: RebuiltSegment): Promise<void> {
+    this.checkOpen();
+    await this.files.offsetIndex.abandon();
+    await this.files.timeIndex.abandon();
+    const indexes = await rewriteIndexFiles(this.options, this.currentStage, rebuilt);
+    assert(indexes.indexSanity.kind === "sane", `rebuilt indexes of ${this.path} are sane`);
+    this.files = { ...this.files, ...indexes };
+    this.state.sizeInBytes = rebuilt.sizeInBytes;
+    this.state.nextOffset = rebuilt.nextOffset;
+    this.state.firstBatchTimestamp = rebuilt.firstBatchTimestamp;
+    this.indexing.resetMaxTimestamp(rebuilt.maxTimestamp, rebuilt.offsetOfMaxTimestamp);
+    this.indexing.resetBytesSinceLastEntry(rebuilt.bytesSinceLastIndexEntry);
+  }
+
+  /**
+   * Renames the three files to `stage` (Kafka's changeFileSuffixes). The log handle follows the
+   * file, not the name, so slices handed out before keep reading it.
+   */
+  async changeStage(stage: SegmentFileStage): Promise<void> {
+    this.checkOpen();
+    if (stage === this.currentStage) return;
+    await renameIndexFiles(this.options, this.files, stage);
+    const logPath = segmentFilePath(this.options, "log", stage);
+    await this.options.fileSystem.rename(this.state.logPath, logPath);
+    this.state.logPath = logPath;
+    this.currentStage = stage;
+  }
+
+  /** Trims the indexes and closes every file. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    await this.files.offsetIndex.close();
+    await this.files.timeIndex.close();
+    await this.files.log.close();
+  }
+
+  /** Closes the files and removes them. */
+  async deleteFiles(): Promise<void> {
+    await this.close();
+    await unlinkSegmentFiles(this.options, this.currentStage);
+  }
+
+  private checkOpen(): void {
+    assert(!this.isClosed, `segment ${this.options.baseOffset} in ${this.options.dir} is open`);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * ListOffsets by timestamp over the log's segments, as Kafka's fetchOffsetByTimestamp: the first
+ * segment whose largest timestamp reaches the target, the time index for where to start in it,
+ * a header scan to the first batch that reaches the target, and a decode of that batch only.
+ */
+import { decodeRecords, decompressionLimitFor } from "../../protocol/index.js";
+import { scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
+import type { LogSegment } from "./log-segment.driver.js";
+import type { TimestampAndOffset } from "./log-types.js";
+
+/** ListOffsets' special timestamps (Kafka's ListOffsetsRequest constants). */
+export const LATEST_TIMESTAMP = -1;
+export const EARLIEST_TIMESTAMP = -2;
+export const MAX_TIMESTAMP = -3;
+
+/**
+ * The first record at or after `timestampMs` with an offset at or after `startingOffset` in
+ * `segments` (oldest first), or undefined when every record is older.
+ */
+export async function findOffsetByTimestamp(
+  segments: readonly LogSegment[],
+  options: {
+    readonly timestampMs: number;
+    readonly startingOffset: number;
+    readonly maxMessageBytes: number;
+  },
+): Promise<TimestampAndOffset | undefined> {
+  for (const segment of segments) {
+    if (segment.maxTimestamp < options.timestampMs || segment.nextOffset <= options.startingOffset)
+      continue;
+    const found = await findInSegment(segment, options);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The record with the largest timestamp in `segments` (ListOffsets MAX_TIMESTAMP, KIP-734). */
+export async function findMaxTimestamp(
+  segments: readonly LogSegment[],
+  options: { readonly startingOffset: number; readonly maxMessageBytes: number },
+): Promise<TimestampAndOffset | undefined> {
+  let best: LogSegment | undefined;
+  for (const segment of segments) {
+    if (best === undefined || segment.maxTimestamp > best.maxTimestamp) best = segment;
+  }
+  if (best === undefined || best.maxTimestamp < 0) return undefined;
+  return findInSegment(best, { ...options, timestampMs: best.maxTimestamp });
+}
+
+async function findInSegment(
+  segment: LogSegment,
+  options: {
+    readonly timestampMs: number;
+    readonly startingOffset: number;
+    readonly maxMessageBytes: number;
+  },
+): Promise<TimestampAndOffset | undefined> {
+  const { timestampMs, startingOffset } = options;
+  const fromTime = segment.timeIndex.lookup(timestampMs);
+  let position = segment.offsetIndex.lookup(Math.max(fromTime.offset, startingOffset)).position;
+  const limits = {
+    maxDecompressedBytes: decompressionLimitFor({
+      messageMaxBytes: Math.max(1, options.maxMessageBytes),
+    }),
+  };
+  while (position < segment.sizeInBytes) {
+    let candidate: ScannedBatch | undefined;
+    await scanBatches(
+      segment.handle,
+      { fromPosition: position, endPosition: segment.sizeInBytes },
+      (batch) => {
+        if (batch.maxTimestamp < timestampMs || batch.lastOffset < startingOffset) return true;
+        candidate = batch;
+        return false;
+      },
+    );
+    if (candidate === undefined) return undefined;
+    const decoded = decodeRecords(
+      await segment.readBytes(candidate.position, candidate.sizeInBytes),
+      limits,
+    );
+    // A batch that does not decode cannot answer; the search goes on after it.
+    if (decoded.ok) {
+      for (const record of decoded.records) {
+        if (record.timestamp < timestampMs || record.offset < startingOffset) continue;
+        const leaderEpoch =
+          candidate.partitionLeaderEpoch < 0 ? -1 : candidate.partitionLeaderEpoch;
+        return { offset: record.offset, timestamp: record.timestamp, leaderEpoch };
+      }
+    }
+    position = candidate.position + candidate.sizeInBytes;
+  }
+  return undefined;
+}

@@ -1,0 +1,285 @@
+/**
+ * The partition log: Kafka's UnifiedLog over the FileSystem port. It appends (as leader or
+ * follower), reads whole batches as file slices, answers timestamp and epoch lookups, truncates,
+ * applies retention and DeleteRecords, flushes by `flush.messages` and `flush.ms` with group
+ * commit, and swaps in cleaned segments. Opening it recovers what a crash left.
+ *
+ * States: open, then closed (close or deleteFiles), which is final; an I/O error in the
+ * background (a flush after a roll) makes every later operation throw LogFailedError.
+ */
+import type { Uuid } from "../../common/index.js";
+import type { Clock, FileSystem, Logger } from "../../ports/index.js";
+import { readPartitionMetadata, writePartitionMetadata } from "../partition-metadata.driver.js";
+import { appendRecords } from "./log-append.driver.js";
+import type { LogConfig, TopicPartition } from "./log-config.js";
+import { checkLogConfig } from "./log-config.js";
+import { LogCore, segmentOptionsFor, type LogContext } from "./log-core.driver.js";
+import { loadLog } from "./log-loader.driver.js";
+import * as maintenance from "./log-maintenance.driver.js";
+import { readSegments, type FileSlice, type ReadOptions } from "./log-read.driver.js";
+import type { LogSegment, SegmentOptions } from "./log-segment.driver.js";
+import {
+  findMaxTimestamp,
+  findOffsetByTimestamp,
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  MAX_TIMESTAMP,
+} from "./log-timestamp.driver.js";
+import type {
+  AppendResult,
+  LogOffsetMetadata,
+  LogReadResult,
+  RecoveryReport,
+  SegmentInfo,
+  TimestampAndOffset,
+} from "./log-types.js";
+import { readAt } from "./batch-scan.driver.js";
+import { SegmentList } from "./segment-list.js";
+
+/** What `PartitionLog.open` needs. */
+export interface OpenLogOptions {
+  readonly fs: FileSystem;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The partition folder, `<log dir>/<topic>-<partition>`; created when missing. */
+  readonly dir: string;
+  readonly topicPartition: TopicPartition;
+  readonly config: LogConfig;
+  /** From recovery-point-offset-checkpoint: below it everything was flushed. */
+  readonly recoveryPoint: number;
+  /** From log-start-offset-checkpoint. */
+  readonly logStartOffset: number;
+  /** Whether the log manager found its clean-shutdown marker. */
+  readonly hadCleanShutdown: boolean;
+  /** Written to partition.metadata when the folder has none. */
+  readonly topicId?: Uuid;
+}
+
+/** One partition's log. */
+export class PartitionLog {
+  private constructor(
+    private readonly core: LogCore,
+    /** What opening the log found and repaired. */
+    readonly recoveryReport: RecoveryReport,
+  ) {}
+
+  /** Opens (creating or recovering as needed) the log in `options.dir`. */
+  static async open(options: OpenLogOptions): Promise<PartitionLog> {
+    checkLogConfig(options.config);
+    const context: LogContext = {
+      fileSystem: options.fs,
+      clock: options.clock,
+      logger: options.logger,
+      dir: options.dir,
+      topicPartition: options.topicPartition,
+      config: options.config,
+    };
+    const loaded = await loadLog({
+      fileSystem: options.fs,
+      logger: options.logger,
+      dir: options.dir,
+      segmentOptions: (baseOffset) => segmentOptionsFor(context, baseOffset),
+      indexIntervalBytes: options.config.indexIntervalBytes,
+      segmentIndexBytes: options.config.segmentIndexBytes,
+      recoveryPoint: options.recoveryPoint,
+      logStartOffset: options.logStartOffset,
+      hadCleanShutdown: options.hadCleanShutdown,
+    });
+    if (
+      options.topicId !== undefined &&
+      (await readPartitionMetadata(options.fs, options.dir)) === undefined
+    ) {
+      await writePartitionMetadata(options.fs, options.dir, options.topicId);
+    }
+    const core = new LogCore(context, new SegmentList(loaded.segments), loaded.epochCache, loaded);
+    return new PartitionLog(core, loaded.report);
+  }
+
+  get topicPartition(): TopicPartition {
+    return this.core.context.topicPartition;
+  }
+  get dir(): string {
+    return this.core.context.dir;
+  }
+  get config(): LogConfig {
+    return this.core.config;
+  }
+  get logStartOffset(): number {
+    return this.core.logStartOffset;
+  }
+  get logEndOffset(): number {
+    return this.core.logEndOffset;
+  }
+  /** Where the log end is on disk (Kafka's logEndOffsetMetadata). */
+  get logEndOffsetMetadata(): LogOffsetMetadata {
+    const active = this.core.segments.active;
+    return {
+      offset: active.nextOffset,
+      segmentBaseOffset: active.baseOffset,
+      position: active.sizeInBytes,
+    };
+  }
+  /** Everything below it is durable (flushed). */
+  get recoveryPoint(): number {
+    return this.core.groupCommit.flushedOffset;
+  }
+  /** Bytes in all segments. */
+  get size(): number {
+    return this.core.segments.all().reduce((sum, segment) => sum + segment.sizeInBytes, 0);
+  }
+  get segmentCount(): number {
+    return this.core.segments.count;
+  }
+  /** Flush rounds (fsync groups) run so far, for metrics and tests. */
+  get flushCount(): number {
+    return this.core.groupCommit.roundCount;
+  }
+  /** The latest leader epoch in the epoch cache, if any. */
+  get latestEpoch(): number | undefined {
+    return this.core.epochCache.latestEpoch();
+  }
+
+  /** The segments, oldest first. */
+  segments(): readonly SegmentInfo[] {
+    return this.core.segments.all().map((segment) => segment.info());
+  }
+
+  /**
+   * Appends `records` (whole v2 batches, validated by the caller) as the leader of
+   * `leaderEpoch`: offsets are assigned from the log end offset and the batches are stamped in
+   * place. Throws LogAppendError, with nothing written, when the framing is wrong.
+   */
+  appendAsLeader(
+    records: Uint8Array,
+    options: { readonly leaderEpoch: number },
+  ): Promise<AppendResult> {
+    return appendRecords(this.core, records, { kind: "leader", leaderEpoch: options.leaderEpoch });
+  }
+
+  /** Appends a follower's `records` with their offsets; throws LogAppendError on a refusal. */
+  appendAsFollower(records: Uint8Array): Promise<AppendResult> {
+    return appendRecords(this.core, records, { kind: "follower" });
+  }
+
+  /** Reads whole batches from `fromOffset` (see ReadOptions); out of range is a result. */
+  async read(options: ReadOptions): Promise<LogReadResult> {
+    this.core.checkUsable();
+    const bounds = { logStartOffset: this.logStartOffset, logEndOffset: this.logEndOffset };
+    const segments = this.core.segments;
+    const from = Math.max(0, segments.floorIndex(options.fromOffset));
+    return readSegments(segments.all().slice(from), options, bounds);
+  }
+
+  /** The bytes of a slice that `read` returned. */
+  async readBytes(slice: FileSlice): Promise<Uint8Array> {
+    return readAt(slice.handle, slice.position, slice.sizeInBytes);
+  }
+
+  /**
+   * ListOffsets: the first record with a timestamp >= `timestampMs` at or after the log start,
+   * with its batch's leader epoch; -2 (earliest), -1 (latest) and -3 (max timestamp) as Kafka.
+   */
+  async fetchOffsetByTimestamp(timestampMs: number): Promise<TimestampAndOffset | undefined> {
+    this.core.checkUsable();
+    const epochOf = (offset: number): number => this.core.epochCache.epochForOffset(offset) ?? -1;
+    if (timestampMs === EARLIEST_TIMESTAMP)
+      return {
+        offset: this.logStartOffset,
+        timestamp: -1,
+        leaderEpoch: epochOf(this.logStartOffset),
+      };
+    if (timestampMs === LATEST_TIMESTAMP)
+      return { offset: this.logEndOffset, timestamp: -1, leaderEpoch: this.latestEpoch ?? -1 };
+    const options = {
+      startingOffset: this.logStartOffset,
+      maxMessageBytes: this.config.maxMessageBytes,
+    };
+    const segments = this.core.segments.all();
+    if (timestampMs === MAX_TIMESTAMP) return findMaxTimestamp(segments, options);
+    return findOffsetByTimestamp(segments, { ...options, timestampMs });
+  }
+
+  /** OffsetsForLeaderEpoch: where `epoch` ends in this log (Kafka's endOffsetForEpoch). */
+  endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {
+    const answer = this.core.epochCache.endOffsetFor(epoch, this.logEndOffset);
+    return { epoch: answer.leaderEpoch, endOffset: answer.endOffset };
+  }
+
+  /** Removes the batches from the one holding `offset` on; resolves to whether any went. */
+  truncateTo(offset: number): Promise<boolean> {
+    return maintenance.truncateTo(this.core, offset);
+  }
+
+  /** Removes everything and restarts the log empty at `offset`. */
+  truncateFullyAndStartAt(offset: number): Promise<void> {
+    return maintenance.truncateFullyAndStartAt(this.core, offset);
+  }
+
+  /** DeleteRecords: moves the log start up to `offset` (at most the high watermark). */
+  maybeIncrementLogStartOffset(offset: number): Promise<boolean> {
+    return maintenance.maybeIncrementLogStartOffset(this.core, offset);
+  }
+
+  /** Retention; resolves to the count of segments deleted (renamed, see deleteExpiredFiles). */
+  deleteOldSegments(nowMs: number, highWatermark: number): Promise<number> {
+    return maintenance.deleteOldSegments(this.core, { nowMs, highWatermark });
+  }
+
+  /** Deletes removed segments' files after `file.delete.delay.ms` (the log manager calls it). */
+  deleteExpiredFiles(nowMs: number): Promise<number> {
+    return this.core.deleteExpiredFiles(nowMs);
+  }
+
+  /** The cleaner's swap of `cleaned` segments (stage "cleaned") for `replaced` ones. */
+  replaceSegments(cleaned: readonly LogSegment[], replaced: readonly LogSegment[]): Promise<void> {
+    return maintenance.replaceSegments(this.core, cleaned, replaced);
+  }
+
+  /** The live segment objects, oldest first, for the cleaner. */
+  segmentObjects(): readonly LogSegment[] {
+    return this.core.segments.all();
+  }
+
+  /** The options a new segment of this log needs (the cleaner creates its `.cleaned` ones so). */
+  newSegmentOptions(baseOffset: number): SegmentOptions {
+    return this.core.segmentOptions(baseOffset);
+  }
+
+  /** Rolls to a new active segment now (an empty active segment stays). */
+  async roll(): Promise<void> {
+    this.core.checkUsable();
+    await this.core.queue.enqueue(() => this.core.roll());
+  }
+
+  /** Makes everything below `upToOffset` (default: the log end) durable. */
+  async flush(upToOffset?: number): Promise<void> {
+    this.core.checkUsable();
+    await this.core.groupCommit.flushTo(
+      Math.min(upToOffset ?? this.logEndOffset, this.logEndOffset),
+    );
+  }
+
+  /** Flushes when `flush.ms` has passed since the last flush; resolves to whether it did. */
+  async maybeFlush(nowMs: number): Promise<boolean> {
+    this.core.checkUsable();
+    if (this.logEndOffset <= this.recoveryPoint) return false;
+    if (nowMs - this.core.lastFlushMs < this.config.flushMs) return false;
+    await this.flush();
+    return true;
+  }
+
+  /**
+   * Flushes everything with its indexes and closes the files. The active segment's time index
+   * gets its final entry, so the next open reads the largest timestamp without a scan.
+   */
+  async close(): Promise<void> {
+    this.core.checkUsable();
+    await maintenance.closeLog(this.core);
+  }
+
+  /** Closes the log and removes its folder with everything in it. */
+  async deleteFiles(): Promise<void> {
+    this.core.checkUsable();
+    await maintenance.deleteLog(this.core);
+  }
+}
