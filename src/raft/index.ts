@@ -1,0 +1,53 @@
+// The public surface of src/raft: the pure KRaft-style Raft node, its inputs and outputs, and
+// the helpers a driver needs to write snapshots and describe its log.
+export { RaftNode, type RaftNodeOptions, type RaftRole } from "./raft-node.js";
+export type { ProposeResult } from "./propose.js";
+export {
+  DEFAULT_RAFT_TIMINGS,
+  checkRaftConfig,
+  type ConfiguredVoter,
+  type RaftConfig,
+  type RaftTimings,
+} from "./config.js";
+export { EMPTY_ELECTION_STATE, type PersistedElectionState } from "./initial-state.js";
+export type { LogShape, FetchValidation } from "./log-view.js";
+export type {
+  InboundRequest,
+  InboundResponse,
+  LogRead,
+  OutboundMessage,
+  RaftApi,
+  RaftRequest,
+  RaftResponse,
+  SnapshotRead,
+} from "./messages.js";
+export type {
+  AppendAction,
+  LeaderChange,
+  QuorumStateToPersist,
+  RaftOutput,
+  SnapshotAction,
+} from "./output.js";
+export type { CreateSnapshotResult } from "./snapshots.js";
+export {
+  controlRecordsOf,
+  snapshotFooterBatch,
+  snapshotHeaderBatch,
+  type LoggedControlRecord,
+} from "./control-records.js";
+export { METADATA_TOPIC_ID } from "./request-builders.js";
+export {
+  METADATA_PARTITION_INDEX,
+  METADATA_TOPIC_NAME,
+  NO_REPLICA_ID,
+  compareSnapshotIds,
+  sameReplica,
+  snapshotName,
+  type Endpoint,
+  type OffsetAndEpoch,
+  type ReplicaKey,
+  type SnapshotId,
+  type SnapshotInfo,
+} from "./types.js";
+export { VoterSet, SUPPORTED_KRAFT_VERSIONS, type Voter } from "./voter-set.js";
+export { computeHighWatermark, type HighWatermarkInput } from "./high-watermark.js";
