@@ -1,0 +1,299 @@
+import { assertNever } from "../../common/index.js";
+import type { Clock, Connection, Logger } from "../../ports/index.js";
+import {
+  API_VERSIONS_KEY,
+  FrameDecoder,
+  decodeRequest,
+  type RequestHeader,
+} from "../../protocol/index.js";
+import type { RequestRouter, RoutedResponse } from "../router/request-router.driver.js";
+import { ANONYMOUS_PRINCIPAL, type ConnectionInfo } from "../router/handler.js";
+import type { CloseReason, NetworkMetrics } from "./network-metrics.js";
+import {
+  apiName,
+  clientSoftwareOf,
+  describeFrameError,
+  describeMalformed,
+  type ClientSoftware,
+} from "./request-descriptions.js";
+import { ResponseSequence } from "./response-sequence.js";
+import type { SocketServerConfig } from "./socket-server-config.js";
+
+/** What a connection needs from the server that accepted it. */
+export interface ConnectionHost {
+  readonly router: RequestRouter;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: NetworkMetrics;
+  readonly config: SocketServerConfig;
+  /** Bytes moved on `connection`: it is not idle. */
+  touched(connection: BrokerConnection): void;
+  /** `connection` closed, by either side; the server forgets it. */
+  closed(connection: BrokerConnection): void;
+  /** A handler broke an invariant (an AssertionError): the process must end. */
+  fatal(error: unknown): void;
+}
+
+/** A request's answer waiting for its turn. */
+interface FinishedRequest {
+  readonly apiKey: number;
+  readonly startedMs: number;
+  readonly response: RoutedResponse;
+}
+
+const EMPTY_FRAME = new Uint8Array(0);
+/** Taken frames at the head of the queue tolerated before the array is compacted. */
+const FRAMES_COMPACT_AT = 1024;
+
+/**
+ * One client connection: frames in, requests to the router, responses out in request order.
+ * States: open → closed (by the broker for a protocol violation, idleness or shutdown, or by
+ * the peer). Limits: a frame is at most `socketRequestMaxBytes`; at most
+ * `queuedMaxRequestsPerConnection` requests are in flight; frames past that limit wait in a
+ * queue holding at most what one read delivered, since reading pauses whenever the queue is
+ * not empty; a write refused for back-pressure stops taking up requests until `drain`.
+ */
+export class BrokerConnection {
+  readonly connectionId: string;
+  private readonly decoder: FrameDecoder;
+  private readonly responses = new ResponseSequence<FinishedRequest>();
+  private frames: Uint8Array[] = [];
+  private framesHead = 0;
+  private state: "open" | "closed" = "open";
+  private isPumping = false;
+  private isWriteBlocked = false;
+  private isReadingPaused = false;
+  private clientSoftware: ClientSoftware | undefined;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly connection: Connection,
+    readonly listenerName: string,
+    private readonly host: ConnectionHost,
+  ) {
+    this.connectionId = connection.id;
+    this.decoder = new FrameDecoder({ frameBytesMax: host.config.socketRequestMaxBytes });
+    this.logger = host.logger.child({ connectionId: connection.id, listener: listenerName });
+  }
+
+  /** True until either side closed the connection. */
+  get isOpen(): boolean {
+    return this.state === "open";
+  }
+
+  /** Requests taken up whose responses are not written yet. */
+  get inFlightCount(): number {
+    return this.responses.inFlightCount;
+  }
+
+  /** Frames received but not yet taken up. */
+  get queuedFrameCount(): number {
+    return this.frames.length - this.framesHead;
+  }
+
+  /** Starts receiving. */
+  start(): void {
+    this.connection.attach({
+      data: (chunk) => this.onData(chunk),
+      drain: () => this.onDrain(),
+      close: (error) => this.onPeerClosed(error),
+    });
+  }
+
+  /**
+   * Closes the connection: `graceful` sends what is queued first, `abort` drops it (a protocol
+   * violation, as Kafka's selector closes the channel at once). Requests still in flight are
+   * finished by their handlers but their responses are dropped.
+   */
+  close(reason: CloseReason, detail: string, mode: "graceful" | "abort"): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.frames = [];
+    this.framesHead = 0;
+    const fields = { reason, detail, remote: this.remote() };
+    if (mode === "abort") this.logger.warn("closing connection", fields);
+    else this.logger.info("closing connection", fields);
+    this.host.metrics.connectionClosed(reason);
+    if (mode === "abort") this.connection.destroy();
+    else this.connection.close();
+    this.host.closed(this);
+  }
+
+  private onData(chunk: Uint8Array): void {
+    if (this.state === "closed") return;
+    this.host.metrics.bytesIn.inc(chunk.length);
+    this.host.touched(this);
+    const result = this.decoder.push(chunk);
+    // A frame stream that failed cannot be resynchronised; Kafka drops the connection at once.
+    if (result.kind === "failed") {
+      this.close("badFrame", describeFrameError(result.error), "abort");
+      return;
+    }
+    for (const frame of result.frames) this.frames.push(frame);
+    this.pump();
+  }
+
+  private onDrain(): void {
+    if (this.state === "closed") return;
+    this.isWriteBlocked = false;
+    this.pump();
+  }
+
+  private onPeerClosed(error: Error | undefined): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.frames = [];
+    this.framesHead = 0;
+    this.logger.debug("connection closed by peer", { error: error?.message });
+    this.host.closed(this);
+  }
+
+  /** Takes up queued frames while the limits allow, then pauses or resumes reading. */
+  private pump(): void {
+    if (this.isPumping) return;
+    this.isPumping = true;
+    const limit = this.host.config.queuedMaxRequestsPerConnection;
+    while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
+      if (this.responses.inFlightCount >= limit) break;
+      const frame = this.frames[this.framesHead] as Uint8Array;
+      // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
+      this.frames[this.framesHead] = EMPTY_FRAME;
+      this.framesHead++;
+      this.takeUp(frame);
+    }
+    this.compactFrames();
+    this.isPumping = false;
+    this.updateReading();
+  }
+
+  private compactFrames(): void {
+    if (this.framesHead === this.frames.length) {
+      this.frames = [];
+      this.framesHead = 0;
+    } else if (this.framesHead >= FRAMES_COMPACT_AT) {
+      this.frames = this.frames.slice(this.framesHead);
+      this.framesHead = 0;
+    }
+  }
+
+  private updateReading(): void {
+    if (this.state === "closed") return;
+    const limit = this.host.config.queuedMaxRequestsPerConnection;
+    const shouldPause =
+      this.queuedFrameCount > 0 || this.isWriteBlocked || this.responses.inFlightCount >= limit;
+    if (shouldPause && !this.isReadingPaused) this.connection.pauseReading();
+    if (!shouldPause && this.isReadingPaused) this.connection.resumeReading();
+    this.isReadingPaused = shouldPause;
+  }
+
+  /** Decodes one frame and starts its request, or closes the connection when it cannot. */
+  private takeUp(frame: Uint8Array): void {
+    const decoded = decodeRequest(frame, this.host.router.isSupported);
+    switch (decoded.kind) {
+      case "request":
+        this.dispatch(decoded.header, decoded.body);
+        return;
+      case "unsupportedVersion":
+        this.onUnsupportedVersion(decoded.header);
+        return;
+      case "unknownApi":
+        this.close("unknownApi", `API key ${decoded.apiKey} v${decoded.apiVersion}`, "abort");
+        return;
+      case "malformed":
+        this.close("malformedRequest", describeMalformed(decoded.header, decoded.error), "abort");
+        return;
+      default:
+        assertNever(decoded, "decoded request");
+    }
+  }
+
+  /**
+   * KIP-511: ApiVersions at any version gets an answer listing what is served. Any other API at
+   * a version not served closes the connection, as Kafka's SocketServer does when
+   * `isApiEnabled` fails (it throws from parseRequestHeader and closes the channel); the body
+   * of an unknown version cannot be read, and clients negotiate versions first.
+   */
+  private onUnsupportedVersion(header: RequestHeader): void {
+    if (header.apiKey !== API_VERSIONS_KEY) {
+      const detail = `${apiName(header.apiKey)} v${header.apiVersion} is not served`;
+      this.close("unsupportedVersion", detail, "abort");
+      return;
+    }
+    const slot = this.openSlot(header.apiKey);
+    this.finish(slot, this.host.router.answerUnsupportedApiVersions(header));
+  }
+
+  private dispatch(header: RequestHeader, body: Record<string, unknown>): void {
+    if (header.apiKey === API_VERSIONS_KEY) this.noteClientSoftware(body);
+    const slot = this.openSlot(header.apiKey);
+    const context = { header, body, connection: this.info(), nowMs: this.host.clock.nowMs() };
+    this.host.router.route(context).then(
+      (response) => this.finish(slot, response),
+      (error: unknown) => this.host.fatal(error),
+    );
+  }
+
+  private openSlot(apiKey: number): { slot: number; apiKey: number; startedMs: number } {
+    this.host.metrics.requestStarted(apiKey);
+    const startedMs = this.host.clock.monotonicMs();
+    return { slot: this.responses.open(), apiKey, startedMs };
+  }
+
+  private finish(
+    opened: { slot: number; apiKey: number; startedMs: number },
+    response: RoutedResponse,
+  ): void {
+    if (this.state === "closed") return;
+    const { apiKey, startedMs } = opened;
+    this.responses.fill(opened.slot, { apiKey, startedMs, response });
+    this.flush();
+  }
+
+  /** Writes every response whose turn has come. */
+  private flush(): void {
+    const ready = this.responses.takeReady();
+    if (ready.length === 0) return;
+    const nowMs = this.host.clock.monotonicMs();
+    for (const finished of ready) {
+      this.host.metrics.requestFinished(finished.apiKey, nowMs - finished.startedMs);
+      const { response } = finished;
+      if (response.kind === "close") {
+        this.close("handler", response.reason, "graceful");
+        return;
+      }
+      if (response.kind === "frame") this.write(response.chunks);
+    }
+    this.host.touched(this);
+    this.pump();
+  }
+
+  private write(chunks: Uint8Array[]): void {
+    let bytes = 0;
+    for (const chunk of chunks) bytes += chunk.length;
+    this.host.metrics.bytesOut.inc(bytes);
+    // The bytes are queued either way; false only says to stop producing more until drain.
+    if (!this.connection.write(chunks)) this.isWriteBlocked = true;
+  }
+
+  private noteClientSoftware(body: Record<string, unknown>): void {
+    this.clientSoftware = clientSoftwareOf(body) ?? this.clientSoftware;
+  }
+
+  private info(): ConnectionInfo {
+    return {
+      connectionId: this.connectionId,
+      listenerName: this.listenerName,
+      securityProtocol: "PLAINTEXT",
+      principal: ANONYMOUS_PRINCIPAL,
+      remoteHost: this.connection.remoteAddress.host,
+      remotePort: this.connection.remoteAddress.port,
+      clientSoftwareName: this.clientSoftware?.name,
+      clientSoftwareVersion: this.clientSoftware?.version,
+    };
+  }
+
+  private remote(): string {
+    const { host, port } = this.connection.remoteAddress;
+    return `${host}:${port}`;
+  }
+}

@@ -1,0 +1,41 @@
+import { apiDefinition, type FrameError, type RequestHeader } from "../../protocol/index.js";
+
+/** Descriptions of requests and their failures for log lines, and KIP-511 client software. */
+
+/** The client software a connection announced in ApiVersions v3+ (KIP-511). */
+export interface ClientSoftware {
+  readonly name: string;
+  readonly version: string;
+}
+
+// Kafka's rule for KIP-511 client software names and versions (ApiVersionsRequest.isValid).
+const CLIENT_SOFTWARE_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
+
+/** The client software of an ApiVersions body, or undefined when absent or invalid. */
+export function clientSoftwareOf(body: Record<string, unknown>): ClientSoftware | undefined {
+  const name = body["clientSoftwareName"];
+  const version = body["clientSoftwareVersion"];
+  if (typeof name !== "string" || typeof version !== "string") return undefined;
+  if (!CLIENT_SOFTWARE_PATTERN.test(name) || !CLIENT_SOFTWARE_PATTERN.test(version)) {
+    return undefined;
+  }
+  return { name, version };
+}
+
+/** The name of an API for logs. */
+export function apiName(apiKey: number): string {
+  return apiDefinition(apiKey)?.name ?? `API ${apiKey}`;
+}
+
+/** Why a frame stream failed, for the close log line. */
+export function describeFrameError(error: FrameError): string {
+  if (error.kind === "negativeSize") return `frame size ${error.size} is negative`;
+  return `frame of ${error.size} bytes exceeds socket.request.max.bytes ${error.frameBytesMax}`;
+}
+
+/** Why a request did not decode, for the close log line. */
+export function describeMalformed(header: RequestHeader | undefined, error: Error): string {
+  const where =
+    header === undefined ? "request header" : `${apiName(header.apiKey)} v${header.apiVersion}`;
+  return `undecodable ${where}: ${error.message}`;
+}

@@ -1,0 +1,50 @@
+import { assert } from "../../common/index.js";
+import { FRAME_BYTES_MAX_DEFAULT } from "../../protocol/index.js";
+
+/**
+ * The limits of the broker's connection layer, named after Kafka's config keys where Kafka has
+ * one.
+ */
+export interface SocketServerConfig {
+  /** `socket.request.max.bytes`: the largest request frame; a larger one closes the connection. */
+  readonly socketRequestMaxBytes: number;
+  /**
+   * Requests of one connection taken up and not yet answered (answered = response written, or
+   * no response due). At the limit the connection stops reading until one is answered, so a
+   * client that pipelines without bound costs bounded memory. Kafka reads one request per
+   * connection at a time (it mutes the channel until the response is sent); Sluice handles up
+   * to this many concurrently and still answers in request order.
+   */
+  readonly queuedMaxRequestsPerConnection: number;
+  /** `connections.max.idle.ms`: a connection with no traffic and nothing in flight is closed. */
+  readonly connectionsMaxIdleMs: number;
+  /**
+   * `max.connections`: open connections over all listeners. Kafka blocks its acceptor at the
+   * limit; the Network port cannot hold a connection back, so one beyond the limit is closed at
+   * once.
+   */
+  readonly maxConnections: number;
+}
+
+/** Kafka's defaults, and 100 requests in flight per connection. */
+export const DEFAULT_SOCKET_SERVER_CONFIG: SocketServerConfig = Object.freeze({
+  socketRequestMaxBytes: FRAME_BYTES_MAX_DEFAULT,
+  queuedMaxRequestsPerConnection: 100,
+  connectionsMaxIdleMs: 600_000,
+  maxConnections: 2_147_483_647,
+});
+
+/** The defaults with `overrides` applied, checked. */
+export function socketServerConfig(
+  overrides: Partial<SocketServerConfig> = {},
+): SocketServerConfig {
+  const config = { ...DEFAULT_SOCKET_SERVER_CONFIG, ...overrides };
+  assert(Number.isInteger(config.socketRequestMaxBytes), "socketRequestMaxBytes is an integer");
+  assert(config.socketRequestMaxBytes >= 0, "socketRequestMaxBytes is not negative");
+  assert(Number.isInteger(config.queuedMaxRequestsPerConnection), "queued max is an integer");
+  assert(config.queuedMaxRequestsPerConnection >= 1, "at least one request in flight");
+  assert(config.connectionsMaxIdleMs > 0, "connectionsMaxIdleMs is positive");
+  assert(Number.isInteger(config.maxConnections), "maxConnections is an integer");
+  assert(config.maxConnections >= 0, "maxConnections is not negative");
+  return config;
+}

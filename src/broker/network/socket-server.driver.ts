@@ -1,0 +1,173 @@
+import type {
+  Address,
+  Clock,
+  Connection,
+  Listener,
+  Logger,
+  MetricsSink,
+  Network,
+  Timer,
+  Timers,
+} from "../../ports/index.js";
+import type { RequestRouter } from "../router/request-router.driver.js";
+import { BrokerConnection, type ConnectionHost } from "./broker-connection.driver.js";
+import { IdleConnections } from "./idle-connections.js";
+import { NetworkMetrics } from "./network-metrics.js";
+import { socketServerConfig, type SocketServerConfig } from "./socket-server-config.js";
+
+/** The ports the connection layer runs on. */
+export interface SocketServerPorts {
+  readonly network: Network;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly logger: Logger;
+  readonly metrics: MetricsSink;
+}
+
+/** Options of a SocketServer. */
+export interface SocketServerOptions {
+  readonly config?: Partial<SocketServerConfig>;
+  /**
+   * Called when a handler broke an invariant (an AssertionError). The default rethrows it
+   * outside any promise so that the process ends, as assertions are meant to; a simulation
+   * passes its own to record the failure.
+   */
+  readonly onFatalError?: (error: unknown) => void;
+}
+
+/**
+ * Kafka's SocketServer over the Network port: accepts connections on named listeners, counts
+ * them against `max.connections`, closes idle ones with ONE timer for all (armed for the
+ * quietest connection), and gives each connection to a BrokerConnection that frames, routes and
+ * answers its requests. States: running → stopped; `close` stops the listeners and closes every
+ * connection.
+ */
+export class SocketServer {
+  readonly config: SocketServerConfig;
+  readonly metrics: NetworkMetrics;
+  private readonly connections = new Set<BrokerConnection>();
+  private readonly idle: IdleConnections<BrokerConnection>;
+  private readonly listeners: Listener[] = [];
+  private readonly host: ConnectionHost;
+  private idleTimer: { readonly timer: Timer; readonly deadlineMs: number } | undefined;
+  private state: "running" | "stopped" = "running";
+
+  constructor(
+    private readonly ports: SocketServerPorts,
+    router: RequestRouter,
+    options: SocketServerOptions = {},
+  ) {
+    this.config = socketServerConfig(options.config);
+    this.metrics = new NetworkMetrics(ports.metrics);
+    this.idle = new IdleConnections(this.config.connectionsMaxIdleMs);
+    const onFatalError = options.onFatalError ?? rethrowOutsidePromises;
+    this.host = {
+      router,
+      clock: ports.clock,
+      logger: ports.logger,
+      metrics: this.metrics,
+      config: this.config,
+      touched: (connection) => this.touched(connection),
+      closed: (connection) => this.forget(connection),
+      fatal: onFatalError,
+    };
+    this.metrics.openConnections.set(0);
+  }
+
+  /** How many connections are open. */
+  get openConnectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** The open connections, in no particular order. */
+  openConnections(): readonly BrokerConnection[] {
+    return [...this.connections];
+  }
+
+  /** Starts accepting on `address` for listener `listenerName`; resolves to the bound address. */
+  async listen(listenerName: string, address: Address): Promise<Address> {
+    const listener = await this.ports.network.listen(address, (connection) =>
+      this.accept(listenerName, connection),
+    );
+    this.listeners.push(listener);
+    this.ports.logger.info("listening", { listener: listenerName, address: listener.address });
+    return listener.address;
+  }
+
+  /** Stops accepting, closes every connection and the idle timer. */
+  async close(): Promise<void> {
+    if (this.state === "stopped") return;
+    this.state = "stopped";
+    this.idleTimer?.timer.cancel();
+    this.idleTimer = undefined;
+    const listeners = this.listeners.splice(0);
+    await Promise.all(listeners.map((listener) => listener.close()));
+    for (const connection of [...this.connections]) {
+      connection.close("shutdown", "the broker is stopping", "graceful");
+    }
+  }
+
+  private accept(listenerName: string, connection: Connection): void {
+    if (this.state === "stopped") {
+      connection.destroy();
+      return;
+    }
+    if (this.connections.size >= this.config.maxConnections) {
+      this.ports.logger.warn("refusing connection: max.connections reached", {
+        listener: listenerName,
+        remote: `${connection.remoteAddress.host}:${connection.remoteAddress.port}`,
+        maxConnections: this.config.maxConnections,
+      });
+      this.metrics.connectionClosed("maxConnections");
+      connection.destroy();
+      return;
+    }
+    const brokerConnection = new BrokerConnection(connection, listenerName, this.host);
+    this.connections.add(brokerConnection);
+    this.metrics.openConnections.set(this.connections.size);
+    this.touched(brokerConnection);
+    brokerConnection.start();
+  }
+
+  private forget(connection: BrokerConnection): void {
+    this.connections.delete(connection);
+    this.idle.remove(connection);
+    this.metrics.openConnections.set(this.connections.size);
+  }
+
+  private touched(connection: BrokerConnection): void {
+    if (!connection.isOpen) return;
+    this.idle.touch(connection, this.ports.clock.monotonicMs());
+    if (this.idleTimer === undefined) this.armIdleTimer();
+  }
+
+  /** Arms the one idle timer for the quietest connection's deadline. */
+  private armIdleTimer(): void {
+    const deadlineMs = this.idle.nextDeadlineMs();
+    if (deadlineMs === undefined || this.state === "stopped") return;
+    const delayMs = Math.max(0, deadlineMs - this.ports.clock.monotonicMs());
+    const timer = this.ports.timers.schedule(delayMs, () => this.onIdleTimer());
+    this.idleTimer = { timer, deadlineMs };
+  }
+
+  private onIdleTimer(): void {
+    this.idleTimer = undefined;
+    const nowMs = this.ports.clock.monotonicMs();
+    for (const connection of this.idle.idleAt(nowMs)) {
+      // A connection waiting on its own requests (a long fetch) is quiet, not idle.
+      if (connection.inFlightCount > 0) {
+        this.idle.touch(connection, nowMs);
+        continue;
+      }
+      const detail = `no traffic for ${this.config.connectionsMaxIdleMs} ms`;
+      connection.close("idle", detail, "graceful");
+    }
+    this.armIdleTimer();
+  }
+}
+
+function rethrowOutsidePromises(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}

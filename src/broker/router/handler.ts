@@ -1,0 +1,93 @@
+import type { RequestHeader } from "../../protocol/index.js";
+
+/**
+ * What an API handler sees and returns. A handler is plain code when it can answer at once, and
+ * async only when it waits on something (the purgatory, the controller); such handlers live in
+ * `*.driver.ts` files.
+ */
+
+/** An authenticated identity, as Kafka's KafkaPrincipal ("User:ANONYMOUS"). */
+export interface KafkaPrincipal {
+  readonly principalType: string;
+  readonly name: string;
+}
+
+/** The principal of every connection on a PLAINTEXT listener (Kafka's KafkaPrincipal.ANONYMOUS). */
+export const ANONYMOUS_PRINCIPAL: KafkaPrincipal = Object.freeze({
+  principalType: "User",
+  name: "ANONYMOUS",
+});
+
+/** The security protocols a listener may use; Sluice serves PLAINTEXT so far. */
+export type SecurityProtocol = "PLAINTEXT";
+
+/** Facts about the connection a request arrived on, as of that request. */
+export interface ConnectionInfo {
+  /** Unique among the node's open connections; names the connection in logs. */
+  readonly connectionId: string;
+  readonly listenerName: string;
+  readonly securityProtocol: SecurityProtocol;
+  readonly principal: KafkaPrincipal;
+  readonly remoteHost: string;
+  readonly remotePort: number;
+  /** From the connection's last valid ApiVersions request (KIP-511), when it sent one. */
+  readonly clientSoftwareName: string | undefined;
+  readonly clientSoftwareVersion: string | undefined;
+}
+
+/** One decoded request and where it came from. */
+export interface RequestContext {
+  readonly header: RequestHeader;
+  /** The decoded body, in the codec's field names. */
+  readonly body: Record<string, unknown>;
+  readonly connection: ConnectionInfo;
+  /** Wall-clock time when the request was taken up (record timestamps, log lines). */
+  readonly nowMs: number;
+}
+
+/**
+ * What a handler decided:
+ * - `respond`: send `body` as the response (encoded at the request's version);
+ * - `noResponse`: send nothing (a Produce with acks=0); later responses are not held back;
+ * - `closeConnection`: close the connection once every earlier response is written, as Kafka
+ *   does when an acks=0 Produce fails, so that the producer notices.
+ */
+export type HandlerOutcome =
+  | { readonly kind: "respond"; readonly body: object }
+  | { readonly kind: "noResponse" }
+  | { readonly kind: "closeConnection"; readonly reason: string };
+
+/** The outcome that sends `body`. */
+export function respond(body: object): HandlerOutcome {
+  return { kind: "respond", body };
+}
+
+/** The outcome that sends nothing. */
+export const NO_RESPONSE: HandlerOutcome = Object.freeze({ kind: "noResponse" });
+
+/** The outcome that closes the connection, logging `reason`. */
+export function closeConnection(reason: string): HandlerOutcome {
+  return { kind: "closeConnection", reason };
+}
+
+/**
+ * The handler of one API over an inclusive range of versions; registering it advertises exactly
+ * that range in ApiVersions.
+ */
+export interface ApiHandler {
+  readonly minVersion: number;
+  readonly maxVersion: number;
+  /**
+   * Answers a request. The router calls handlers in request order, each as soon as its request
+   * is taken up; the part before a handler's first `await` runs before the next request of the
+   * connection is dispatched, so order-sensitive work (appends) belongs there.
+   */
+  handle(context: RequestContext): HandlerOutcome | Promise<HandlerOutcome>;
+  /**
+   * Kafka's `AbstractRequest.getErrorResponse`: the response carrying `errorCode` everywhere
+   * the request asked for something (top level, or per topic and partition). Optional only when
+   * every version in the range has a top-level `errorCode` in its response, in which case the
+   * router fills that field.
+   */
+  errorResponse?(context: RequestContext, errorCode: number): HandlerOutcome;
+}

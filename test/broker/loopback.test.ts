@@ -1,0 +1,92 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { NodeNetwork, NodeTimers, SystemClock } from "../../src/adapters/index.js";
+import {
+  RequestRouter,
+  SocketServer,
+  registerApiVersions,
+  respond,
+} from "../../src/broker/index.js";
+import type { Connection } from "../../src/ports/index.js";
+import {
+  FrameDecoder,
+  decodeResponse,
+  encodeRequest,
+  responseCorrelationId,
+} from "../../src/protocol/index.js";
+import { MemoryLogger, MemoryMetrics } from "../../src/broker/network/test-doubles.test-support.js";
+
+const HEARTBEAT_KEY = 12;
+
+/** A real-socket client that resolves once `count` response frames (or a close) arrived. */
+function collect(connection: Connection) {
+  const frames: Uint8Array[] = [];
+  const decoder = new FrameDecoder();
+  let wanted = 0;
+  let notify = (): void => {};
+  let isClosed = false;
+  connection.attach({
+    data: (chunk) => {
+      frames.push(...decoder.push(chunk).frames);
+      if (frames.length >= wanted) notify();
+    },
+    close: () => {
+      isClosed = true;
+      notify();
+    },
+  });
+  const waitFor = (count: number): Promise<void> =>
+    new Promise((resolve) => {
+      wanted = count;
+      notify = resolve;
+      if (frames.length >= count || isClosed) resolve();
+    });
+  return { frames, waitFor, closed: () => isClosed };
+}
+
+test("on loopback sockets the broker answers in order, drops only a bad connection", async () => {
+  const network = new NodeNetwork();
+  const timers = new NodeTimers();
+  const logger = new MemoryLogger();
+  const router = new RequestRouter({ logger });
+  registerApiVersions(router);
+  let pending: Array<() => void> = [];
+  router.register(HEARTBEAT_KEY, {
+    minVersion: 0,
+    maxVersion: 4,
+    // Every request waits until the test releases them, last first.
+    handle: () => new Promise((resolve) => pending.push(() => resolve(respond({ errorCode: 0 })))),
+  });
+  const ports = { network, clock: new SystemClock(), timers, logger, metrics: new MemoryMetrics() };
+  const server = new SocketServer(ports, router);
+  const address = await server.listen("PLAINTEXT", { host: "127.0.0.1", port: 0 });
+  const good = collect(await network.connect(address));
+  const bad = collect(await network.connect(address));
+  const goodConnection = await network.connect(address);
+  const client = collect(goodConnection);
+  for (let id = 1; id <= 5; id++) {
+    const header = { apiKey: HEARTBEAT_KEY, apiVersion: 4, correlationId: id, clientId: "t" };
+    goodConnection.write(encodeRequest(header, { groupId: "g", generationId: 1, memberId: "m" }));
+  }
+  // The handlers run once the frames arrive; real sockets need event-loop turns for that.
+  while (pending.length < 5) await new Promise<void>((resolve) => setImmediate(resolve));
+  const release = pending.reverse();
+  pending = [];
+  release.forEach((resolve) => resolve());
+  await client.waitFor(5);
+  assert.deepEqual(
+    client.frames.map((frame) => responseCorrelationId(frame)),
+    [1, 2, 3, 4, 5],
+  );
+  const decoded = decodeResponse(client.frames[0] as Uint8Array, HEARTBEAT_KEY, 4);
+  assert.equal(decoded.kind, "response");
+  const badConnection = await network.connect(address);
+  const badClient = collect(badConnection);
+  badConnection.write(Uint8Array.of(0x7f, 0xff, 0xff, 0xff));
+  await badClient.waitFor(1);
+  assert.equal(badClient.closed(), true);
+  assert.equal(bad.closed(), false);
+  await server.close();
+  await good.waitFor(1);
+  assert.equal(good.closed(), true);
+});
