@@ -1,5 +1,14 @@
-import { NodeFileSystem } from "../adapters/index.js";
+import {
+  CryptoRandom,
+  NodeFileSystem,
+  NodeNetwork,
+  NodeTimers,
+  SystemClock,
+} from "../adapters/index.js";
 import { dumpLog } from "./dump-log.js";
+import { format } from "./format.js";
+import { quorumDescribe, QUORUM_DESCRIBE_USAGE } from "./quorum-describe.js";
+import { randomUuid } from "./random-uuid.js";
 
 /** The `sluice` command line. Returns the process exit code. */
 export async function main(args: readonly string[]): Promise<number> {
@@ -16,6 +25,28 @@ export async function main(args: readonly string[]): Promise<number> {
         fileSystem: new NodeFileSystem(),
         write: (line) => process.stdout.write(`${line}\n`),
       });
+    case "random-uuid":
+      return randomUuid(args.slice(1), { ...standardOutput, random: new CryptoRandom() });
+    case "format":
+      return format(args.slice(1), {
+        ...standardOutput,
+        fileSystem: new NodeFileSystem(),
+        random: new CryptoRandom(),
+        clock: new SystemClock(),
+        environment: process.env,
+      });
+    case "quorum":
+      if (args[1] !== "describe") {
+        console.error(QUORUM_DESCRIBE_USAGE);
+        return 2;
+      }
+      return quorumDescribe(args.slice(2), {
+        ...standardOutput,
+        network: new NodeNetwork(),
+        timers: new NodeTimers(),
+        clock: new SystemClock(),
+        random: new CryptoRandom(),
+      });
     case undefined:
     case "help":
     case "--help":
@@ -26,3 +57,13 @@ export async function main(args: readonly string[]): Promise<number> {
       return 1;
   }
 }
+
+/** Where the subcommands of random-uuid, format and quorum write their lines. */
+const standardOutput = {
+  write: (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  },
+  error: (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  },
+};

@@ -48,7 +48,7 @@ export const importPolicies: Readonly<Record<ModuleFolder, ImportPolicy>> = {
   "src/storage": only("src/common", "src/ports", "src/protocol"),
   "src/raft": only("src/common", "src/ports", "src/protocol", "src/storage"),
   "src/metadata": only("src/common", "src/protocol", "src/raft"),
-  "src/controller": only("src/common", "src/metadata", "src/raft", "src/ports"),
+  "src/controller": only("src/common", "src/metadata", "src/protocol", "src/raft", "src/ports"),
   "src/replication": only(
     "src/common",
     "src/metadata",

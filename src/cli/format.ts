@@ -1,0 +1,167 @@
+/**
+ * `sluice format --config FILE --cluster-id ID [--set K=V]... [--ignore-formatted]`: writes
+ * meta.properties (version 1, cluster.id, node.id and a new directory.id) into every log dir and
+ * the metadata log dir, as Kafka's storage tool does. A dir already formatted is refused unless
+ * --ignore-formatted, and a dir of another cluster or node is refused always.
+ */
+import { brokerId, uuidFromBase64, uuidToBase64, type NodeId } from "../common/index.js";
+import { isFileSystemError, type Clock, type FileSystem, type Random } from "../ports/index.js";
+import { formatProblem, loadNodeConfigFrom, type NodeConfig } from "../main/index.js";
+import {
+  MalformedFileError,
+  checkIdentity,
+  readMetaProperties,
+  writeMetaProperties,
+} from "../storage/index.js";
+import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
+import { newRandomUuid } from "./random-uuid.js";
+
+/** The usage text of the command. */
+export const FORMAT_USAGE =
+  "usage: sluice format --config FILE --cluster-id ID [--set KEY=VALUE]... [--ignore-formatted]";
+
+/** What `format` needs from the outside world. */
+export interface FormatIo extends CommandOutput {
+  readonly fileSystem: FileSystem;
+  readonly random: Random;
+  readonly clock: Clock;
+  readonly environment: Readonly<Record<string, string | undefined>>;
+}
+
+/** What the command will do with one dir. */
+type DirPlan =
+  | { readonly kind: "format"; readonly dir: string }
+  | { readonly kind: "formatted"; readonly dir: string }
+  | { readonly kind: "refused"; readonly dir: string; readonly message: string };
+
+/** Runs `sluice format` with the arguments after the command name. */
+export async function format(args: readonly string[], io: FormatIo): Promise<number> {
+  const parsed = parseCommandOptions(args, {
+    booleans: ["--ignore-formatted"],
+    values: ["--config", "--cluster-id"],
+    repeatable: ["--set"],
+  });
+  if (parsed.kind === "usage" || parsed.positionals.length > 0) {
+    io.error(parsed.kind === "usage" ? parsed.message : `unexpected ${parsed.positionals[0]}`);
+    io.error(FORMAT_USAGE);
+    return EXIT.usage;
+  }
+  const configPath = parsed.values.get("--config");
+  const clusterId = parsed.values.get("--cluster-id");
+  if (configPath === undefined || clusterId === undefined) {
+    io.error(FORMAT_USAGE);
+    return EXIT.usage;
+  }
+  // Kafka takes any cluster id that reads as a Uuid in its printed form.
+  if (uuidFromBase64(clusterId) === undefined) {
+    io.error(
+      `cluster id ${JSON.stringify(clusterId)} is not a Uuid; make one with sluice random-uuid`,
+    );
+    return EXIT.failed;
+  }
+  const flags = parsed.repeated.get("--set") ?? [];
+  const loaded = await loadNodeConfigFrom(io.fileSystem, {
+    configPath,
+    environment: io.environment,
+    flags,
+  });
+  if (loaded.kind !== "valid") {
+    if (loaded.kind === "unreadable") io.error(loaded.message);
+    else for (const problem of loaded.problems) io.error(formatProblem(problem));
+    return EXIT.failed;
+  }
+  const ignoreFormatted = parsed.booleans.has("--ignore-formatted");
+  return formatDirs(loaded.config, { clusterId, ignoreFormatted }, io);
+}
+
+async function formatDirs(
+  config: NodeConfig,
+  request: { readonly clusterId: string; readonly ignoreFormatted: boolean },
+  io: FormatIo,
+): Promise<number> {
+  if (config.nodeId === undefined) {
+    io.error("node.id must be set to format: the id is written into every log dir");
+    return EXIT.failed;
+  }
+  const nodeId = brokerId(config.nodeId);
+  const dirs = [...new Set([...config.log.logDirs, config.log.metadataLogDir])];
+  const plans: DirPlan[] = [];
+  for (const dir of dirs) plans.push(await planDir(io.fileSystem, dir, request.clusterId, nodeId));
+  const refused = plans.filter((plan) => plan.kind === "refused");
+  const formatted = plans.filter((plan) => plan.kind === "formatted");
+  for (const plan of refused) io.error(plan.message);
+  if (!request.ignoreFormatted) {
+    for (const plan of formatted) {
+      io.error(
+        `Log directory ${plan.dir} is already formatted. ` +
+          "Use --ignore-formatted to ignore this directory and format the others.",
+      );
+    }
+  }
+  if (refused.length > 0 || (formatted.length > 0 && !request.ignoreFormatted)) return EXIT.failed;
+  const toFormat = plans.filter((plan) => plan.kind === "format");
+  if (toFormat.length === 0) io.write("All of the log directories are already formatted.");
+  for (const plan of toFormat) {
+    try {
+      await formatDir(plan.dir, request.clusterId, nodeId, io);
+    } catch (error) {
+      if (!isFileSystemError(error)) throw error;
+      io.error(`cannot format ${plan.dir}: ${error.message}`);
+      return EXIT.failed;
+    }
+  }
+  return EXIT.ok;
+}
+
+async function planDir(
+  fileSystem: FileSystem,
+  dir: string,
+  clusterId: string,
+  nodeId: NodeId,
+): Promise<DirPlan> {
+  let found;
+  try {
+    found = await readMetaProperties(fileSystem, dir);
+  } catch (error) {
+    if (!(error instanceof MalformedFileError) && !isFileSystemError(error)) throw error;
+    return {
+      kind: "refused",
+      dir,
+      message: `cannot read the identity of ${dir}: ${error.message}`,
+    };
+  }
+  if (found === undefined) return { kind: "format", dir };
+  const check = checkIdentity(found, { clusterId, nodeId });
+  switch (check.kind) {
+    case "match":
+      return { kind: "formatted", dir };
+    case "clusterIdMismatch":
+      return {
+        kind: "refused",
+        dir,
+        message: `${dir} is formatted for cluster ${check.found}, not ${check.expected}`,
+      };
+    case "nodeIdMismatch":
+      return {
+        kind: "refused",
+        dir,
+        message: `${dir} is formatted for node ${check.found}, not ${check.expected}`,
+      };
+  }
+}
+
+async function formatDir(
+  dir: string,
+  clusterId: string,
+  nodeId: NodeId,
+  io: FormatIo,
+): Promise<void> {
+  const directoryId = newRandomUuid(io.random);
+  await io.fileSystem.mkdir(dir, { recursive: true });
+  const properties = { version: 1, clusterId, nodeId, directoryId } as const;
+  await writeMetaProperties(io.fileSystem, dir, properties, io.clock.nowMs());
+  io.write(
+    `Formatting ${dir} with cluster.id ${clusterId}, node.id ${nodeId}, ` +
+      `directory.id ${uuidToBase64(directoryId)}.`,
+  );
+}

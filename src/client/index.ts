@@ -1,0 +1,30 @@
+// The public surface of the project's protocol client.
+export { ClientConnection, type ClientPorts } from "./client-connection.driver.js";
+export {
+  ClientPool,
+  formatAddress,
+  withConnection,
+  type ClientTarget,
+} from "./client-pool.driver.js";
+export { DEFAULT_CLIENT_OPTIONS, clientOptions, type ClientOptions } from "./client-options.js";
+export {
+  describeFailure,
+  isResponse,
+  type ClientFailure,
+  type ClientResponse,
+  type ClientResult,
+  type DisconnectReason,
+  type VersionBounds,
+} from "./client-result.js";
+export type { RequestOptions } from "./pending-request.js";
+export { RECONNECT_JITTER, reconnectBackoffMs, type BackoffBounds } from "./reconnect-backoff.js";
+export {
+  apiVersionsMaxVersion,
+  chooseVersion,
+  decodeApiVersionsResponse,
+  interpretApiVersionsResponse,
+  type ApiVersionsOutcome,
+  type ServedVersions,
+  type VersionChoice,
+  type VersionWish,
+} from "./version-negotiation.js";

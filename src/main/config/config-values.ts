@@ -1,0 +1,110 @@
+/**
+ * The resolved value of every key, with the source that set it: layers of raw settings applied
+ * in order (defaults, then a file or preset, then the environment, then flags), each value
+ * parsed and validated on the way.
+ */
+import { assert } from "../../common/index.js";
+import type { ConfigProblem, ConfigSource, ConfigValue } from "./config-types.js";
+import type { SourceReading } from "./config-sources.js";
+import { CONFIG_DEFINITIONS, configDefinition } from "./definitions.js";
+import { parseConfigValue } from "./parse-value.js";
+
+/** A key's value and where it came from. */
+export interface ResolvedValue {
+  readonly value: ConfigValue;
+  readonly source: ConfigSource;
+}
+
+/** Every key's value; getters check the type the definition promises. */
+export class ConfigValues {
+  constructor(private readonly entries: ReadonlyMap<string, ResolvedValue>) {}
+
+  /** Every key with its value and source, sorted by key. */
+  all(): ReadonlyMap<string, ResolvedValue> {
+    return this.entries;
+  }
+
+  /** Where the value of `key` came from. */
+  source(key: string): ConfigSource {
+    return this.entry(key).source;
+  }
+
+  /** True when some source set `key` rather than its default. */
+  isSet(key: string): boolean {
+    return this.entry(key).source.kind !== "default";
+  }
+
+  /** The number value of an int, long or double key; null when it has no value. */
+  numberOrNull(key: string): number | null {
+    const value = this.entry(key).value;
+    assert(value === null || typeof value === "number", `${key} is numeric`);
+    return value;
+  }
+
+  /** The number value of a key that always has one. */
+  number(key: string): number {
+    const value = this.numberOrNull(key);
+    assert(value !== null, `${key} has a value`);
+    return value;
+  }
+
+  boolean(key: string): boolean {
+    const value = this.entry(key).value;
+    assert(typeof value === "boolean", `${key} is a boolean`);
+    return value;
+  }
+
+  stringOrNull(key: string): string | null {
+    const value = this.entry(key).value;
+    assert(value === null || typeof value === "string", `${key} is a string`);
+    return value;
+  }
+
+  string(key: string): string {
+    const value = this.stringOrNull(key);
+    assert(value !== null, `${key} has a value`);
+    return value;
+  }
+
+  listOrNull(key: string): readonly string[] | null {
+    const value = this.entry(key).value;
+    assert(value === null || Array.isArray(value), `${key} is a list`);
+    return value as readonly string[] | null;
+  }
+
+  list(key: string): readonly string[] {
+    return this.listOrNull(key) ?? [];
+  }
+
+  private entry(key: string): ResolvedValue {
+    const entry = this.entries.get(key);
+    assert(entry !== undefined, `${key} is a defined configuration key`);
+    return entry;
+  }
+}
+
+/** The values after applying `layers` in order over the defaults, or the problems found. */
+export function resolveValues(layers: readonly SourceReading[]): {
+  readonly values: ConfigValues;
+  readonly problems: readonly ConfigProblem[];
+} {
+  const entries = new Map<string, ResolvedValue>();
+  for (const definition of CONFIG_DEFINITIONS) {
+    entries.set(definition.name, { value: definition.defaultValue, source: { kind: "default" } });
+  }
+  const problems: ConfigProblem[] = [];
+  for (const layer of layers) {
+    problems.push(...layer.problems);
+    for (const setting of layer.settings) {
+      const definition = configDefinition(setting.key);
+      if (definition === undefined) {
+        problems.push({ key: setting.key, source: setting.source, message: "is not a known key" });
+        continue;
+      }
+      const parsed = parseConfigValue(definition, setting.text);
+      if (parsed.ok) entries.set(setting.key, { value: parsed.value, source: setting.source });
+      else problems.push({ key: setting.key, source: setting.source, message: parsed.message });
+    }
+  }
+  return { values: new ConfigValues(entries), problems };
+}

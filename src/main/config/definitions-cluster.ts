@@ -1,0 +1,137 @@
+/**
+ * Configuration keys of a node's identity and network: roles, node id, the controller quorum,
+ * listeners, request limits and Sluice's HTTP endpoint. Defaults are Kafka's.
+ */
+import type { ConfigDefinition } from "./config-types.js";
+import {
+  atLeast,
+  hostPort,
+  hostPortList,
+  listOf,
+  listenerList,
+  protocolMap,
+  voterList,
+} from "./validators.js";
+
+/** The keys of roles, quorum and listeners. */
+export const clusterDefinitions: readonly ConfigDefinition[] = [
+  {
+    name: "process.roles",
+    type: "list",
+    defaultValue: [],
+    validator: listOf(["broker", "controller"]),
+    importance: "high",
+    description: "The roles this node plays: broker, controller, or both (combined mode).",
+  },
+  {
+    name: "node.id",
+    type: "int",
+    defaultValue: -1,
+    validator: atLeast(-1),
+    importance: "high",
+    description:
+      "This node's id, shared by its roles; required for controllers, and a broker without one " +
+      "is given an id by the controller when it first registers.",
+  },
+  {
+    name: "controller.quorum.voters",
+    type: "list",
+    defaultValue: [],
+    validator: voterList,
+    importance: "high",
+    description: "The static controller quorum as id@host:port entries, one per voter.",
+  },
+  {
+    name: "controller.quorum.bootstrap.servers",
+    type: "list",
+    defaultValue: [],
+    validator: hostPortList,
+    importance: "high",
+    description: "Controller addresses (host:port) used to discover a dynamic quorum (KIP-853).",
+  },
+  {
+    name: "controller.listener.names",
+    type: "list",
+    defaultValue: [],
+    importance: "high",
+    description:
+      "Names of the listeners the controller serves on; brokers use the first to reach it.",
+  },
+  {
+    name: "listeners",
+    type: "list",
+    defaultValue: ["PLAINTEXT://:9092"],
+    validator: listenerList,
+    importance: "high",
+    description:
+      "The sockets to listen on as NAME://host:port; an empty host binds every interface.",
+  },
+  {
+    name: "advertised.listeners",
+    type: "list",
+    defaultValue: null,
+    validator: listenerList,
+    importance: "high",
+    description: "The addresses published to clients and other nodes; defaults to listeners.",
+  },
+  {
+    name: "listener.security.protocol.map",
+    type: "list",
+    defaultValue: [
+      "PLAINTEXT:PLAINTEXT",
+      "SSL:SSL",
+      "SASL_PLAINTEXT:SASL_PLAINTEXT",
+      "SASL_SSL:SASL_SSL",
+    ],
+    validator: protocolMap,
+    importance: "low",
+    description: "The security protocol of each listener name, as NAME:PROTOCOL entries.",
+  },
+  {
+    name: "inter.broker.listener.name",
+    type: "string",
+    defaultValue: null,
+    importance: "medium",
+    description: "The listener brokers use to reach each other; defaults to PLAINTEXT.",
+  },
+  {
+    name: "socket.request.max.bytes",
+    type: "int",
+    defaultValue: 104_857_600,
+    validator: atLeast(1),
+    importance: "high",
+    description: "The largest request frame accepted; a larger one closes the connection.",
+  },
+  {
+    name: "connections.max.idle.ms",
+    type: "long",
+    defaultValue: 600_000,
+    importance: "medium",
+    description: "How long a client connection may stay silent before the node closes it.",
+  },
+  {
+    name: "queued.max.requests",
+    type: "int",
+    defaultValue: 500,
+    validator: atLeast(1),
+    importance: "high",
+    description: "How many decoded requests may wait for a handler before reading pauses.",
+  },
+  {
+    name: "message.max.bytes",
+    type: "int",
+    defaultValue: 1_048_588,
+    validator: atLeast(0),
+    importance: "high",
+    description: "The largest record batch a topic accepts, after compression.",
+  },
+  {
+    name: "sluice.http.listener",
+    type: "string",
+    defaultValue: "127.0.0.1:9644",
+    validator: hostPort,
+    importance: "medium",
+    isSluiceSpecific: true,
+    description: "Sluice only: host:port of the HTTP endpoint serving metrics and health.",
+  },
+];
