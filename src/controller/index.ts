@@ -1,0 +1,11 @@
+// The controller's pure controls. Each operation is a function of the committed image, the
+// request and (where it needs them) the time, soft state and a random source, returning the
+// records to propose as one atomic batch and the response to send once they commit.
+export * from "./cluster/index.js";
+export * from "./features/index.js";
+export * from "./topics/index.js";
+export * from "./configs/index.js";
+export * from "./producer-ids/index.js";
+export * from "./election/index.js";
+export * from "./isr/index.js";
+export * from "./reassignment/index.js";
