@@ -1,0 +1,18 @@
+/**
+ * The way out to the controller for ISR changes. The node assembly connects it to the active
+ * controller (batching items into AlterPartition requests, with its own retry backoff); tests
+ * answer it directly.
+ */
+import type { AlterPartitionItem, AlterPartitionOutcome } from "./isr-state.js";
+
+/** Sends one partition's AlterPartition proposal and resolves to the controller's answer. */
+export interface AlterPartitionSender {
+  /**
+   * Resolves to the outcome for `item`; a request that was lost or timed out resolves to an
+   * error outcome (REQUEST_TIMED_OUT or UNKNOWN_SERVER_ERROR), so the leader may retry.
+   */
+  submit(item: AlterPartitionItem): Promise<AlterPartitionOutcome>;
+}
+
+/** How many times a leader sends one proposal before it waits for new metadata instead. */
+export const ALTER_PARTITION_ATTEMPTS_MAX = 10;

@@ -1,0 +1,63 @@
+/**
+ * The replicas a broker hosts (Kafka's ReplicaManager.allPartitions with HostedPartition): online
+ * with their driver, or offline because their log dir failed. A partition not hosted gets
+ * NOT_LEADER_OR_FOLLOWER when the topic exists in the metadata and UNKNOWN_TOPIC_OR_PARTITION
+ * otherwise, as Kafka's getPartitionOrError answers.
+ */
+import { ErrorCode } from "../common/index.js";
+import type { MetadataImage } from "../metadata/index.js";
+import { partitionFolderName, type TopicPartition } from "../storage/index.js";
+import type { Partition } from "./partition.driver.js";
+
+/** One hosted replica. */
+export type HostedPartition =
+  | { readonly kind: "online"; readonly partition: Partition }
+  | { readonly kind: "offline"; readonly logDir: string | undefined };
+
+/** A partition to work on, or the error to answer instead. */
+export type PartitionLookup =
+  | { readonly kind: "online"; readonly partition: Partition }
+  | { readonly kind: "error"; readonly errorCode: number };
+
+/** The hosted replicas by `<topic>-<partition>`. */
+export class HostedPartitions {
+  private readonly hosted = new Map<string, HostedPartition>();
+
+  get(topicPartition: TopicPartition): HostedPartition | undefined {
+    return this.hosted.get(partitionFolderName(topicPartition));
+  }
+
+  set(topicPartition: TopicPartition, hosted: HostedPartition): void {
+    this.hosted.set(partitionFolderName(topicPartition), hosted);
+  }
+
+  delete(topicPartition: TopicPartition): HostedPartition | undefined {
+    const key = partitionFolderName(topicPartition);
+    const hosted = this.hosted.get(key);
+    this.hosted.delete(key);
+    return hosted;
+  }
+
+  /** The online partition drivers. */
+  online(): Partition[] {
+    const partitions: Partition[] = [];
+    for (const hosted of this.hosted.values()) {
+      if (hosted.kind === "online") partitions.push(hosted.partition);
+    }
+    return partitions;
+  }
+
+  /** Kafka's getPartitionOrError. */
+  lookup(topicPartition: TopicPartition, image: MetadataImage): PartitionLookup {
+    const hosted = this.get(topicPartition);
+    if (hosted?.kind === "online") return hosted;
+    if (hosted?.kind === "offline")
+      return { kind: "error", errorCode: ErrorCode.KAFKA_STORAGE_ERROR };
+    const topic = image.topics.byName.get(topicPartition.topic);
+    const exists = topic?.partitions.has(topicPartition.partition) ?? false;
+    const errorCode = exists
+      ? ErrorCode.NOT_LEADER_OR_FOLLOWER
+      : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+    return { kind: "error", errorCode };
+  }
+}

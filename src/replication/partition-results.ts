@@ -1,0 +1,80 @@
+/**
+ * The values the partition driver hands out: the outcome of an append, a read, a ListOffsets
+ * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
+ */
+import type { FileSlice } from "../storage/index.js";
+import type { RecordError } from "./record-rules.js";
+
+/** A refusal with its Kafka error code. */
+export interface Refusal {
+  readonly kind: "error";
+  readonly errorCode: number;
+  readonly errorMessage?: string;
+}
+
+/** The outcome of appendRecordsToLeader (one partition of a Produce request). */
+export type AppendOutcome =
+  | {
+      readonly kind: "appended";
+      readonly firstOffset: number;
+      readonly lastOffset: number;
+      /** The append time for a LogAppendTime topic, else -1. */
+      readonly logAppendTime: number;
+      readonly logStartOffset: number;
+    }
+  | (Refusal & {
+      readonly logStartOffset: number;
+      /** Per-record errors (Produce v8+), empty for other refusals. */
+      readonly recordErrors: readonly RecordError[];
+    });
+
+/** Which records a consumer may see. */
+export type IsolationLevel = "read_uncommitted" | "read_committed";
+
+/** The epoch and end offset a follower diverges at (Fetch v12+ DivergingEpoch). */
+export interface DivergingEpoch {
+  readonly epoch: number;
+  readonly endOffset: number;
+}
+
+/** The outcome of readRecords (one partition of a Fetch request). */
+export type ReadOutcome =
+  | {
+      readonly kind: "records";
+      /** Whole batches as file slices, to send as they are. */
+      readonly slices: readonly FileSlice[];
+      readonly sizeInBytes: number;
+      /** The offsets before the read, as Kafka reports them. */
+      readonly highWatermark: number;
+      readonly lastStableOffset: number;
+      readonly logStartOffset: number;
+      readonly logEndOffset: number;
+      /** Set when a follower's last fetched epoch diverges from the leader's log; no records. */
+      readonly divergingEpoch: DivergingEpoch | undefined;
+    }
+  | (Refusal & { readonly highWatermark: number; readonly logStartOffset: number });
+
+/** The outcome of a ListOffsets lookup. */
+export type OffsetLookup =
+  | {
+      readonly kind: "found";
+      readonly offset: number;
+      readonly timestamp: number;
+      readonly leaderEpoch: number;
+    }
+  /** No record at or after the timestamp below the last fetchable offset: offset -1. */
+  | { readonly kind: "notFound" }
+  | Refusal;
+
+/** The outcome of an OffsetForLeaderEpoch lookup (Kafka's EpochEndOffset). */
+export interface EpochEndOffset {
+  readonly errorCode: number;
+  /** The largest epoch at most the one asked for, or -1. */
+  readonly leaderEpoch: number;
+  /** Where that epoch ends (exclusive), or -1. */
+  readonly endOffset: number;
+}
+
+/** The outcome of DeleteRecords on the leader. */
+export type DeleteRecordsOutcome =
+  { readonly kind: "deleted"; readonly lowWatermark: number } | Refusal;

@@ -1,0 +1,158 @@
+/**
+ * The leader's checks of a produce request's records for one partition (Kafka's
+ * ProduceRequest.validateRecords, UnifiedLog.analyzeAndValidateRecords and LogValidator), pure:
+ * exactly one v2 batch, its size against `max.message.bytes`, its framing, CRC and records
+ * (`validateBatch` with the client's rules), then each record's key and timestamp. An accepted
+ * batch is fixed in place as Kafka fixes it: the maxTimestamp rewritten when the producer's is
+ * wrong, or stamped with the append time for a LogAppendTime topic (the CRC recomputed).
+ */
+import { ErrorCode } from "../common/index.js";
+import {
+  completeBatches,
+  decompressionLimitFor,
+  describeBatchError,
+  errorCodeOfBatchError,
+  validateBatch,
+  type RecordBatchHeader,
+} from "../protocol/index.js";
+import { recordErrorsOf, type RecordError, type RecordRules } from "./record-rules.js";
+
+/** The topic configs produce validation reads. */
+export interface ProduceRules extends Omit<RecordRules, "nowMs"> {
+  /** `max.message.bytes`: the largest batch accepted, log overhead included. */
+  readonly maxMessageBytes: number;
+}
+
+/** The outcome of validating one partition's records. */
+export type ProduceValidation =
+  | {
+      readonly ok: true;
+      /** The one batch, its header stamped as described above. */
+      readonly header: RecordBatchHeader;
+      readonly recordCount: number;
+      /** The append time stamped on the batch (LogAppendTime topics), else -1. */
+      readonly logAppendTimeMs: number;
+    }
+  | {
+      readonly ok: false;
+      readonly errorCode: number;
+      readonly errorMessage: string;
+      /** Per-record errors (Produce v8+ `recordErrors`), empty for batch-level refusals. */
+      readonly recordErrors: readonly RecordError[];
+    };
+
+function refuse(errorCode: number, errorMessage: string): ProduceValidation {
+  return { ok: false, errorCode, errorMessage, recordErrors: [] };
+}
+
+/**
+ * Validates `records` (one partition's records field, whose bytes it may stamp in place) for an
+ * append at `nowMs` under `rules`.
+ */
+export function validateProduceRecords(
+  records: Uint8Array,
+  rules: ProduceRules,
+  nowMs: number,
+): ProduceValidation {
+  const framed = completeBatches(records, { maxBatchBytes: 0x7fffffff });
+  if (!framed.ok) return refuse(errorCodeOfBatchError(framed.error), framingMessage(framed.error));
+  const [header, ...others] = framed.batches;
+  if (header === undefined || others.length > 0) {
+    return refuse(
+      ErrorCode.INVALID_RECORD,
+      "Produce requests with version 3 and above must contain exactly one record batch " +
+        "per partition",
+    );
+  }
+  // Kafka checks the size before the CRC, so an oversized batch is MESSAGE_TOO_LARGE even
+  // when it is also corrupt.
+  if (header.sizeInBytes > rules.maxMessageBytes) {
+    return refuse(
+      ErrorCode.MESSAGE_TOO_LARGE,
+      `The record batch size is ${header.sizeInBytes} bytes, which exceeds the maximum ` +
+        `configured value of ${rules.maxMessageBytes}.`,
+    );
+  }
+  if (header.baseOffset !== 0) {
+    return refuse(
+      ErrorCode.INVALID_RECORD,
+      `The baseOffset of the record batch should be 0, but it is ${header.baseOffset}`,
+    );
+  }
+  const limit = decompressionLimitFor({ messageMaxBytes: Math.max(1, rules.maxMessageBytes) });
+  const validated = validateBatch(header.bytes, { origin: "client", maxDecompressedBytes: limit });
+  if (!validated.ok) {
+    return refuse(errorCodeOfBatchError(validated.error), describeBatchError(validated.error));
+  }
+  const recordErrors = recordErrorsOf(
+    header,
+    { ...rules, nowMs },
+    {
+      maxDecompressedBytes: limit,
+      maxTimestamp: validated.maxTimestamp,
+    },
+  );
+  if (recordErrors.length > 0) return refuseRecords(recordErrors);
+  const logAppendTimeMs = stampTimestamps(header, rules, {
+    nowMs,
+    maxTimestamp: validated.maxTimestamp,
+    isMaxTimestampConsistent: validated.isMaxTimestampConsistent,
+  });
+  return { ok: true, header, recordCount: validated.recordCount, logAppendTimeMs };
+}
+
+function framingMessage(error: Parameters<typeof describeBatchError>[0]): string {
+  if (error.kind === "legacyMagic") {
+    return (
+      "Produce requests with version 3 and above are only allowed to contain record batches " +
+      "with magic version 2"
+    );
+  }
+  return describeBatchError(error);
+}
+
+/** Kafka's processRecordErrors: INVALID_TIMESTAMP if any record's timestamp is out of range. */
+function refuseRecords(recordErrors: readonly RecordError[]): ProduceValidation {
+  const isTimestamp = recordErrors.some((error) => error.errorCode === ErrorCode.INVALID_TIMESTAMP);
+  if (isTimestamp) {
+    return {
+      ok: false,
+      errorCode: ErrorCode.INVALID_TIMESTAMP,
+      errorMessage: "One or more records have been rejected due to invalid timestamp",
+      recordErrors,
+    };
+  }
+  const shown = recordErrors.slice(0, 3).map((error) => error.message);
+  return {
+    ok: false,
+    errorCode: ErrorCode.INVALID_RECORD,
+    errorMessage:
+      `One or more records have been rejected due to ${recordErrors.length} record errors in ` +
+      `total, and only showing the first three errors at most: [${shown.join(", ")}]`,
+    recordErrors,
+  };
+}
+
+/**
+ * Sets the batch's timestamp fields as Kafka's LogValidator leaves them: the append time for a
+ * LogAppendTime topic, else the records' real maximum with type CreateTime. Returns the append
+ * time stamped, or -1.
+ */
+function stampTimestamps(
+  header: RecordBatchHeader,
+  rules: ProduceRules,
+  at: {
+    readonly nowMs: number;
+    readonly maxTimestamp: number;
+    readonly isMaxTimestampConsistent: boolean;
+  },
+): number {
+  if (rules.messageTimestampType === "LogAppendTime") {
+    header.stampMaxTimestamp("logAppendTime", at.nowMs);
+    return at.nowMs;
+  }
+  if (header.timestampType !== "createTime" || !at.isMaxTimestampConsistent) {
+    header.stampMaxTimestamp("createTime", at.maxTimestamp);
+  }
+  return -1;
+}
