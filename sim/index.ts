@@ -28,3 +28,4 @@ export {
   type Workload,
   type WorkloadOutcome,
 } from "./workloads/index.js";
+export { MemoryMetricsSink, type MemoryMetricType } from "./memory-metrics.js";

@@ -7,3 +7,14 @@ export { toFileSystemError } from "./file-system-error.js";
 export { NodeNetwork, type NodeNetworkOptions } from "./node-network.js";
 export { NodeConnection } from "./node-connection.js";
 export { ConsoleLogger, formatValue, type ConsoleLoggerOptions } from "./console-logger.js";
+export {
+  PrometheusRegistry,
+  type PrometheusRegistryOptions,
+} from "./metrics/prometheus-registry.js";
+export {
+  HttpServer,
+  type HttpServerOptions,
+  type HttpServerRoute,
+  type HttpServerRequest,
+  type HttpServerResponse,
+} from "./http-server.js";

@@ -1,0 +1,144 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  brokerId,
+  leaderEpoch,
+  offset,
+  partitionIndex,
+  uuidToBase64,
+  type Uuid,
+} from "../common/index.js";
+import { clusterViewJson, clusterViewRoute, type ClusterView } from "./cluster-view.js";
+
+const topicId = "0123456789abcdef0123456789abcdef" as Uuid;
+
+/** A view with everything given out of order, as a source may hand it over. */
+const view: ClusterView = {
+  clusterId: "MkU3OEVBNTcwNTJENDM2Qk",
+  nodeId: brokerId(2),
+  roles: ["broker"],
+  controller: {
+    leaderId: brokerId(3),
+    leaderEpoch: leaderEpoch(7),
+    voters: [brokerId(3), brokerId(1)],
+  },
+  brokers: [
+    {
+      id: brokerId(2),
+      epoch: 12,
+      isFenced: true,
+      inControlledShutdown: false,
+      rack: undefined,
+      endpoints: [{ name: "PLAINTEXT", host: "h2", port: 9092, securityProtocol: "PLAINTEXT" }],
+    },
+    {
+      id: brokerId(1),
+      epoch: 10,
+      isFenced: false,
+      inControlledShutdown: true,
+      rack: "r1",
+      endpoints: [],
+    },
+  ],
+  topics: [
+    {
+      name: "orders",
+      topicId,
+      partitions: [
+        {
+          partition: partitionIndex(1),
+          leader: undefined,
+          leaderEpoch: leaderEpoch(5),
+          replicas: [brokerId(1), brokerId(2)],
+          isr: [],
+          highWatermark: undefined,
+          logEndOffset: undefined,
+        },
+        {
+          partition: partitionIndex(0),
+          leader: brokerId(2),
+          leaderEpoch: leaderEpoch(4),
+          replicas: [brokerId(2), brokerId(1)],
+          isr: [brokerId(2)],
+          highWatermark: offset(40),
+          logEndOffset: offset(42),
+        },
+      ],
+    },
+    { name: "audit", topicId, partitions: [] },
+  ],
+};
+
+test("the JSON view sorts brokers, topics and partitions and writes null for the unknown", () => {
+  const json = clusterViewJson(view) as {
+    controller: unknown;
+    brokers: { id: number; rack: string | null }[];
+    topics: { name: string; topicId: string; partitions: Record<string, unknown>[] }[];
+  };
+  assert.deepEqual(json.controller, { leaderId: 3, leaderEpoch: 7, voters: [1, 3] });
+  assert.deepEqual(
+    json.brokers.map((broker) => [broker.id, broker.rack]),
+    [
+      [1, "r1"],
+      [2, null],
+    ],
+  );
+  assert.deepEqual(
+    json.topics.map((topic) => topic.name),
+    ["audit", "orders"],
+  );
+  assert.equal(json.topics[1]?.topicId, uuidToBase64(topicId));
+  assert.deepEqual(json.topics[1]?.partitions, [
+    {
+      partition: 0,
+      leader: 2,
+      leaderEpoch: 4,
+      replicas: [2, 1],
+      isr: [2],
+      highWatermark: 40,
+      logEndOffset: 42,
+    },
+    {
+      partition: 1,
+      leader: null,
+      leaderEpoch: 5,
+      replicas: [1, 2],
+      isr: [],
+      highWatermark: null,
+      logEndOffset: null,
+    },
+  ]);
+});
+
+test("GET /v1/cluster answers the view as JSON, the same text for the same view", () => {
+  const route = clusterViewRoute({ clusterView: () => view });
+  assert.equal(route.method, "GET");
+  assert.equal(route.path, "/v1/cluster");
+  const first = route.handle({ method: "GET", path: "/v1/cluster", headers: {} });
+  assert.equal(first.status, 200);
+  assert.equal(first.contentType, "application/json; charset=utf-8");
+  const reversed: ClusterView = {
+    ...view,
+    brokers: [...view.brokers].reverse(),
+    topics: [...view.topics].reverse(),
+  };
+  const second = clusterViewRoute({ clusterView: () => reversed }).handle({
+    method: "GET",
+    path: "/v1/cluster",
+    headers: {},
+  });
+  assert.equal(first.body, second.body);
+  const parsed = JSON.parse(first.body) as { clusterId: string; nodeId: number; roles: string[] };
+  assert.deepEqual(
+    [parsed.clusterId, parsed.nodeId, parsed.roles],
+    [view.clusterId, 2, ["broker"]],
+  );
+});
+
+test("the view carries only the documented fields, whatever else a source object holds", () => {
+  const extra: ClusterView = {
+    ...view,
+    brokers: view.brokers.map((broker) => ({ ...broker, secret: "x" })),
+  };
+  assert.ok(!JSON.stringify(clusterViewJson(extra)).includes("secret"));
+});
