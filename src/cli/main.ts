@@ -5,6 +5,8 @@ import {
   NodeTimers,
   SystemClock,
 } from "../adapters/index.js";
+import { runControllerProcess } from "../main/index.js";
+import { EXIT, parseCommandOptions } from "./command-options.js";
 import { dumpLog } from "./dump-log.js";
 import { format } from "./format.js";
 import { quorumDescribe, QUORUM_DESCRIBE_USAGE } from "./quorum-describe.js";
@@ -15,11 +17,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const [command] = args;
   switch (command) {
     case "start":
-      console.log(
-        "Sluice 0.1.0: the broker is not built yet. This build holds the Kafka protocol codec, " +
-          "the I/O ports and the simulator; nothing listens yet.",
-      );
-      return 0;
+      return start(args.slice(1));
     case "dump-log":
       return dumpLog(args.slice(1), {
         fileSystem: new NodeFileSystem(),
@@ -67,3 +65,37 @@ const standardOutput = {
     process.stderr.write(`${line}\n`);
   },
 };
+
+/** The usage text of `sluice start`. */
+const START_USAGE = "usage: sluice start [--config FILE] [--cluster-id ID] [--set KEY=VALUE]...";
+
+/**
+ * `sluice start`: a controller-only node runs its controller; other roles wait for the broker,
+ * which is not built yet.
+ */
+async function start(args: readonly string[]): Promise<number> {
+  const parsed = parseCommandOptions(args, {
+    booleans: [],
+    values: ["--config", "--cluster-id"],
+    repeatable: ["--set"],
+  });
+  if (parsed.kind === "usage" || parsed.positionals.length > 0) {
+    standardOutput.error(parsed.kind === "usage" ? parsed.message : START_USAGE);
+    return EXIT.usage;
+  }
+  const outcome = await runControllerProcess(
+    {
+      configPath: parsed.values.get("--config"),
+      flags: parsed.repeated.get("--set") ?? [],
+      environment: process.env,
+      clusterIdToFormat: parsed.values.get("--cluster-id"),
+    },
+    standardOutput,
+  );
+  if (outcome !== "notController") return outcome;
+  console.log(
+    "Sluice 0.1.0: the broker is not built yet. This build holds the Kafka protocol codec, " +
+      "the I/O ports and the simulator; nothing listens yet.",
+  );
+  return 0;
+}

@@ -51,3 +51,16 @@ export {
   SINGLE_NODE_SETTINGS,
 } from "./config/single-node.js";
 export { formatConfigDocs } from "./config/config-docs.js";
+// The controller node (process.roles=controller): its composition root and `sluice start`.
+export {
+  ControllerStartError,
+  startControllerNode,
+  type ControllerNode,
+  type ControllerNodeOptions,
+  type ControllerNodePorts,
+} from "./controller-node.js";
+export {
+  runControllerProcess,
+  type StartOutput,
+  type StartRequest,
+} from "./controller-node-process.js";

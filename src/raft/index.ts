@@ -51,3 +51,19 @@ export {
 } from "./types.js";
 export { VoterSet, SUPPORTED_KRAFT_VERSIONS, type Voter } from "./voter-set.js";
 export { computeHighWatermark, type HighWatermarkInput } from "./high-watermark.js";
+// The driver (added by the driver's task): persistence, transport, timers and listeners.
+export {
+  RaftDriver,
+  type RaftDriverOptions,
+  type RaftDriverStatus,
+  type RaftTransport,
+  type SnapshotResult,
+} from "./raft.driver.js";
+export type {
+  RaftListener,
+  CommittedRecords,
+  SnapshotRecords,
+} from "./log/commit-delivery.driver.js";
+export { RAFT_API_CODECS, raftApiOfKey } from "./raft-driver-apis.js";
+export { metadataLogFolder } from "./log/metadata-log.driver.js";
+export { QUORUM_STATE_FILE } from "./quorum-state.driver.js";

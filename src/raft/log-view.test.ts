@@ -80,3 +80,20 @@ test("a fetch below the log start is sent to the snapshot", () => {
   assert.deepEqual(view.validateFetch(10, 2), { kind: "valid" });
   assert.deepEqual(view.validateFetch(12, 3), { kind: "valid" });
 });
+
+test("a fetch whose last epoch is older than the snapshot's gets the snapshot", () => {
+  // Found by the Raft simulation: an observer holding offsets 0..135 of epoch 1 fetched from a
+  // leader whose log was empty after its snapshot 129-3, and was told to truncate to 129 of
+  // epoch 3, which it could not place in its log; it fetched the same answer forever.
+  const view = new LogView({
+    logStartOffset: 129,
+    endOffset: 129,
+    epochs: [],
+    snapshots: [{ snapshotId: { endOffset: 129, epoch: 3 }, sizeBytes: 100 }],
+  });
+  assert.deepEqual(view.validateFetch(136, 1), {
+    kind: "snapshot",
+    snapshotId: { endOffset: 129, epoch: 3 },
+  });
+  assert.deepEqual(view.validateFetch(129, 3), { kind: "valid" });
+});

@@ -131,7 +131,14 @@ export class LogView {
     if (this.startOffset > 0 && latest !== undefined) {
       const atStart = fetchOffset === this.startOffset;
       const snapshotEpoch = this.latestSnapshotAtStart();
-      if (fetchOffset < this.startOffset || (atStart && lastFetchedEpoch !== snapshotEpoch)) {
+      // As Kafka's validateOffsetAndEpoch, a last fetched epoch older than the snapshot's also
+      // needs the snapshot: the log holds no entry of that epoch to find a divergence with, and
+      // a diverging answer past the follower's end would make it truncate nothing, forever.
+      if (
+        fetchOffset < this.startOffset ||
+        (atStart && lastFetchedEpoch !== snapshotEpoch) ||
+        lastFetchedEpoch < snapshotEpoch
+      ) {
         return { kind: "snapshot", snapshotId: latest.snapshotId };
       }
       if (atStart) return { kind: "valid" };

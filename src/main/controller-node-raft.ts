@@ -1,0 +1,134 @@
+/**
+ * The Raft pieces of a controller node: its RaftConfig from the node configuration, the
+ * transport that sends the node's requests with the project's client, and the handlers that
+ * serve the Raft APIs on the controller listener's router.
+ */
+import { brokerId, type Uuid } from "../common/index.js";
+import { ClientPool, describeFailure, type ClientPorts } from "../client/index.js";
+import type { Logger } from "../ports/index.js";
+import { respond, hasTopLevelErrorCode, type RequestRouter } from "../broker/index.js";
+import {
+  DEFAULT_RAFT_TIMINGS,
+  RAFT_API_CODECS,
+  type RaftApi,
+  type RaftConfig,
+  type RaftDriver,
+  type RaftResponse,
+  type RaftTransport,
+} from "../raft/index.js";
+import type { NodeConfig } from "./config/node-config.js";
+
+/** The node's RaftConfig: static voters from controller.quorum.voters (kraft.version 0). */
+export function raftConfigOf(
+  config: NodeConfig,
+  identity: { readonly nodeId: number; readonly clusterId: string; readonly directoryId: Uuid },
+): RaftConfig {
+  const listenerName = config.controllerListenerNames[0] ?? "CONTROLLER";
+  const quorum = config.quorum;
+  return {
+    nodeId: identity.nodeId,
+    directoryId: identity.directoryId,
+    clusterId: identity.clusterId,
+    listeners: config.listeners
+      .filter((listener) => config.controllerListenerNames.includes(listener.name))
+      .map(({ name, host, port }) => ({ name, host, port })),
+    bootstrapVoters: quorum.voters.map((voter) => ({
+      id: voter.nodeId,
+      directoryId: null,
+      endpoints: [{ name: listenerName, host: voter.host, port: voter.port }],
+    })),
+    kraftVersion: 0,
+    timings: {
+      ...DEFAULT_RAFT_TIMINGS,
+      electionTimeoutMs: quorum.electionTimeoutMs,
+      electionBackoffMaxMs: quorum.electionBackoffMaxMs,
+      fetchTimeoutMs: quorum.fetchTimeoutMs,
+      appendLingerMs: quorum.appendLingerMs,
+      retryBackoffMs: quorum.retryBackoffMs,
+    },
+  };
+}
+
+/** A RaftTransport over the project's client: one connection per voter. */
+export class ClientRaftTransport implements RaftTransport {
+  private readonly pool: ClientPool;
+  private readonly logger: Logger;
+
+  constructor(
+    ports: ClientPorts & { readonly logger: Logger },
+    config: NodeConfig,
+    nodeId: number,
+  ) {
+    this.logger = ports.logger;
+    this.pool = new ClientPool(ports, {
+      requestTimeoutMs: config.quorum.requestTimeoutMs,
+      clientId: `raft-client-${nodeId}`,
+    });
+    for (const voter of config.quorum.voters) {
+      this.pool.setNodeAddress(brokerId(voter.nodeId), { host: voter.host, port: voter.port });
+    }
+  }
+
+  async send(
+    destinationId: number,
+    request: Parameters<RaftTransport["send"]>[1],
+  ): Promise<RaftResponse | undefined> {
+    const codec = RAFT_API_CODECS[request.api];
+    const { body, options } = wireForm(request);
+    const result = await this.pool.send(brokerId(destinationId), codec, body, options);
+    if (result.kind !== "response") {
+      // Failures are routine while a voter is down; the node retries after its backoff.
+      this.logger.debug("raft request failed", {
+        api: request.api,
+        destinationId,
+        failure: describeFailure(result),
+      });
+      return undefined;
+    }
+    // The codec of the request's API decoded the body, so it is that API's response.
+    return { api: request.api, body: result.body } as RaftResponse;
+  }
+
+  /** Closes every connection; requests waiting fail at once. */
+  close(): void {
+    this.pool.close();
+  }
+}
+
+/**
+ * The body and version range a request goes out with. The node fills a Fetch's replica both
+ * ways (replicaId before version 15, replicaState since, KIP-903); the codec refuses a field a
+ * version lacks, so Fetch goes at version 15 or later with only replicaState, as Kafka's own
+ * KRaft peers (3.7 and later) send it.
+ */
+function wireForm(request: Parameters<RaftTransport["send"]>[1]): {
+  body: object;
+  options: { readonly minVersion?: number };
+} {
+  if (request.api !== "fetch") return { body: request.body, options: {} };
+  return { body: { ...request.body, replicaId: -1 }, options: { minVersion: 15 } };
+}
+
+/**
+ * Registers a handler per Raft API on `router`, each over the versions whose responses have a
+ * top-level error code (so the router can answer any failure), which are all the versions
+ * KRaft peers use.
+ */
+export function registerRaftApis(router: RequestRouter, driver: () => RaftDriver): void {
+  for (const api of Object.keys(RAFT_API_CODECS) as RaftApi[]) {
+    const codec = RAFT_API_CODECS[api];
+    let minVersion = codec.minVersion;
+    while (minVersion <= codec.maxVersion && !hasTopLevelErrorCode(codec.apiKey, minVersion)) {
+      minVersion += 1;
+    }
+    if (minVersion > codec.maxVersion) throw new RangeError(`${api} has no error code`);
+    router.register(codec.apiKey, {
+      minVersion,
+      maxVersion: codec.maxVersion,
+      handle: async (context) => {
+        const { header, body } = context;
+        return respond(await driver().handleRequest(codec.apiKey, header.apiVersion, header, body));
+      },
+    });
+  }
+}
