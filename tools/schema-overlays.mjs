@@ -1,6 +1,7 @@
-// Changes applied to Kafka's JSON message definitions after gen-schemas.mjs reads them, for
-// versions newer than the definitions we hold. Each overlay states a layout fact from a KIP; it
-// carries no text from Kafka. gen-schemas.mjs calls applyOverlays on every parsed definition.
+// Changes applied to Kafka's JSON message definitions after gen-schemas.mjs reads them: layouts of
+// versions newer than the definitions we hold, each a fact from a KIP, and Sluice's own tagged
+// fields, each recorded in docs/decisions/. No overlay carries text from Kafka. gen-schemas.mjs
+// calls applyOverlays on every parsed definition.
 
 /**
  * KIP-996 (pre-vote): Vote version 2 adds the boolean PreVote as the last field of the request's
@@ -16,20 +17,46 @@ function voteVersion2(definition) {
   partitions.fields.push({ name: "PreVote", type: "bool", versions: "2+" });
 }
 
+/**
+ * Sluice extension (docs/decisions/0006-assigned-broker-ids.md): a broker that registers with id
+ * -1 learns the id the controller gave it from the tagged field AssignedBrokerId (tag 10001, far
+ * from Kafka's own tags) of every version. Kafka peers skip a tag they do not know.
+ */
+function assignedBrokerId(definition) {
+  if (definition.flexibleVersions !== "0+") {
+    throw new Error(`${definition.name}: expected every version to be flexible`);
+  }
+  if (definition.fields.some((field) => field.name === "AssignedBrokerId")) return;
+  definition.fields.push({
+    name: "AssignedBrokerId",
+    type: "int32",
+    versions: "0+",
+    taggedVersions: "0+",
+    tag: 10001,
+    default: "-1",
+    ignorable: true,
+  });
+}
+
+/** Each overlay with the versions it expects to find, so a newer definition is not overlaid blindly. */
 const overlays = new Map([
-  ["VoteRequest", voteVersion2],
-  ["VoteResponse", voteVersion2],
+  ["VoteRequest", { expectedVersions: "0-1", apply: voteVersion2 }],
+  ["VoteResponse", { expectedVersions: "0-1", apply: voteVersion2 }],
+  ["BrokerRegistrationResponse", { expectedVersions: "0-4", apply: assignedBrokerId }],
 ]);
 
 /** Applies the overlay of a definition, if it has one, in place; returns the definition. */
 export function applyOverlays(definition) {
   const overlay = overlays.get(definition.name);
   if (overlay !== undefined) {
-    if (definition.validVersions !== "0-1") {
+    if (definition.validVersions !== overlay.expectedVersions) {
       const found = definition.validVersions;
-      throw new Error(`${definition.name}: the overlay expects versions 0-1, found ${found}`);
+      const expected = overlay.expectedVersions;
+      throw new Error(
+        `${definition.name}: the overlay expects versions ${expected}, found ${found}`,
+      );
     }
-    overlay(definition);
+    overlay.apply(definition);
   }
   return definition;
 }

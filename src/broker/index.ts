@@ -48,3 +48,63 @@ export {
   registerApiVersions,
   type ApiVersionsHandlerOptions,
 } from "./apis/api-versions.js";
+export { ASSIGN_BROKER_ID, BrokerLifecycle } from "./lifecycle/broker-lifecycle.js";
+export {
+  BrokerLifecycleManager,
+  type BrokerLifecycleManagerConfig,
+  type BrokerLifecycleManagerOptions,
+  type ControlledShutdownOutcome,
+} from "./lifecycle/broker-lifecycle-manager.driver.js";
+export {
+  CATCH_UP_HEARTBEAT_DELAY_MS,
+  CONTROLLED_SHUTDOWN_FIRST_RETRY_DELAY_MS,
+  DEFAULT_BROKER_LIFECYCLE_CONFIG,
+  retryDelayMs,
+  type BrokerLifecycleConfig,
+  type UnfenceReadiness,
+} from "./lifecycle/lifecycle-config.js";
+export type {
+  AdvertisedListener,
+  BrokerIdentity,
+  BrokerState,
+  Communication,
+  HeartbeatBody,
+  HeartbeatReport,
+  LifecycleEvent,
+  LifecycleStep,
+  Registration,
+  RegistrationBody,
+  SupportedFeature,
+} from "./lifecycle/lifecycle-types.js";
+export { BrokerLifecycleStoppedError, Milestone } from "./lifecycle/milestone.js";
+export {
+  persistAssignedNodeId,
+  readStoredNodeId,
+  type LogDirToFormat,
+  type StoredNodeId,
+} from "./lifecycle/assigned-node-id.driver.js";
+export { newIncarnationId } from "./lifecycle/incarnation-id.driver.js";
+export { ControllerTargets, type ControllerEndpoint } from "./forwarding/controller-targets.js";
+export {
+  ControllerChannel,
+  type ControllerChannelOptions,
+  type ControllerChannelPorts,
+  type ControllerSendOptions,
+  type ControllerSendResult,
+} from "./forwarding/controller-channel.driver.js";
+export { carriesNotController } from "./forwarding/not-controller.js";
+export { FORWARDED_API_KEYS, isForwardedToController } from "./forwarding/forwarded-apis.js";
+export {
+  ControllerForwarder,
+  type ForwardResult,
+} from "./forwarding/controller-forwarder.driver.js";
+export {
+  alterPartitionAnswers,
+  alterPartitionRequest,
+  type AlterPartitionAnswer,
+  type AlterPartitionProposal,
+} from "./forwarding/alter-partition-batch.js";
+export {
+  ControllerAlterPartitionSender,
+  type BrokerEpochSource,
+} from "./forwarding/controller-alter-partition-sender.driver.js";

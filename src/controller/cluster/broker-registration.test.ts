@@ -54,6 +54,7 @@ test("a new broker is registered fenced with the epoch of its record's offset", 
     throttleTimeMs: 0,
     errorCode: ErrorCode.NONE,
     brokerEpoch: 500,
+    assignedBrokerId: -1,
   });
   assert.equal(result.brokerId, 1);
   assert.equal(result.records.length, 1);
@@ -116,10 +117,12 @@ test("a broker without an id gets the lowest free id at the base, and keeps it o
   const image = imageOf(brokerRecord(1000), brokerRecord(1002));
   const result = registerBroker(context(image), request({ brokerId: -1 }));
   assert.equal(result.brokerId, 1001);
+  assert.equal(result.response.assignedBrokerId, 1001);
   const next = replay(image, result.records);
   assert.equal(next.cluster.brokers.get(1001 as BrokerId)?.incarnationId, testUuid(77));
   const retry = registerBroker(context(next), request({ brokerId: -1 }));
   assert.equal(retry.brokerId, 1001);
+  assert.equal(retry.response.assignedBrokerId, 1001);
   assert.deepEqual(retry.records, []);
   const other = registerBroker(
     context(next),

@@ -48,15 +48,15 @@ export interface BrokerRegistrationContext {
 export interface BrokerRegistrationResult extends ControllerResult<BrokerRegistrationResponse> {
   readonly heartbeats: BrokerHeartbeats;
   /**
-   * The broker's id, the assigned one for a broker that sent -1, or undefined on an error. The
-   * BrokerRegistration response has no field for it: the broker finds its registration in the
-   * metadata log by its incarnation id (or a driver may add it as a tagged field).
+   * The broker's id, the assigned one for a broker that sent -1, or undefined on an error. A
+   * broker that sent -1 also finds it in the response's Sluice tagged field `assignedBrokerId`
+   * (docs/decisions/0006-assigned-broker-ids.md).
    */
   readonly brokerId: BrokerId | undefined;
 }
 
 function refused(context: BrokerRegistrationContext, errorCode: number): BrokerRegistrationResult {
-  const response = { throttleTimeMs: 0, errorCode, brokerEpoch: -1 };
+  const response = { throttleTimeMs: 0, errorCode, brokerEpoch: -1, assignedBrokerId: -1 };
   return { records: [], response, heartbeats: context.heartbeats, brokerId: undefined };
 }
 
@@ -74,7 +74,7 @@ export function registerBroker(
   const existing = image.cluster.brokers.get(brokerId);
   if (existing !== undefined && existing.incarnationId === request.incarnationId) {
     // The same process asking again (its response was lost): the registration stands.
-    const response = { throttleTimeMs: 0, errorCode: ErrorCode.NONE, brokerEpoch: existing.epoch };
+    const response = accepted(request, brokerId, existing.epoch);
     const touched = heartbeats.touched(brokerId, nowMs, -1);
     return { records: [], response, heartbeats: touched, brokerId };
   }
@@ -124,9 +124,22 @@ function newRegistration(
     inControlledShutdown: false,
     logDirs: [...request.logDirs],
   });
-  const response = { throttleTimeMs: 0, errorCode: ErrorCode.NONE, brokerEpoch };
+  const response = accepted(request, brokerId, brokerEpoch);
   const heartbeats = context.heartbeats.touched(brokerId, nowMs, -1);
   return { records: [...moves, record], response, heartbeats, brokerId };
+}
+
+/**
+ * A successful response. A broker that asked for an id is told which one it got, in the Sluice
+ * tagged field; a broker that sent its own id gets the default -1 there, which is not encoded.
+ */
+function accepted(
+  request: BrokerRegistrationRequest,
+  brokerId: BrokerId,
+  brokerEpoch: number,
+): BrokerRegistrationResponse {
+  const assignedBrokerId = request.brokerId === ASSIGN_BROKER_ID ? brokerId : -1;
+  return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, brokerEpoch, assignedBrokerId };
 }
 
 /** Whether the registration belongs to a broker that is unfenced and still heartbeating. */

@@ -12,6 +12,15 @@ export const BrokerRegistrationResponseSchema: MessageSchema = {
     { name: "throttleTimeMs", type: "int32", versions: [0, 32767] },
     { name: "errorCode", type: "int16", versions: [0, 32767] },
     { name: "brokerEpoch", type: "int64", versions: [0, 32767], default: "-1" },
+    {
+      name: "assignedBrokerId",
+      type: "int32",
+      versions: [0, 32767],
+      taggedVersions: [0, 32767],
+      tag: 10001,
+      default: "-1",
+      ignorable: true,
+    },
   ],
 };
 
@@ -26,6 +35,8 @@ export interface BrokerRegistrationResponse {
   errorCode: number;
   /** Versions 0+; default -1. */
   brokerEpoch: number;
+  /** Versions 0+; tagged (tag 10001) in 0+; default -1. */
+  assignedBrokerId: number;
   /** Tagged fields this schema does not know, kept for a faithful round trip. */
   unknownTaggedFields?: TaggedField[];
 }

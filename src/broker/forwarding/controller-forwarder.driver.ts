@@ -1,0 +1,51 @@
+/**
+ * Forwarding of admin requests to the active controller (Kafka's ForwardingManager). Kafka wraps
+ * the client's request in an Envelope so that the controller sees the client's principal and the
+ * original version; Sluice forwards the decoded body itself, at the version the client used:
+ * controllers and brokers are the same code and serve the same versions, so the controller's
+ * answer can be relayed to the client unchanged, with no translation between versions. What that
+ * costs is the principal: the controller sees the broker, so authorization of forwarded requests
+ * must happen on the broker before forwarding (Sluice has no authorizer yet).
+ */
+import type { ApiCodec, MessageInput } from "../../protocol/index.js";
+import type { ControllerChannel } from "./controller-channel.driver.js";
+
+/** The controller's answer to relay, or the error code to answer the client with. */
+export type ForwardResult<Response> =
+  | { readonly kind: "response"; readonly body: Response }
+  | { readonly kind: "failed"; readonly errorCode: number; readonly message: string };
+
+/** Sends clients' admin requests to the active controller and hands back its answers. */
+export class ControllerForwarder {
+  constructor(
+    private readonly channel: ControllerChannel,
+    private readonly options: { readonly requestTimeoutMs: number },
+  ) {}
+
+  /**
+   * Forwards `body` at `apiVersion`, retrying on other controllers (NOT_CONTROLLER, lost
+   * connections) until the deadline: the request's own `timeoutMs` field when it has a positive
+   * one (CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders and the reassignment APIs),
+   * else `request.timeout.ms`. Past it the result is REQUEST_TIMED_OUT, as Kafka answers.
+   */
+  async forward<Request extends object, Response extends object>(
+    api: ApiCodec<Request, Response>,
+    apiVersion: number,
+    body: MessageInput<Request>,
+  ): Promise<ForwardResult<Response>> {
+    const timeoutMs = requestTimeoutOf(body) ?? this.options.requestTimeoutMs;
+    const result = await this.channel.send(api, body, {
+      timeoutMs,
+      minVersion: apiVersion,
+      maxVersion: apiVersion,
+    });
+    if (result.kind === "response") return { kind: "response", body: result.body };
+    return result;
+  }
+}
+
+/** The request's own `timeoutMs`, when it carries a positive one. */
+function requestTimeoutOf(body: object): number | undefined {
+  const value = (body as { readonly timeoutMs?: unknown }).timeoutMs;
+  return typeof value === "number" && value > 0 ? value : undefined;
+}
