@@ -1,0 +1,80 @@
+/**
+ * The operations of the quorum controller's queue. A write computes records and a response from
+ * the latest in-memory image (the committed image plus the records of earlier writes that are
+ * not committed yet); the driver proposes the records as one batch and answers once it commits.
+ * A read computes its response from the committed image once every earlier write has committed.
+ */
+import type { MetadataImage } from "../../metadata/index.js";
+import type { Random } from "../../ports/index.js";
+import type { MetadataRecord } from "../../protocol/index.js";
+import type { BrokerHeartbeats, PartitionHooks } from "../cluster/index.js";
+import type { ElectionReport } from "../election/index.js";
+import type { QuorumControllerSettings } from "./controller-settings.js";
+
+/** What a write operation computes from. */
+export interface WriteContext {
+  /** The latest in-memory image: committed plus every earlier uncommitted write. */
+  readonly image: MetadataImage;
+  /** The controller's soft state of broker contacts. */
+  readonly heartbeats: BrokerHeartbeats;
+  /** The controller's monotonic time, in milliseconds. */
+  readonly nowMs: number;
+  /** The offset this operation's first record will get (the broker epoch of a registration). */
+  readonly nextWriteOffset: number;
+  readonly random: Random;
+  /** Partition moves for broker events; elections they make are logged by the driver. */
+  readonly hooks: PartitionHooks;
+  readonly settings: QuorumControllerSettings;
+  readonly nodeId: number;
+}
+
+/** What a write operation decided. */
+export interface WriteResult<Response> {
+  /** Records to propose as one atomic batch; with none, the answer waits for earlier writes. */
+  readonly records: readonly MetadataRecord[];
+  readonly response: Response;
+  /** The next soft state of broker contacts, when the operation changed it. */
+  readonly heartbeats?: BrokerHeartbeats;
+  /** Elections among the records, for the log. */
+  readonly elections?: readonly ElectionReport[];
+  /** True when the batch must start at `nextWriteOffset` exactly (a broker registration). */
+  readonly needsExactOffset?: boolean;
+}
+
+/** What a read operation computes from. */
+export interface ReadContext {
+  /** The committed image, which holds every write queued before the read. */
+  readonly image: MetadataImage;
+  readonly settings: QuorumControllerSettings;
+  readonly nodeId: number;
+}
+
+/** Why the controller did not run an operation, for the API's error response. */
+export interface ControllerRefusal {
+  /** NOT_CONTROLLER, REQUEST_TIMED_OUT (queue full or Raft throttled), or UNKNOWN_SERVER_ERROR. */
+  readonly errorCode: number;
+  readonly errorMessage: string;
+  /** The active controller as far as this node knows, for forwarding; null when unknown. */
+  readonly leaderId: number | null;
+}
+
+/** A write for the queue. */
+export interface WriteOperation<Response> {
+  readonly kind: "write";
+  /** The operation's name, for metrics and logs (e.g. "CreateTopics"). */
+  readonly name: string;
+  compute(context: WriteContext): WriteResult<Response>;
+  /** The response that says the operation was refused. */
+  refuse(refusal: ControllerRefusal): Response;
+}
+
+/** A read for the queue. */
+export interface ReadOperation<Response> {
+  readonly kind: "read";
+  readonly name: string;
+  compute(context: ReadContext): Response;
+  refuse(refusal: ControllerRefusal): Response;
+}
+
+/** Any operation of the queue. */
+export type ControllerOperation<Response> = WriteOperation<Response> | ReadOperation<Response>;

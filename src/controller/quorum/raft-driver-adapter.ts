@@ -1,0 +1,89 @@
+/**
+ * Adapts src/raft's RaftDriver to ControllerRaft. The driver takes its listeners when it is
+ * built, so the adapter is built first, passed to the driver as a listener (it fans every call
+ * out to the listeners registered with it), and attached to the driver once that has started.
+ * The driver is described structurally here, so this file depends on its shape, not its module.
+ */
+import { assert } from "../../common/index.js";
+import type { CommittedBatch, LoadedSnapshot } from "../../metadata/index.js";
+import type {
+  ControllerProposeOptions,
+  ControllerProposeResult,
+  ControllerRaft,
+  ControllerRaftListener,
+  ControllerSnapshotRequest,
+  ControllerSnapshotResult,
+  LeaderAndEpoch,
+} from "./controller-raft.js";
+
+/** The part of RaftDriver the adapter uses. */
+export interface RaftDriverSurface {
+  readonly leaderId: number | null;
+  readonly epoch: number;
+  propose(records: readonly Uint8Array[]): Promise<ControllerProposeResult>;
+  createSnapshot(
+    request: ControllerSnapshotRequest,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
+}
+
+/** A ControllerRaft over a RaftDriver, and the RaftListener that feeds its listeners. */
+export class RaftDriverAdapter implements ControllerRaft {
+  private driver: RaftDriverSurface | undefined;
+  private readonly listeners: ControllerRaftListener[] = [];
+  private lastLeader: LeaderAndEpoch = { leaderId: null, epoch: 0 };
+
+  constructor(readonly nodeId: number) {}
+
+  /** Connects the started driver; proposals before this are refused as "notLeader". */
+  attach(driver: RaftDriverSurface): void {
+    assert(this.driver === undefined, "a RaftDriverAdapter is attached once");
+    this.driver = driver;
+  }
+
+  /**
+   * Proposes through the driver. The driver has no requiredBaseOffset yet, so the offset is
+   * compared after the append; the quorum controller checks the accepted offsets itself.
+   */
+  propose(
+    records: readonly Uint8Array[],
+    options: ControllerProposeOptions = {},
+  ): Promise<ControllerProposeResult> {
+    void options;
+    if (this.driver === undefined) return Promise.resolve({ kind: "refused", reason: "notLeader" });
+    return this.driver.propose(records);
+  }
+
+  leaderAndEpoch(): LeaderAndEpoch {
+    if (this.driver === undefined) return this.lastLeader;
+    return { leaderId: this.driver.leaderId, epoch: this.driver.epoch };
+  }
+
+  registerListener(listener: ControllerRaftListener): void {
+    this.listeners.push(listener);
+  }
+
+  createSnapshot(request: ControllerSnapshotRequest): Promise<ControllerSnapshotResult> {
+    if (this.driver === undefined) {
+      return Promise.resolve({ ok: false, reason: "the raft driver is not attached" });
+    }
+    return this.driver
+      .createSnapshot(request)
+      .then((result) => (result.ok ? { ok: true } : result));
+  }
+
+  /** RaftListener: a committed batch, handed to every registered listener. */
+  handleCommit(batch: CommittedBatch): void {
+    for (const listener of this.listeners) listener.handleCommit(batch);
+  }
+
+  /** RaftListener: a snapshot to load. */
+  handleLoadSnapshot(snapshot: LoadedSnapshot): void {
+    for (const listener of this.listeners) listener.handleLoadSnapshot(snapshot);
+  }
+
+  /** RaftListener: a new leader or epoch. */
+  handleLeaderChange(change: LeaderAndEpoch): void {
+    this.lastLeader = change;
+    for (const listener of this.listeners) listener.handleLeaderChange(change);
+  }
+}
