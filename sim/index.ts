@@ -29,3 +29,4 @@ export {
   type WorkloadOutcome,
 } from "./workloads/index.js";
 export { MemoryMetricsSink, type MemoryMetricType } from "./memory-metrics.js";
+export { raftWorkload, runRaftSeed, RaftChecker } from "./raft/index.js";

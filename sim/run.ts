@@ -88,6 +88,9 @@ export async function runSimulation(args: readonly string[]): Promise<number> {
       if (!(await runOne(workload, seed, parsed.isReplay))) failures += 1;
     }
   }
+  for (const workload of parsed.workloads) {
+    for (const line of workload.report?.() ?? []) console.log(line);
+  }
   const runs = parsed.seedCount * parsed.workloads.length;
   console.log(
     `${runs - failures}/${runs} runs passed (seeds ${parsed.fromSeed}..${lastSeed}, ` +

@@ -1,5 +1,6 @@
 import { registerWorkload } from "./registry.js";
 import { simulatorSelfCheck } from "./simulator-self-check.js";
+import { raftWorkload } from "../raft/index.js";
 
 export {
   registerWorkload,
@@ -12,3 +13,4 @@ export {
 export { simulatorSelfCheck } from "./simulator-self-check.js";
 
 registerWorkload(simulatorSelfCheck);
+registerWorkload(raftWorkload);

@@ -19,6 +19,8 @@ export interface Workload {
   readonly description: string;
   /** Runs the scenario for one seed; must be deterministic given the seed. */
   run(seed: number): Promise<WorkloadOutcome>;
+  /** Lines summarising every seed run so far (a distribution), printed after a run. */
+  report?(): readonly string[];
 }
 
 /** Thrown by a workload's checker when an invariant does not hold. */

@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { findWorkload } from "../workloads/index.js";
+import { LivenessSamples } from "./liveness.js";
+import { runRaftSeed } from "./raft-workload.js";
+import { livenessBoundMs } from "./settings.js";
+import { raftWorkload } from "./workload.js";
+
+/** The seeds CI covers; `npm run sim -- --seeds N --workload raft` runs more. */
+const seedCount = 2000;
+
+test(`the Raft simulation holds every invariant on ${seedCount} seeds`, async () => {
+  const samples = new LivenessSamples();
+  const failures: string[] = [];
+  const shapes = new Set<string>();
+  for (let seed = 1; seed <= seedCount; seed++) {
+    const result = await runRaftSeed(seed);
+    const outcome = result.outcome;
+    if (outcome.kind === "failed") {
+      const replay = `node dist/sim/run.js --workload raft --seed ${seed}`;
+      failures.push(`seed ${seed}: ${outcome.reason}\n  replay: ${replay}`);
+      continue;
+    }
+    samples.add(outcome.report.livenessMs);
+    const shape = outcome.report.shape;
+    shapes.add(`${shape.voterCount}/${shape.observerCount}/${shape.kraftVersion}`);
+  }
+  console.log(samples.summary(livenessBoundMs));
+  assert.deepEqual(failures, []);
+  // Both quorum sizes, both observer counts and both kraft versions were exercised.
+  assert.equal(shapes.size, 8);
+});
+
+test("a seed replays exactly and another seed runs differently", async () => {
+  const first = await runRaftSeed(4242);
+  const again = await runRaftSeed(4242);
+  const other = await runRaftSeed(4243);
+  assert.equal(first.traceHash, again.traceHash);
+  assert.notEqual(first.traceHash, other.traceHash);
+});
+
+test("the raft workload is registered for npm run sim", async () => {
+  assert.equal(findWorkload("raft"), raftWorkload);
+  const outcome = await raftWorkload.run(3);
+  assert.equal(outcome.kind, "passed");
+  assert.match(raftWorkload.report?.()[0] ?? "", /p50 \d+ p90 \d+ p99 \d+ max \d+/);
+});
