@@ -108,3 +108,27 @@ export {
   ControllerAlterPartitionSender,
   type BrokerEpochSource,
 } from "./forwarding/controller-alter-partition-sender.driver.js";
+export {
+  registerClientApis,
+  type ClientApiConfig,
+  type ClientApiDependencies,
+  type ClientApis,
+} from "./apis/client-apis.js";
+export type { Forwarder, ForwardOutcome } from "./apis/forwarder.js";
+export { FORWARDED_ADMIN_APIS, forwardedAdminHandler } from "./apis/admin-forwarding.driver.js";
+export { AutoTopicCreator, type TopicAutoCreation } from "./apis/auto-topic-creation.driver.js";
+export { PRODUCE_VERSIONS, produceHandler } from "./apis/produce.driver.js";
+export { FETCH_VERSIONS, fetchHandler } from "./apis/fetch.driver.js";
+export { LIST_OFFSETS_VERSIONS, listOffsetsHandler } from "./apis/list-offsets.driver.js";
+export { METADATA_VERSIONS, metadataHandler } from "./apis/metadata.js";
+export {
+  OFFSET_FOR_LEADER_EPOCH_VERSIONS,
+  offsetForLeaderEpochHandler,
+} from "./apis/offset-for-leader-epoch.js";
+export { DELETE_RECORDS_VERSIONS, deleteRecordsHandler } from "./apis/delete-records.driver.js";
+export { DESCRIBE_LOG_DIRS_VERSIONS, describeLogDirsHandler } from "./apis/describe-log-dirs.js";
+export { DESCRIBE_CLUSTER_VERSIONS, describeClusterHandler } from "./apis/describe-cluster.js";
+export { DESCRIBE_CONFIGS_VERSIONS, describeConfigsHandler } from "./apis/describe-configs.js";
+export * from "./metadata-cache/index.js";
+export * from "./fetch-session/index.js";
+export * from "./delayed/index.js";

@@ -1,0 +1,108 @@
+/**
+ * The APIs a broker serves to clients on a client listener, registered in one place so that
+ * the router advertises exactly these ranges (see src/broker/README.md for why each range).
+ */
+import type { StaticBrokerConfig } from "../../controller/index.js";
+import type { Logger } from "../../ports/index.js";
+import type { ReplicaManager } from "../../replication/index.js";
+import type { LogManager } from "../../storage/index.js";
+import type { PartitionWakeups } from "../delayed/index.js";
+import type { FetchSessionCache } from "../fetch-session/index.js";
+import type { MetadataCache } from "../metadata-cache/index.js";
+import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js";
+import type { ApiHandler } from "../router/handler.js";
+import { FORWARDED_ADMIN_APIS, forwardedAdminHandler } from "./admin-forwarding.driver.js";
+import { AutoTopicCreator } from "./auto-topic-creation.driver.js";
+import { deleteRecordsHandler } from "./delete-records.driver.js";
+import { describeClusterHandler } from "./describe-cluster.js";
+import { describeConfigsHandler } from "./describe-configs.js";
+import { describeLogDirsHandler } from "./describe-log-dirs.js";
+import { fetchHandler } from "./fetch.driver.js";
+import type { Forwarder } from "./forwarder.js";
+import { listOffsetsHandler } from "./list-offsets.driver.js";
+import { metadataHandler } from "./metadata.js";
+import { offsetForLeaderEpochHandler } from "./offset-for-leader-epoch.js";
+import { produceHandler } from "./produce.driver.js";
+
+/** The broker configs the client APIs read. */
+export interface ClientApiConfig {
+  readonly brokerId: number;
+  /** `auto.create.topics.enable`. */
+  readonly autoCreateTopicsEnable: boolean;
+  /** `num.partitions` and `default.replication.factor`, for auto-created topics. */
+  readonly numPartitions: number;
+  readonly defaultReplicationFactor: number;
+  /** `request.timeout.ms`, the CreateTopics timeout of auto-creation. */
+  readonly requestTimeoutMs: number;
+  /** The static config file, for DescribeConfigs. */
+  readonly staticConfig: StaticBrokerConfig;
+}
+
+/** Everything the client APIs work with; the node assembly builds these. */
+export interface ClientApiDependencies {
+  readonly config: ClientApiConfig;
+  readonly metadataCache: MetadataCache;
+  readonly replicaManager: ReplicaManager;
+  readonly logManager: LogManager;
+  readonly purgatories: {
+    readonly produce: DelayedOperationPurgatory;
+    readonly fetch: DelayedOperationPurgatory;
+  };
+  readonly wakeups: PartitionWakeups;
+  readonly fetchSessions: FetchSessionCache;
+  readonly forwarder: Forwarder;
+  readonly logger: Logger;
+}
+
+/** What registration made that the node must shut down. */
+export interface ClientApis {
+  readonly autoTopicCreator: AutoTopicCreator;
+}
+
+/**
+ * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
+ * DescribeConfigs, DescribeLogDirs, DescribeCluster and the forwarded admin APIs. ApiVersions
+ * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
+ */
+export function registerClientApis(
+  router: { register(apiKey: number, handler: ApiHandler): void },
+  dependencies: ClientApiDependencies,
+): ClientApis {
+  const { config, metadataCache, replicaManager, purgatories, wakeups } = dependencies;
+  const autoTopicCreator = new AutoTopicCreator(dependencies.forwarder, {
+    numPartitions: config.numPartitions,
+    defaultReplicationFactor: config.defaultReplicationFactor,
+    timeoutMs: config.requestTimeoutMs,
+    logger: dependencies.logger,
+  });
+  router.register(0, produceHandler({ replicaManager, purgatory: purgatories.produce, wakeups }));
+  router.register(
+    1,
+    fetchHandler({
+      replicaManager,
+      purgatory: purgatories.fetch,
+      wakeups,
+      metadataCache,
+      sessions: dependencies.fetchSessions,
+    }),
+  );
+  router.register(2, listOffsetsHandler(replicaManager));
+  router.register(
+    3,
+    metadataHandler({
+      metadataCache,
+      autoCreateTopicsEnable: config.autoCreateTopicsEnable,
+      autoCreation: autoTopicCreator,
+    }),
+  );
+  router.register(21, deleteRecordsHandler(replicaManager));
+  router.register(23, offsetForLeaderEpochHandler(replicaManager));
+  const { brokerId, staticConfig } = config;
+  router.register(32, describeConfigsHandler(metadataCache, { brokerId, staticConfig }));
+  router.register(35, describeLogDirsHandler(dependencies.logManager));
+  router.register(60, describeClusterHandler(metadataCache));
+  for (const api of FORWARDED_ADMIN_APIS) {
+    router.register(api.apiKey, forwardedAdminHandler(api, dependencies.forwarder));
+  }
+  return { autoTopicCreator };
+}

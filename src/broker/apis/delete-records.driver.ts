@@ -1,0 +1,57 @@
+/**
+ * DeleteRecords (21, v0-2): moves each partition's log start offset up to the offset given (-1:
+ * the high watermark), on the leader only, never past the high watermark (OFFSET_OUT_OF_RANGE)
+ * and only for topics whose cleanup.policy includes delete (POLICY_VIOLATION). The answer is the
+ * low watermark (the smallest log start offset over the replicas) right after the leader moved;
+ * Kafka waits for followers to catch up before answering (DelayedDeleteRecords), which Sluice
+ * does not yet, so with followers the low watermark may be lower than the offset asked.
+ */
+import type { DeleteRecordsRequest } from "../../protocol/index.js";
+import type { DeleteRecordsOutcome, ReplicaManager } from "../../replication/index.js";
+import { respond, type ApiHandler } from "../router/handler.js";
+
+/** The DeleteRecords versions served. */
+export const DELETE_RECORDS_VERSIONS = { minVersion: 0, maxVersion: 2 } as const;
+
+/** The DeleteRecords handler. */
+export function deleteRecordsHandler(replicaManager: ReplicaManager): ApiHandler {
+  return {
+    ...DELETE_RECORDS_VERSIONS,
+    handle: async (context) => {
+      const request = context.body as unknown as DeleteRecordsRequest;
+      const topics = [];
+      for (const topic of request.topics) {
+        const partitions = [];
+        for (const { partitionIndex, offset } of topic.partitions) {
+          const lookup = replicaManager.getPartitionOrError({
+            topic: topic.name,
+            partition: partitionIndex,
+          });
+          const outcome: DeleteRecordsOutcome =
+            lookup.kind === "error"
+              ? { kind: "error", errorCode: lookup.errorCode }
+              : await lookup.partition.deleteRecordsOnLeader(offset);
+          partitions.push(
+            outcome.kind === "deleted"
+              ? { partitionIndex, lowWatermark: outcome.lowWatermark, errorCode: 0 }
+              : { partitionIndex, lowWatermark: -1, errorCode: outcome.errorCode },
+          );
+        }
+        topics.push({ name: topic.name, partitions });
+      }
+      return respond({ throttleTimeMs: 0, topics });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as DeleteRecordsRequest;
+      const topics = request.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map(({ partitionIndex }) => ({
+          partitionIndex,
+          lowWatermark: -1,
+          errorCode,
+        })),
+      }));
+      return respond({ throttleTimeMs: 0, topics });
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * Fetch (1, v4-17, as Kafka 4 serves: v4 is the first with isolation levels and the floor of
+ * @platformatic/kafka; v13+ name topics by id, UNKNOWN_TOPIC_ID for ids this broker does not
+ * know). Sessions (v7+, KIP-227) decide which partitions are read and answered; the read waits
+ * in the purgatory for `minBytes` up to `maxWaitMs`; `maxBytes` and `partitionMaxBytes` bound
+ * the answer, except that the first batch of the first non-empty partition is returned whole
+ * (KIP-74). Consumers (replica id -1) read to the high watermark, read_committed to the last
+ * stable offset, which is the high watermark while Sluice has no transactions (and so no aborted
+ * transactions: an empty list). Throttle time 0, preferred read replica -1.
+ */
+import { ZERO_UUID } from "../../common/index.js";
+import type {
+  FetchRequest,
+  FetchResponsePartitionData,
+  MessageInput,
+} from "../../protocol/index.js";
+import {
+  completeFetchContext,
+  newFetchContext,
+  type FetchAnswerFacts,
+  type FetchContext,
+  type FetchPartitionRequest,
+  type FetchSessionCache,
+} from "../fetch-session/index.js";
+import type { MetadataCache } from "../metadata-cache/index.js";
+import { respond, type ApiHandler, type RequestContext } from "../router/handler.js";
+import {
+  readPartitions,
+  type FetchReadPorts,
+  type PartitionRead,
+  type PartitionToRead,
+} from "./fetch-read.driver.js";
+
+/** The Fetch versions served. */
+export const FETCH_VERSIONS = { minVersion: 4, maxVersion: 17 } as const;
+
+/** What the Fetch handler works with. */
+export interface FetchHandlerOptions extends FetchReadPorts {
+  readonly metadataCache: MetadataCache;
+  readonly sessions: FetchSessionCache;
+}
+
+interface FetchAnswer extends FetchAnswerFacts {
+  readonly data: MessageInput<FetchResponsePartitionData>;
+}
+
+/** The Fetch handler. */
+export function fetchHandler(options: FetchHandlerOptions): ApiHandler {
+  return {
+    ...FETCH_VERSIONS,
+    handle: (context) => handleFetch(options, context),
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as FetchRequest;
+      const responses = request.topics.map((topic) => ({
+        topic: topic.topic,
+        topicId: topic.topicId,
+        partitions: topic.partitions.map((partition) => ({
+          partitionIndex: partition.partition,
+          errorCode,
+          highWatermark: -1,
+          lastStableOffset: -1,
+          logStartOffset: -1,
+          records: new Uint8Array(0),
+        })),
+      }));
+      return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses });
+    },
+  };
+}
+
+async function handleFetch(options: FetchHandlerOptions, context: RequestContext) {
+  const version = context.header.apiVersion;
+  const request = context.body as unknown as FetchRequest;
+  const usesTopicIds = version >= 13;
+  const replicaId = version >= 15 ? request.replicaState.replicaId : request.replicaId;
+  const partitions = requestedPartitions(request, usesTopicIds);
+  const sessionContext: FetchContext =
+    version >= 7
+      ? newFetchContext(
+          options.sessions,
+          {
+            sessionId: request.sessionId,
+            sessionEpoch: request.sessionEpoch,
+            partitions,
+            forgotten: forgottenPartitions(request, usesTopicIds),
+            usesTopicIds,
+            isPrivileged: replicaId >= 0,
+          },
+          context.nowMs,
+        )
+      : { kind: "sessionless", partitions };
+  if (sessionContext.kind === "error") {
+    const { errorCode } = sessionContext;
+    return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] });
+  }
+  const image = options.metadataCache.image;
+  const toRead: PartitionToRead[] = sessionContext.partitions.map((partition) => {
+    const name = usesTopicIds
+      ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
+          ?.name
+      : partition.topicName;
+    const topicPartition =
+      name === undefined ? undefined : { topic: name, partition: partition.partition };
+    return { request: partition, topicPartition };
+  });
+  const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
+  const { maxWaitMs, minBytes, maxBytes } = request;
+  const reads = await readPartitions(options, toRead, {
+    replicaId,
+    maxWaitMs,
+    minBytes,
+    maxBytes,
+    isolation,
+  });
+  const answers = reads.map((read) => answerOf(read, isolation === "read_committed"));
+  const completed = completeFetchContext(options.sessions, sessionContext, answers, context.nowMs);
+  return respond({
+    throttleTimeMs: 0,
+    errorCode: 0,
+    sessionId: completed.sessionId,
+    responses: groupByTopic(completed.answers),
+  });
+}
+
+function requestedPartitions(
+  request: FetchRequest,
+  usesTopicIds: boolean,
+): FetchPartitionRequest[] {
+  return request.topics.flatMap((topic) =>
+    topic.partitions.map((partition) => ({
+      topicId: usesTopicIds ? topic.topicId : ZERO_UUID,
+      topicName: usesTopicIds ? "" : topic.topic,
+      partition: partition.partition,
+      fetchOffset: partition.fetchOffset,
+      partitionMaxBytes: partition.partitionMaxBytes,
+      currentLeaderEpoch: partition.currentLeaderEpoch,
+      lastFetchedEpoch: partition.lastFetchedEpoch,
+      logStartOffset: partition.logStartOffset,
+    })),
+  );
+}
+
+function forgottenPartitions(request: FetchRequest, usesTopicIds: boolean) {
+  return request.forgottenTopicsData.flatMap((topic) =>
+    topic.partitions.map((partition) => ({
+      topicId: usesTopicIds ? topic.topicId : ZERO_UUID,
+      topicName: usesTopicIds ? "" : topic.topic,
+      partition,
+    })),
+  );
+}
+
+function answerOf(read: PartitionRead, isReadCommitted: boolean): FetchAnswer {
+  const { outcome, request } = read;
+  const common = { partitionIndex: request.partition, preferredReadReplica: -1 };
+  if (outcome.kind === "error") {
+    const { errorCode, highWatermark, logStartOffset } = outcome;
+    const data = { ...common, errorCode, highWatermark, lastStableOffset: -1, logStartOffset };
+    const facts = { errorCode, highWatermark, lastStableOffset: -1, logStartOffset };
+    return { request, ...facts, hasRecords: false, hasDivergingEpoch: false, data };
+  }
+  const { highWatermark, lastStableOffset, logStartOffset, divergingEpoch } = outcome;
+  const data = {
+    ...common,
+    errorCode: 0,
+    highWatermark,
+    lastStableOffset,
+    logStartOffset,
+    ...(divergingEpoch === undefined ? {} : { divergingEpoch }),
+    abortedTransactions: isReadCommitted ? [] : null,
+    records: read.records,
+  };
+  return {
+    request,
+    errorCode: 0,
+    highWatermark,
+    lastStableOffset,
+    logStartOffset,
+    hasRecords: read.records.length > 0,
+    hasDivergingEpoch: divergingEpoch !== undefined,
+    data,
+  };
+}
+
+/** Consecutive answers of one topic go into one topic entry, in answer order. */
+function groupByTopic(answers: readonly FetchAnswer[]) {
+  const topics: { topic: string; topicId: string; partitions: FetchAnswer["data"][] }[] = [];
+  for (const answer of answers) {
+    const { topicName, topicId } = answer.request;
+    const last = topics[topics.length - 1];
+    if (last !== undefined && last.topic === topicName && last.topicId === topicId) {
+      last.partitions.push(answer.data);
+    } else {
+      topics.push({ topic: topicName, topicId, partitions: [answer.data] });
+    }
+  }
+  return topics;
+}

@@ -1,0 +1,88 @@
+/**
+ * ListOffsets (2, v1-9, as Kafka 4 serves; v0's multi-offset form is gone): per partition the
+ * earliest (-2), latest (-1), max-timestamp (-3, v7+), earliest-local (-4, v8+) offset, or the
+ * first offset whose timestamp is at or after the one given. Consumers (replica id -1) see the
+ * high watermark for read_uncommitted (and before v2) and the last stable offset for
+ * read_committed; a replica id >= 0 sees the log end. Only the leader answers.
+ */
+import { ErrorCode } from "../../common/index.js";
+import type { ListOffsetsRequest } from "../../protocol/index.js";
+import type { IsolationLevel, OffsetLookup, ReplicaManager } from "../../replication/index.js";
+import { respond, type ApiHandler } from "../router/handler.js";
+
+/** The ListOffsets versions served. */
+export const LIST_OFFSETS_VERSIONS = { minVersion: 1, maxVersion: 9 } as const;
+
+/** The ListOffsets handler. */
+export function listOffsetsHandler(replicaManager: ReplicaManager): ApiHandler {
+  return {
+    ...LIST_OFFSETS_VERSIONS,
+    handle: async (context) => {
+      const request = context.body as unknown as ListOffsetsRequest;
+      const isolation: IsolationLevel | undefined =
+        request.replicaId >= 0
+          ? undefined
+          : request.isolationLevel === 1
+            ? "read_committed"
+            : "read_uncommitted";
+      const topics = [];
+      for (const topic of request.topics) {
+        const partitions = [];
+        for (const partition of topic.partitions) {
+          const lookup = replicaManager.getPartitionOrError({
+            topic: topic.name,
+            partition: partition.partitionIndex,
+          });
+          const found: OffsetLookup =
+            lookup.kind === "error"
+              ? lookup
+              : await lookup.partition.fetchOffsetForTimestamp(partition.timestamp, {
+                  isolation,
+                  currentLeaderEpoch: partition.currentLeaderEpoch,
+                });
+          partitions.push({
+            partitionIndex: partition.partitionIndex,
+            ...answerOf(found, context.header.apiVersion),
+          });
+        }
+        topics.push({ name: topic.name, partitions });
+      }
+      return respond({ throttleTimeMs: 0, topics });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as ListOffsetsRequest;
+      const topics = request.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map(({ partitionIndex }) => ({
+          partitionIndex,
+          ...answerOf({ kind: "error", errorCode }, context.header.apiVersion),
+        })),
+      }));
+      return respond({ throttleTimeMs: 0, topics });
+    },
+  };
+}
+
+/** One partition's answer; `leaderEpoch` exists from v4 and may not be set before. */
+function answerOf(found: OffsetLookup, version: number) {
+  const answer = answerFieldsOf(found);
+  if (version >= 4) return answer;
+  const { leaderEpoch: _leaderEpoch, ...withoutEpoch } = answer;
+  return withoutEpoch;
+}
+
+function answerFieldsOf(found: OffsetLookup) {
+  switch (found.kind) {
+    case "found":
+      return {
+        errorCode: ErrorCode.NONE,
+        timestamp: found.timestamp,
+        offset: found.offset,
+        leaderEpoch: found.leaderEpoch,
+      };
+    case "notFound":
+      return { errorCode: ErrorCode.NONE, timestamp: -1, offset: -1, leaderEpoch: -1 };
+    case "error":
+      return { errorCode: found.errorCode, timestamp: -1, offset: -1, leaderEpoch: -1 };
+  }
+}

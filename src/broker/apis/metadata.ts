@@ -1,0 +1,153 @@
+/**
+ * Metadata (3, v0-12, as Kafka 3.x brokers serve): live brokers on the request's listener, the
+ * cluster id, a live broker as controller id, and the topics asked for (all when the list is
+ * null, or empty in v0) with partitions, leader epochs (v7+), offline replicas (v5+) and topic
+ * ids (v10+; v10+ may ask by id, UNKNOWN_TOPIC_ID when none matches). A missing topic is
+ * auto-created when `auto.create.topics.enable` is on and the request allows it (always before
+ * v4, `allowAutoTopicCreation` from v4): it answers LEADER_NOT_AVAILABLE while the controller
+ * creates it, else UNKNOWN_TOPIC_OR_PARTITION; an invalid name is INVALID_TOPIC_EXCEPTION.
+ */
+import { ErrorCode, ZERO_UUID } from "../../common/index.js";
+import { invalidTopicNameReason } from "../../controller/index.js";
+import type { MetadataImage, TopicImage } from "../../metadata/index.js";
+import type {
+  MessageInput,
+  MetadataRequest,
+  MetadataResponseMetadataResponseTopic,
+} from "../../protocol/index.js";
+import { partitionsMetadata, type MetadataCache } from "../metadata-cache/index.js";
+import { respond, type ApiHandler } from "../router/handler.js";
+import type { TopicAutoCreation } from "./auto-topic-creation.driver.js";
+
+/** The Metadata versions served. */
+export const METADATA_VERSIONS = { minVersion: 0, maxVersion: 12 } as const;
+/** Kafka's value for "authorized operations not asked for" (Integer.MIN_VALUE). */
+const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
+/** Kafka's internal topics, flagged isInternal. */
+const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
+
+type TopicMetadata = MessageInput<MetadataResponseMetadataResponseTopic>;
+
+/** What the Metadata handler reads. */
+export interface MetadataHandlerOptions {
+  readonly metadataCache: MetadataCache;
+  /** `auto.create.topics.enable`. */
+  readonly autoCreateTopicsEnable: boolean;
+  readonly autoCreation: TopicAutoCreation;
+}
+
+/** The Metadata handler. */
+export function metadataHandler(options: MetadataHandlerOptions): ApiHandler {
+  return {
+    ...METADATA_VERSIONS,
+    handle: (context) => {
+      const version = context.header.apiVersion;
+      const request = context.body as unknown as MetadataRequest;
+      const { metadataCache } = options;
+      const image = metadataCache.image;
+      const listenerName = context.connection.listenerName;
+      const brokers = metadataCache.aliveBrokers(listenerName, image).map((broker) => ({
+        nodeId: broker.brokerId,
+        host: broker.host,
+        port: broker.port,
+        rack: broker.rack,
+      }));
+      const topics = answerTopics(options, image, { request, version, listenerName });
+      return respond({
+        throttleTimeMs: 0,
+        brokers,
+        clusterId: metadataCache.clusterId,
+        controllerId: metadataCache.controllerIdForClients(image),
+        topics,
+        clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+      });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as MetadataRequest;
+      const topics = (request.topics ?? []).map((topic) => ({
+        errorCode,
+        name: topic.name,
+        topicId: topic.topicId,
+        partitions: [],
+      }));
+      return respond({ throttleTimeMs: 0, brokers: [], controllerId: -1, topics });
+    },
+  };
+}
+
+interface TopicsQuery {
+  readonly request: MetadataRequest;
+  readonly version: number;
+  readonly listenerName: string;
+}
+
+function answerTopics(
+  options: MetadataHandlerOptions,
+  image: MetadataImage,
+  query: TopicsQuery,
+): TopicMetadata[] {
+  const { request, version } = query;
+  const isAllTopics = request.topics === null || (version === 0 && request.topics.length === 0);
+  if (isAllTopics) {
+    return [...image.topics.byName.values()]
+      .sort((left, right) => (left.name < right.name ? -1 : 1))
+      .map((topic) => existingTopic(image, topic, query));
+  }
+  const answers: TopicMetadata[] = [];
+  const toCreate: string[] = [];
+  const mayCreate =
+    options.autoCreateTopicsEnable && (version < 4 || request.allowAutoTopicCreation);
+  for (const asked of request.topics ?? []) {
+    if (asked.name === null) {
+      const topic = image.topics.byId.get(
+        asked.topicId as Parameters<typeof image.topics.byId.get>[0],
+      );
+      answers.push(
+        topic === undefined
+          ? missingTopic(ErrorCode.UNKNOWN_TOPIC_ID, null, asked.topicId)
+          : existingTopic(image, topic, query),
+      );
+      continue;
+    }
+    const topic = image.topics.byName.get(asked.name);
+    if (topic !== undefined) {
+      answers.push(existingTopic(image, topic, query));
+    } else if (invalidTopicNameReason(asked.name) !== undefined) {
+      answers.push(missingTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, asked.name, ZERO_UUID));
+    } else if (mayCreate) {
+      toCreate.push(asked.name);
+      answers.push(missingTopic(ErrorCode.LEADER_NOT_AVAILABLE, asked.name, ZERO_UUID));
+    } else {
+      answers.push(missingTopic(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, asked.name, ZERO_UUID));
+    }
+  }
+  if (toCreate.length > 0) options.autoCreation.createTopics(toCreate);
+  return answers;
+}
+
+function existingTopic(image: MetadataImage, topic: TopicImage, query: TopicsQuery): TopicMetadata {
+  const partitions = partitionsMetadata(image, topic, {
+    listenerName: query.listenerName,
+    errorUnavailableEndpoints: query.version === 0,
+    errorUnavailableListeners: query.version >= 6,
+  });
+  return {
+    errorCode: ErrorCode.NONE,
+    name: topic.name,
+    topicId: topic.id,
+    isInternal: INTERNAL_TOPICS.has(topic.name),
+    partitions,
+    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+  };
+}
+
+function missingTopic(errorCode: number, name: string | null, topicId: string): TopicMetadata {
+  return {
+    errorCode,
+    name,
+    topicId,
+    isInternal: false,
+    partitions: [],
+    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+  };
+}

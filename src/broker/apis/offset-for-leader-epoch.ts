@@ -1,0 +1,56 @@
+/**
+ * OffsetForLeaderEpoch (23, v2-4, as Kafka 4 serves): per partition the largest leader epoch at
+ * most the one asked and where it ends, checked against `currentLeaderEpoch`
+ * (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH). Only the leader answers, except to the debug
+ * replica id -2, which any replica answers.
+ */
+import type { OffsetForLeaderEpochRequest } from "../../protocol/index.js";
+import type { ReplicaManager } from "../../replication/index.js";
+import { respond, type ApiHandler } from "../router/handler.js";
+
+/** The OffsetForLeaderEpoch versions served. */
+export const OFFSET_FOR_LEADER_EPOCH_VERSIONS = { minVersion: 2, maxVersion: 4 } as const;
+/** The replica id of a debugging client, which may read from followers. */
+const DEBUGGING_REPLICA_ID = -2;
+
+/** The OffsetForLeaderEpoch handler. */
+export function offsetForLeaderEpochHandler(replicaManager: ReplicaManager): ApiHandler {
+  return {
+    ...OFFSET_FOR_LEADER_EPOCH_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as OffsetForLeaderEpochRequest;
+      const requireLeader = request.replicaId !== DEBUGGING_REPLICA_ID;
+      const topics = request.topics.map((topic) => ({
+        topic: topic.topic,
+        partitions: topic.partitions.map((asked) => {
+          const lookup = replicaManager.getPartitionOrError({
+            topic: topic.topic,
+            partition: asked.partition,
+          });
+          const end =
+            lookup.kind === "error"
+              ? { errorCode: lookup.errorCode, leaderEpoch: -1, endOffset: -1 }
+              : lookup.partition.lastOffsetForLeaderEpoch(asked.leaderEpoch, {
+                  currentLeaderEpoch: asked.currentLeaderEpoch,
+                  requireLeader,
+                });
+          return { partition: asked.partition, ...end };
+        }),
+      }));
+      return respond({ throttleTimeMs: 0, topics });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as OffsetForLeaderEpochRequest;
+      const topics = request.topics.map((topic) => ({
+        topic: topic.topic,
+        partitions: topic.partitions.map(({ partition }) => ({
+          partition,
+          errorCode,
+          leaderEpoch: -1,
+          endOffset: -1,
+        })),
+      }));
+      return respond({ throttleTimeMs: 0, topics });
+    },
+  };
+}

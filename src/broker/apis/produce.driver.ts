@@ -1,0 +1,195 @@
+/**
+ * Produce (0, v3-11): appends each partition's batch on this broker as leader. v3 is the floor
+ * because it is the first version of record batches v2 (kafkajs writes old message sets to a
+ * broker advertising less), and Kafka 4 serves no lower one either.
+ *
+ * - acks must be 0, 1 or -1, else every partition gets INVALID_REQUIRED_ACKS;
+ * - acks=0 gets no response; if a partition failed the connection is closed once earlier
+ *   responses are out, so that the producer notices (Kafka does the same);
+ * - acks=-1 waits in the purgatory (DelayedProduce) until the high watermark covers each
+ *   append, or `timeoutMs`, when the partitions still waiting get REQUEST_TIMED_OUT;
+ * - a transactional id: Sluice has no transaction coordinator, so no transaction can be ongoing
+ *   and every partition is refused with INVALID_TXN_STATE, as Kafka's partition verification
+ *   (KIP-890) refuses a transactional produce to a partition outside an ongoing transaction.
+ *
+ * The appends are started before the handler's first await, so pipelined requests of one
+ * connection append in request order.
+ */
+import { ErrorCode } from "../../common/index.js";
+import type {
+  MessageInput,
+  ProduceRequest,
+  ProduceResponsePartitionProduceResponse,
+} from "../../protocol/index.js";
+import type { AppendOutcome, ProduceEntry, ReplicaManager } from "../../replication/index.js";
+import { DelayedProduce, type PartitionWakeups } from "../delayed/index.js";
+import { topicPartitionKey } from "../purgatory/delayed-operation.js";
+import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js";
+import {
+  NO_RESPONSE,
+  closeConnection,
+  respond,
+  type ApiHandler,
+  type HandlerOutcome,
+} from "../router/handler.js";
+
+/** The Produce versions served. */
+export const PRODUCE_VERSIONS = { minVersion: 3, maxVersion: 11 } as const;
+
+type PartitionResponse = MessageInput<ProduceResponsePartitionProduceResponse>;
+
+/** What the Produce handler works with. */
+export interface ProduceHandlerOptions {
+  readonly replicaManager: ReplicaManager;
+  readonly purgatory: DelayedOperationPurgatory;
+  readonly wakeups: PartitionWakeups;
+}
+
+/** The Produce handler. */
+export function produceHandler(options: ProduceHandlerOptions): ApiHandler {
+  return {
+    ...PRODUCE_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as ProduceRequest;
+      const refusal = requestRefusal(request);
+      if (refusal !== undefined) {
+        const answer = answerAll(request, () =>
+          refusedPartition(refusal.errorCode, refusal.message),
+        );
+        return request.acks === 0 ? closeConnection(refusal.message) : respond(answer);
+      }
+      // Started synchronously: the order of appends is the order of requests.
+      const { entries, malformed } = entriesOf(request);
+      const appending = options.replicaManager.appendRecords(entries, {
+        requiredAcks: request.acks,
+      });
+      return finishProduce(options, request, { appending, malformed });
+    },
+    errorResponse: (context, errorCode) =>
+      respond(
+        answerAll(context.body as unknown as ProduceRequest, () =>
+          refusedPartition(errorCode, null),
+        ),
+      ),
+  };
+}
+
+/** The refusal of the whole request, if any. */
+function requestRefusal(
+  request: ProduceRequest,
+): { readonly errorCode: number; readonly message: string } | undefined {
+  if (request.acks !== 0 && request.acks !== 1 && request.acks !== -1) {
+    return { errorCode: ErrorCode.INVALID_REQUIRED_ACKS, message: `acks ${request.acks}` };
+  }
+  if (request.transactionalId !== null) {
+    const message = "transactions are not supported by this broker";
+    return { errorCode: ErrorCode.INVALID_TXN_STATE, message };
+  }
+  return undefined;
+}
+
+/** The partitions to append, and those whose records field is null (INVALID_RECORD). */
+function entriesOf(request: ProduceRequest): {
+  readonly entries: ProduceEntry[];
+  readonly malformed: Set<string>;
+} {
+  const entries: ProduceEntry[] = [];
+  const malformed = new Set<string>();
+  for (const topic of request.topicData) {
+    for (const partition of topic.partitionData) {
+      const topicPartition = { topic: topic.name, partition: partition.index };
+      if (partition.records === null) malformed.add(topicPartitionKey(topic.name, partition.index));
+      else entries.push({ topicPartition, records: partition.records });
+    }
+  }
+  return { entries, malformed };
+}
+
+async function finishProduce(
+  options: ProduceHandlerOptions,
+  request: ProduceRequest,
+  pending: {
+    readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
+    readonly malformed: ReadonlySet<string>;
+  },
+): Promise<HandlerOutcome> {
+  const appended = await pending.appending;
+  const outcomes = new Map<string, AppendOutcome>();
+  for (const { topicPartition, outcome } of appended.results) {
+    outcomes.set(topicPartitionKey(topicPartition.topic, topicPartition.partition), outcome);
+  }
+  let waitErrors: ReadonlyMap<string, number> = new Map();
+  if (appended.waits.length > 0) {
+    for (const wait of appended.waits) options.wakeups.watch(wait.partition);
+    const delayed = new DelayedProduce(Math.max(0, request.timeoutMs), appended.waits);
+    options.purgatory.tryCompleteElseWatch(delayed, delayed.keys);
+    waitErrors = await delayed.done;
+  }
+  let hasError = false;
+  const response = answerAll(request, (key) => {
+    if (pending.malformed.has(key)) {
+      hasError = true;
+      return refusedPartition(ErrorCode.INVALID_RECORD, "the partition's records are null");
+    }
+    const outcome = outcomes.get(key);
+    const answer =
+      outcome === undefined
+        ? refusedPartition(ErrorCode.UNKNOWN_SERVER_ERROR, null)
+        : partitionResponseOf(outcome, waitErrors.get(key));
+    if (answer.errorCode !== ErrorCode.NONE) hasError = true;
+    return answer;
+  });
+  if (request.acks !== 0) return respond(response);
+  return hasError ? closeConnection("an acks=0 produce failed") : NO_RESPONSE;
+}
+
+/** The response naming every partition of the request, answered by `answer`. */
+function answerAll(
+  request: ProduceRequest,
+  answer: (key: string) => PartitionResponse & { readonly errorCode: number },
+): object {
+  return {
+    throttleTimeMs: 0,
+    responses: request.topicData.map((topic) => ({
+      name: topic.name,
+      partitionResponses: topic.partitionData.map((partition) => ({
+        ...answer(topicPartitionKey(topic.name, partition.index)),
+        index: partition.index,
+      })),
+    })),
+  };
+}
+
+function refusedPartition(
+  errorCode: number,
+  errorMessage: string | null,
+): PartitionResponse & { readonly errorCode: number } {
+  return { errorCode, errorMessage, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1 };
+}
+
+/** One partition's answer: its append, then for acks=-1 what the wait ended with. */
+function partitionResponseOf(
+  outcome: AppendOutcome,
+  waitErrorCode: number | undefined,
+): PartitionResponse & { readonly errorCode: number } {
+  if (outcome.kind === "error") {
+    return {
+      errorCode: outcome.errorCode,
+      errorMessage: outcome.errorMessage ?? null,
+      baseOffset: -1,
+      logAppendTimeMs: -1,
+      logStartOffset: outcome.logStartOffset,
+      recordErrors: outcome.recordErrors.map((recordError) => ({
+        batchIndex: recordError.batchIndex,
+        batchIndexErrorMessage: recordError.message,
+      })),
+    };
+  }
+  return {
+    errorCode: waitErrorCode ?? ErrorCode.NONE,
+    errorMessage: null,
+    baseOffset: outcome.firstOffset,
+    logAppendTimeMs: outcome.logAppendTime,
+    logStartOffset: outcome.logStartOffset,
+  };
+}
