@@ -5,55 +5,9 @@ import { isFileSystemError } from "../ports/index.js";
 import { readTextFileIfExists, writeTextFileAtomically } from "./atomic-file.driver.js";
 import { offsetCheckpointFile, RECOVERY_POINT_CHECKPOINT_FILE } from "./checkpoint-file.driver.js";
 import { MalformedFileError } from "./malformed-file-error.js";
-import { MemoryFileSystem, SimulatedCrash } from "./memory-file-system.test-support.js";
+import { MemoryFileSystem } from "./memory-file-system.test-support.js";
 
-const OLD_TEXT = "0\n1\norders 0 100\n";
-const NEW_TEXT = "0\n2\norders 0 200\norders 1 300\n";
-
-async function diskWithOldFile(): Promise<MemoryFileSystem> {
-  const disk = new MemoryFileSystem();
-  await disk.mkdir("/data", { recursive: true });
-  await disk.syncDirectory("/");
-  await writeTextFileAtomically(disk, "/data/checkpoint", OLD_TEXT);
-  return disk;
-}
-
-test("a crash at any step of an atomic write leaves the old or the new file", async () => {
-  const outcomes = new Set<string>();
-  for (let crashPoint = 0; ; crashPoint++) {
-    const disk = await diskWithOldFile();
-    disk.crashBeforeOperation = disk.operationCount + crashPoint;
-    let hasCompleted = true;
-    try {
-      await writeTextFileAtomically(disk, "/data/checkpoint", NEW_TEXT);
-    } catch (error) {
-      assert.ok(error instanceof SimulatedCrash);
-      hasCompleted = false;
-    }
-    disk.crash();
-    const text = await readTextFileIfExists(disk, "/data/checkpoint");
-    assert.ok(text === OLD_TEXT || text === NEW_TEXT, `crash point ${crashPoint}: ${text}`);
-    if (hasCompleted) assert.equal(text, NEW_TEXT, "a completed write survives a crash");
-    outcomes.add(text);
-    if (hasCompleted) break;
-  }
-  assert.deepEqual([...outcomes].sort(), [NEW_TEXT, OLD_TEXT].sort());
-});
-
-test("a first atomic write either exists whole after a crash or not at all", async () => {
-  for (let crashPoint = 0; crashPoint < 8; crashPoint++) {
-    const disk = new MemoryFileSystem();
-    await disk.mkdir("/data");
-    await disk.syncDirectory("/");
-    disk.crashBeforeOperation = disk.operationCount + crashPoint;
-    await writeTextFileAtomically(disk, "/data/file", NEW_TEXT).catch((error: unknown) => {
-      assert.ok(error instanceof SimulatedCrash);
-    });
-    disk.crash();
-    const text = await readTextFileIfExists(disk, "/data/file");
-    assert.ok(text === undefined || text === NEW_TEXT, `crash point ${crashPoint}`);
-  }
-});
+// The crash tests of atomic writes run on the simulated disk: test/storage/file-crash.test.ts.
 
 test("an offset checkpoint file is written and read back", async () => {
   const disk = new MemoryFileSystem();

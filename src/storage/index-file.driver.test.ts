@@ -28,19 +28,6 @@ test("offset index entries are written at their slot and load back after a reope
   assert.equal(fileSystem.contentOf(PATH)?.length, 8);
 });
 
-test("flushed entries survive a crash and unflushed ones may not", async () => {
-  const fileSystem = await disk();
-  const { offsetIndex } = await OffsetIndexFile.open(fileSystem, PATH, OPTIONS);
-  for (const folder of ["/", "/logs", "/logs/orders-0"]) await fileSystem.syncDirectory(folder);
-  await offsetIndex.append(50, 4100);
-  await offsetIndex.flush();
-  await offsetIndex.append(60, 8300);
-  fileSystem.crash();
-  const { offsetIndex: recovered, sanity } = await OffsetIndexFile.open(fileSystem, PATH, OPTIONS);
-  assert.deepEqual(sanity, { kind: "sane" });
-  assert.equal(recovered.entryCount, 1);
-});
-
 test("a zero-padded file loads as corrupt and trimToValidSize cuts the tail", async () => {
   const fileSystem = await disk();
   const handle = await fileSystem.open(PATH, { create: true });

@@ -1,9 +1,7 @@
 /**
- * A small in-memory FileSystem for the storage tests, standing in until sim/ has its simulated
- * disk. It models what the storage layer relies on: file data becomes durable on sync, folder
- * entries (creations, renames, removals) on syncDirectory, and `crash()` drops everything that
- * was not made durable. `crashBeforeOperation` makes the n-th port call fail as if the process
- * died there, so a test can stop a protocol at every step.
+ * A small in-memory FileSystem for the unit tests of storage files that need a plain disk and
+ * nothing more. It keeps no durable state and cannot crash: tests of crashes, durability and
+ * injected faults run on the simulator's SimFileSystem in test/storage/.
  */
 import { basename, dirname } from "../common/index.js";
 import {
@@ -15,21 +13,14 @@ import {
   type OpenOptions,
 } from "../ports/index.js";
 
-/** The error every port call throws once the planned crash point is reached. */
-export class SimulatedCrash extends Error {
-  override readonly name = "SimulatedCrash";
-}
-
 interface FileNode {
   readonly kind: "file";
   data: Uint8Array;
-  durableData: Uint8Array;
 }
 
 interface DirectoryNode {
   readonly kind: "directory";
   entries: Map<string, Node>;
-  durableEntries: Map<string, Node>;
 }
 
 type Node = FileNode | DirectoryNode;
@@ -40,37 +31,7 @@ function fail(code: FileSystemErrorCode, syscall: string, path: string): never {
 
 /** The in-memory disk. Paths are absolute, "/"-separated. */
 export class MemoryFileSystem implements FileSystem {
-  private readonly root: DirectoryNode = {
-    kind: "directory",
-    entries: new Map(),
-    durableEntries: new Map(),
-  };
-  /** Port calls made so far. */
-  operationCount = 0;
-  /** When set, the port call with this number (counting from 0) and every later one throw. */
-  crashBeforeOperation: number | undefined;
-
-  /** Forgets every write and folder change not made durable, and clears the crash point. */
-  crash(): void {
-    const restore = (directory: DirectoryNode): void => {
-      directory.entries = new Map(directory.durableEntries);
-      for (const node of directory.entries.values()) {
-        if (node.kind === "directory") restore(node);
-        else node.data = node.durableData.slice();
-      }
-    };
-    restore(this.root);
-    this.crashBeforeOperation = undefined;
-  }
-
-  /** Counts a port call and throws when it is at or past the crash point. */
-  step(): void {
-    const number = this.operationCount++;
-    if (this.crashBeforeOperation !== undefined && number >= this.crashBeforeOperation) {
-      throw new SimulatedCrash(`crashed before operation ${number}`);
-    }
-  }
-
+  private readonly root: DirectoryNode = { kind: "directory", entries: new Map() };
   private lookup(path: string): Node | undefined {
     let node: Node = this.root;
     for (const part of path.split("/").filter((name) => name.length > 0)) {
@@ -90,23 +51,21 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async open(path: string, options: OpenOptions = {}): Promise<FileHandle> {
-    this.step();
     let node = this.lookup(path);
     if (node !== undefined && options.create === true && options.exclusive === true) {
       fail("EEXIST", "open", path);
     }
     if (node === undefined) {
       if (options.create !== true) fail("ENOENT", "open", path);
-      node = { kind: "file", data: new Uint8Array(0), durableData: new Uint8Array(0) };
+      node = { kind: "file", data: new Uint8Array(0) };
       this.parentOf(path, "open").entries.set(basename(path), node);
     }
     if (node.kind !== "file") fail("EISDIR", "open", path);
     if (options.truncate === true) node.data = new Uint8Array(0);
-    return new MemoryFileHandle(this, path, node, options.readOnly === true);
+    return new MemoryFileHandle(path, node, options.readOnly === true);
   }
 
   async rename(from: string, to: string): Promise<void> {
-    this.step();
     const node = this.lookup(from);
     if (node === undefined) fail("ENOENT", "rename", from);
     const target = this.parentOf(to, "rename");
@@ -115,7 +74,6 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async readdir(path: string): Promise<string[]> {
-    this.step();
     const node = this.lookup(path);
     if (node === undefined) fail("ENOENT", "readdir", path);
     if (node.kind !== "directory") fail("ENOTDIR", "readdir", path);
@@ -123,7 +81,6 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async unlink(path: string): Promise<void> {
-    this.step();
     const node = this.lookup(path);
     if (node === undefined) fail("ENOENT", "unlink", path);
     if (node.kind !== "file") fail("EISDIR", "unlink", path);
@@ -131,7 +88,6 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    this.step();
     const parts = path.split("/").filter((name) => name.length > 0);
     let directory = this.root;
     for (const [index, part] of parts.entries()) {
@@ -146,18 +102,13 @@ export class MemoryFileSystem implements FileSystem {
         directory = existing;
         continue;
       }
-      const created: DirectoryNode = {
-        kind: "directory",
-        entries: new Map(),
-        durableEntries: new Map(),
-      };
+      const created: DirectoryNode = { kind: "directory", entries: new Map() };
       directory.entries.set(part, created);
       directory = created;
     }
   }
 
   async rmdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    this.step();
     const node = this.lookup(path);
     if (node === undefined) fail("ENOENT", "rmdir", path);
     if (node.kind !== "directory") fail("ENOTDIR", "rmdir", path);
@@ -166,7 +117,6 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
-    this.step();
     const node = this.lookup(path);
     if (node === undefined) return undefined;
     const size = node.kind === "file" ? node.data.length : 0;
@@ -179,11 +129,9 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async syncDirectory(path: string): Promise<void> {
-    this.step();
     const node = this.lookup(path);
     if (node === undefined) fail("ENOENT", "syncDirectory", path);
     if (node.kind !== "directory") fail("ENOTDIR", "syncDirectory", path);
-    node.durableEntries = new Map(node.entries);
   }
 
   /** The current bytes of the file at `path` (for assertions), or undefined. */
@@ -198,14 +146,12 @@ class MemoryFileHandle implements FileHandle {
   private isClosed = false;
 
   constructor(
-    private readonly fileSystem: MemoryFileSystem,
     readonly path: string,
     private readonly node: FileNode,
     private readonly isReadOnly: boolean,
   ) {}
 
   private check(syscall: string, isWrite: boolean): void {
-    this.fileSystem.step();
     if (this.isClosed || (isWrite && this.isReadOnly)) fail("EBADF", syscall, this.path);
   }
 
@@ -255,7 +201,6 @@ class MemoryFileHandle implements FileHandle {
 
   async sync(): Promise<void> {
     this.check("sync", false);
-    this.node.durableData = this.node.data.slice();
   }
 
   async datasync(): Promise<void> {

@@ -7,9 +7,13 @@ import assert from "node:assert/strict";
 import type { LogFields, Logger } from "../../src/ports/index.js";
 import { encodeBatch, iterateBatches, readBatchHeader } from "../../src/protocol/index.js";
 import { PartitionLog, defaultLogConfig, type LogConfig } from "../../src/storage/index.js";
-import { Scheduler } from "../../sim/scheduler.js";
-import { SimFileSystem, type SimFileSystemOptions } from "../../sim/fs/sim-file-system.js";
-import type { SimNode } from "../../sim/node.js";
+import {
+  Scheduler,
+  SimFileSystem,
+  type SchedulerOptions,
+  type SimFileSystemOptions,
+  type SimNode,
+} from "../../sim/index.js";
 
 /** A logger that keeps its lines, for assertions and for a failing test's output. */
 export class MemoryLogger implements Logger {
@@ -51,8 +55,12 @@ export class LogHarness {
   readonly logger = new MemoryLogger();
   syncCount = 0;
 
-  constructor(seed: number, options: SimFileSystemOptions = {}) {
-    this.scheduler = new Scheduler({ seed });
+  constructor(
+    seed: number,
+    options: SimFileSystemOptions = {},
+    schedulerOptions: Omit<SchedulerOptions, "seed"> = {},
+  ) {
+    this.scheduler = new Scheduler({ seed, ...schedulerOptions });
     this.node = this.scheduler.node("broker");
     this.fs = new SimFileSystem(this.scheduler, this.node, options);
     const sync = this.fs.open.bind(this.fs);

@@ -47,7 +47,7 @@ async function segmentOf(
 test("replaceSegments swaps cleaned segments in and renames the old ones .deleted", async () => {
   const { harness, log } = await threeSegments(31);
   const before = await readAll(harness, log);
-  const [oldest, second] = log.segmentObjects();
+  const [oldest, second] = log.segments();
   assert.ok(oldest !== undefined && second !== undefined);
   // The "cleaned" segment keeps every other batch of the first two segments.
   const kept = before
@@ -59,7 +59,12 @@ test("replaceSegments swaps cleaned segments in and renames the old ones .delete
     "cleaned",
     kept.map((batch) => batch.bytes),
   );
-  await harness.run(log.replaceSegments([cleaned], [oldest, second]));
+  const isSwapped = await harness.run(
+    log.replaceSegments([cleaned], [oldest.baseOffset, second.baseOffset]),
+  );
+  assert.equal(isSwapped, true);
+  const swapped = log.segments()[0];
+  assert.equal(swapped?.lastModifiedMs, second.lastModifiedMs, "retention's clock is kept");
   const after = await readAll(harness, log);
   const expected = [...kept, ...before.filter((batch) => batch.baseOffset >= second.nextOffset)];
   assert.deepEqual(
@@ -80,7 +85,7 @@ test("replaceSegments swaps cleaned segments in and renames the old ones .delete
 test("opening completes an interrupted swap and removes other leftovers", async () => {
   const { harness, log } = await threeSegments(32);
   const before = await readAll(harness, log);
-  const [oldest, second, third] = log.segmentObjects();
+  const [oldest, second, third] = log.segments();
   assert.ok(oldest !== undefined && second !== undefined && third !== undefined);
   const kept = before.filter(
     (batch) => batch.baseOffset < second.nextOffset && batch.baseOffset % 4 === 0,
@@ -112,6 +117,32 @@ test("opening completes an interrupted swap and removes other leftovers", async 
   );
   const names = harness.fs.peekDirectory(partitionDir) ?? [];
   assert.ok(!names.some((name) => /\.(cleaned|swap|deleted)$/.test(name)), names.join(" "));
+});
+
+test("replaceSegments refuses, deleting the new files, when the old segments changed", async () => {
+  const { harness, log } = await threeSegments(34);
+  const before = await readAll(harness, log);
+  const [oldest, second] = log.segments();
+  assert.ok(oldest !== undefined && second !== undefined);
+  const group = before.filter((batch) => batch.baseOffset < second.nextOffset);
+  const cleaned = await segmentOf(
+    harness,
+    log,
+    "cleaned",
+    group.map((batch) => batch.bytes),
+  );
+  // A follower's truncation into the second segment makes it the active one.
+  await harness.run(log.truncateTo(second.baseOffset + 2));
+  const isSwapped = await harness.run(
+    log.replaceSegments([cleaned], [oldest.baseOffset, second.baseOffset]),
+  );
+  assert.equal(isSwapped, false);
+  const names = harness.fs.peekDirectory(partitionDir) ?? [];
+  assert.ok(!names.some((name) => /\.(cleaned|swap)$/.test(name)), names.join(" "));
+  assert.deepEqual(
+    (await readAll(harness, log)).map((batch) => batch.baseOffset),
+    group.filter((batch) => batch.baseOffset < second.baseOffset + 2).map((b) => b.baseOffset),
+  );
 });
 
 test("an fsync that fails with EIO fails the appends waiting for it", async () => {

@@ -7,7 +7,7 @@
 import { assert } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
 import type { LogConfig, TopicPartition } from "../log/log-config.js";
-import type { LogSegment } from "../log/log-segment.driver.js";
+import type { PartitionLog } from "../log/log.driver.js";
 import type { SegmentInfo } from "../log/log-types.js";
 import { buildOffsetMap } from "./build-offset-map.driver.js";
 import type { CleanableRange } from "./cleanable-range.js";
@@ -18,20 +18,20 @@ import { CleanerReadError, readSegmentBatches } from "./segment-batches.driver.j
 import type { SegmentReadOptions } from "./segment-batches.driver.js";
 import { groupSegmentsBySize } from "./segment-groups.js";
 
-/** The parts of PartitionLog the cleaner uses (see NOTES-for-log.md). */
-export interface CleanableLog {
-  readonly topicPartition: TopicPartition;
-  /** The partition folder. */
-  readonly dir: string;
-  readonly logStartOffset: number;
-  readonly logEndOffset: number;
-  segments(): readonly SegmentInfo[];
-  replaceSegments(
-    newSegments: readonly LogSegment[],
-    oldBaseOffsets: readonly number[],
-  ): Promise<boolean | void>;
-  deleteOldSegments(nowMs: number, highWatermark: number): Promise<number>;
-}
+/**
+ * The parts of PartitionLog the cleaner uses: it cleans real logs, and a type made of the log's
+ * own members cannot drift from them.
+ */
+export type CleanableLog = Pick<
+  PartitionLog,
+  | "topicPartition"
+  | "dir"
+  | "logStartOffset"
+  | "logEndOffset"
+  | "segments"
+  | "replaceSegments"
+  | "deleteOldSegments"
+>;
 
 /** What one pass did. */
 export interface CleaningStats extends GroupStats {
@@ -95,7 +95,7 @@ export async function cleanLog(context: {
     const { segment, stats } = await cleanGroup(groupContext, group);
     const oldBaseOffsets = group.map((old) => old.baseOffset);
     const isSwapped = await log.replaceSegments([segment], oldBaseOffsets);
-    if (isSwapped === false) abandonedGroupCount++;
+    if (!isSwapped) abandonedGroupCount++;
     totals.bytesRead += stats.bytesRead;
     totals.bytesWritten += stats.bytesWritten;
     totals.recordsRead += stats.recordsRead;

@@ -8,7 +8,9 @@ export type {
 } from "./log-config.js";
 export {
   LogAppendError,
+  LogClosedError,
   LogFailedError,
+  isIoError,
   isLogAppendError,
   errorCodeOfAppendRefusal,
 } from "./log-errors.js";

@@ -18,7 +18,7 @@ import {
   type SegmentRun,
 } from "./append-plan.js";
 import type { LogCore } from "./log-core.driver.js";
-import { LogAppendError, isLogAppendError } from "./log-errors.js";
+import { LogAppendError, LogClosedError, isLogAppendError } from "./log-errors.js";
 import type { AppendResult } from "./log-types.js";
 
 /** Who appends: the leader (assigns offsets, stamps its epoch) or a follower (keeps offsets). */
@@ -95,7 +95,7 @@ async function writeGroup(core: LogCore): Promise<void> {
   } catch (error) {
     // An I/O error fails every append of the group, none of which is known to be written, and
     // the log: the log manager takes its dir offline, as Kafka does.
-    if (!isLogAppendError(error)) core.fail(error);
+    if (!isLogAppendError(error) && !(error instanceof LogClosedError)) core.fail(error);
     for (const each of group) each.reject(error);
   }
 }

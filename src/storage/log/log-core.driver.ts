@@ -9,7 +9,7 @@ import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
 import { GroupCommit } from "./group-commit.driver.js";
 import type { LogConfig, TopicPartition } from "./log-config.js";
-import { LogFailedError } from "./log-errors.js";
+import { LogClosedError, LogFailedError, isIoError } from "./log-errors.js";
 import { LogSegment, type SegmentOptions } from "./log-segment.driver.js";
 import { rollJitterMs } from "./segment-roll.js";
 import { SegmentList } from "./segment-list.js";
@@ -23,6 +23,8 @@ export interface LogContext {
   readonly dir: string;
   readonly topicPartition: TopicPartition;
   readonly config: LogConfig;
+  /** Told of every I/O error an operation of the log meets (see OpenLogOptions.onIoError). */
+  readonly onIoError: ((error: unknown) => void) | undefined;
 }
 
 /** A removed segment waiting for its files to be deleted. */
@@ -78,7 +80,8 @@ export class LogCore {
 
   /** Throws when the log is closed or an earlier background I/O error failed it. */
   checkUsable(): void {
-    assert(!this.isClosed, `the log in ${this.context.dir} is open`);
+    // Not an assertion: a dir failure closes logs that callers may be using at that moment.
+    if (this.isClosed) throw new LogClosedError(this.context.dir);
     if (this.failure !== undefined) {
       throw new LogFailedError(this.context.dir, { cause: this.failure.error });
     }
@@ -88,6 +91,25 @@ export class LogCore {
   fail(error: unknown): void {
     this.failure ??= { error };
     this.context.logger.error("the log failed in the background", { dir: this.context.dir, error });
+    this.reportIoError(error);
+  }
+
+  /** Hands an I/O error to the log's owner (the log manager takes the dir offline). */
+  reportIoError(error: unknown): void {
+    if (isIoError(error)) this.context.onIoError?.(error);
+  }
+
+  /**
+   * Runs an operation of the log; an I/O error it meets is reported before it is thrown on to
+   * the caller, so the dir goes offline at once and not at the manager's next own operation.
+   */
+  async guarded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      this.reportIoError(error);
+      throw error;
+    }
   }
 
   /**

@@ -4,7 +4,9 @@
  * the log still checks, because a partial or misframed write would corrupt the partition.
  */
 import { ErrorCode, assertNever } from "../../common/index.js";
+import { isFileSystemError } from "../../ports/index.js";
 import { describeBatchError, type BatchError } from "../../protocol/index.js";
+import { MalformedFileError } from "../malformed-file-error.js";
 
 /** What was wrong with the input of an append. Nothing of the input was written. */
 export type AppendRefusal =
@@ -85,5 +87,26 @@ export class LogFailedError extends Error {
   override readonly name = "LogFailedError";
   constructor(dir: string, options: { cause: unknown }) {
     super(`the log in ${dir} failed earlier and takes no more operations`, options);
+  }
+}
+
+/**
+ * True when `error` is a failure of the disk under the log: a FileSystemError from the port or
+ * a file the log read that is not in its format. These, and only these, reach `onIoError`;
+ * refused inputs (LogAppendError) and broken invariants (AssertionError) never do.
+ */
+export function isIoError(error: unknown): boolean {
+  return isFileSystemError(error) || error instanceof MalformedFileError;
+}
+
+/**
+ * Thrown by every operation of a log that was closed: its dir went offline (the log manager
+ * closes the dir's logs while callers may still hold them) or the log was deleted or moved.
+ * The caller answers as for a storage failure (KAFKA_STORAGE_ERROR) or looks the log up again.
+ */
+export class LogClosedError extends Error {
+  override readonly name = "LogClosedError";
+  constructor(dir: string) {
+    super(`the log in ${dir} is closed`);
   }
 }

@@ -8,10 +8,16 @@ import type { LogCore } from "./log-core.driver.js";
 import { LogSegment } from "./log-segment.driver.js";
 import { deletableSegmentCount, retentionReasons, type RetentionInput } from "./retention.js";
 
-/** Runs `operation` in the queue with no flush under way. */
+/**
+ * Runs `operation` in the queue with no flush under way, once the log is still usable when its
+ * turn comes (a close queued before it may have run).
+ */
 function exclusively<T>(core: LogCore, operation: () => Promise<T>): Promise<T> {
   core.checkUsable();
-  return core.queue.enqueue(() => core.groupCommit.exclusive(operation));
+  return core.queue.enqueue(() => {
+    core.checkUsable();
+    return core.groupCommit.exclusive(operation);
+  });
 }
 
 /**
@@ -120,36 +126,87 @@ async function deleteByReason(
 }
 
 /**
- * The cleaner's swap (Kafka's replaceSegments): `cleaned` segments, written and in the
- * `cleaned` stage, replace `replaced` (live segments of this log, never the active one). The
- * cleaned files become `.swap`, the replaced ones `.deleted`, then the swap files go live; a
- * crash at any step is completed or rolled back when the log is loaded again.
+ * The cleaner's swap (Kafka's replaceSegments): `newSegments`, written, flushed and in stage
+ * `cleaned`, replace the live segments based at `oldBaseOffsets`. The new files become `.swap`
+ * (durably), the old ones `.deleted` (their handles stay readable for slices handed out; the
+ * files go after file.delete.delay.ms), then the swap files go live. A crash at any step is
+ * completed or rolled back when the log is loaded again. Resolves to false, deleting the new
+ * segments and changing nothing else, when the log no longer holds exactly those old segments
+ * (a truncation or retention ran meanwhile) or one of them is the active segment.
  */
 export function replaceSegments(
   core: LogCore,
-  cleaned: readonly LogSegment[],
-  replaced: readonly LogSegment[],
-): Promise<void> {
+  newSegments: readonly LogSegment[],
+  oldBaseOffsets: readonly number[],
+): Promise<boolean> {
   return exclusively(core, async () => {
-    const { fileSystem, dir } = core.context;
-    const sorted = [...cleaned].sort((a, b) => b.baseOffset - a.baseOffset);
+    const sorted = [...newSegments].sort((a, b) => a.baseOffset - b.baseOffset);
     for (const segment of sorted)
       assert(segment.stage === "cleaned", "swapped-in segments are cleaned ones");
-    for (const segment of replaced)
-      assert(segment !== core.segments.active, "the active segment is never replaced");
-    for (const segment of sorted) {
-      await segment.flush({ withIndexes: true });
-      await segment.changeStage("swap");
+    const old = liveSegmentsAt(core, oldBaseOffsets);
+    if (old === undefined || !isCoveredBy(sorted, old)) {
+      for (const segment of sorted) await segment.deleteFiles();
+      core.context.logger.info("dropped a cleaned group: the log changed while it was cleaned", {
+        dir: core.context.dir,
+        oldBaseOffsets: oldBaseOffsets.join(","),
+      });
+      return false;
     }
-    await fileSystem.syncDirectory(dir);
-    const present = new Set(core.segments.all());
-    const old = replaced.filter((segment) => present.has(segment));
-    const kept = core.segments.all().filter((segment) => !old.includes(segment));
-    core.segments.replaceAll([...kept, ...sorted]);
-    await core.removeSegments(old, { isReplaced: true });
-    for (const segment of sorted) await segment.changeStage("live");
-    await fileSystem.syncDirectory(dir);
+    await swapIn(core, sorted, old);
+    return true;
   });
+}
+
+/**
+ * The live segments based at `baseOffsets`, when they are consecutive in the log, in that
+ * order, and none is the active segment; else undefined.
+ */
+function liveSegmentsAt(core: LogCore, baseOffsets: readonly number[]): LogSegment[] | undefined {
+  const all = core.segments.all();
+  const first = all.findIndex((segment) => segment.baseOffset === baseOffsets[0]);
+  if (first < 0 || baseOffsets.length === 0) return undefined;
+  const run = all.slice(first, first + baseOffsets.length);
+  const isSame =
+    run.length === baseOffsets.length &&
+    run.every((segment, index) => segment.baseOffset === baseOffsets[index]);
+  if (!isSame || run.includes(core.segments.active)) return undefined;
+  return run;
+}
+
+/**
+ * Whether the new segments start where the old ones do and end no later: a truncation inside
+ * the old segments since they were read would otherwise bring removed batches back.
+ */
+function isCoveredBy(newSegments: readonly LogSegment[], old: readonly LogSegment[]): boolean {
+  const firstNew = newSegments[0];
+  const lastNew = newSegments[newSegments.length - 1];
+  const firstOld = old[0];
+  const lastOld = old[old.length - 1];
+  if (firstNew === undefined || lastNew === undefined) return false;
+  if (firstOld === undefined || lastOld === undefined) return false;
+  return firstNew.baseOffset === firstOld.baseOffset && lastNew.nextOffset <= lastOld.nextOffset;
+}
+
+async function swapIn(
+  core: LogCore,
+  sorted: readonly LogSegment[],
+  old: readonly LogSegment[],
+): Promise<void> {
+  const { fileSystem, dir } = core.context;
+  // Kafka keeps the last old segment's modification time, so cleaning never resets the clock
+  // of time-based retention for segments without timestamps.
+  const lastModifiedMs = (old[old.length - 1] as LogSegment).info().lastModifiedMs;
+  for (const segment of sorted) {
+    await segment.flush({ withIndexes: true });
+    await segment.changeStage("swap");
+    segment.setLastModifiedMs(lastModifiedMs);
+  }
+  await fileSystem.syncDirectory(dir);
+  const kept = core.segments.all().filter((segment) => !old.includes(segment));
+  core.segments.replaceAll([...kept, ...sorted].sort((a, b) => a.baseOffset - b.baseOffset));
+  await core.removeSegments(old, { isReplaced: true });
+  for (const segment of sorted) await segment.changeStage("live");
+  await fileSystem.syncDirectory(dir);
 }
 
 /** Flushes everything with the indexes, then closes every file (see PartitionLog.close). */

@@ -155,9 +155,8 @@ export class LogSegment {
   }
 
   /**
-   * Reads what a segment with trusted indexes does not keep across restarts (see loadTail) and
-   * the first batch's timestamp; `lastModifiedMs` is the file's time. Resolves to false when the
-   * file does not end on a whole batch, which only a recovery may repair.
+   * Reads what trusted indexes do not keep (see loadTail) and the first batch's timestamp;
+   * false when the file does not end on a whole batch, which only a recovery may repair.
    */
   async loadState(lastModifiedMs: number): Promise<boolean> {
     this.state.lastModifiedMs = lastModifiedMs;
@@ -246,10 +245,7 @@ export class LogSegment {
     await this.files.timeIndex.flush();
   }
 
-  /**
-   * Replaces both indexes with the ones a recovery rebuilt, writing each file whole, and takes
-   * the state the recovery found.
-   */
+  /** Replaces both indexes by those a recovery rebuilt, and takes the state it found. */
   async replaceIndexes(rebuilt: RebuiltSegment): Promise<void> {
     this.checkOpen();
     await this.files.offsetIndex.abandon();
@@ -276,6 +272,11 @@ export class LogSegment {
     await this.options.fileSystem.rename(this.state.logPath, logPath);
     this.state.logPath = logPath;
     this.currentStage = stage;
+  }
+
+  /** Kafka's setLastModified, in memory only: the port cannot set a file's time. */
+  setLastModifiedMs(lastModifiedMs: number): void {
+    this.state.lastModifiedMs = lastModifiedMs;
   }
 
   /** Trims the indexes and closes every file. */

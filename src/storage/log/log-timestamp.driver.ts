@@ -5,6 +5,7 @@
  */
 import { decodeRecords, decompressionLimitFor } from "../../protocol/index.js";
 import { scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
+import type { LogCore } from "./log-core.driver.js";
 import type { LogSegment } from "./log-segment.driver.js";
 import type { TimestampAndOffset } from "./log-types.js";
 
@@ -91,4 +92,29 @@ async function findInSegment(
     position = candidate.position + candidate.sizeInBytes;
   }
   return undefined;
+}
+
+/**
+ * ListOffsets for `timestampMs` in the log of `core`: the earliest and latest offsets, the record
+ * with the largest timestamp, or the first record at or after the timestamp, each with the
+ * leader epoch of its batch.
+ */
+export async function fetchOffsetByTimestamp(
+  core: LogCore,
+  timestampMs: number,
+): Promise<TimestampAndOffset | undefined> {
+  core.checkUsable();
+  const { logStartOffset, logEndOffset, epochCache } = core;
+  if (timestampMs === EARLIEST_TIMESTAMP) {
+    const leaderEpoch = epochCache.epochForOffset(logStartOffset) ?? -1;
+    return { offset: logStartOffset, timestamp: -1, leaderEpoch };
+  }
+  if (timestampMs === LATEST_TIMESTAMP) {
+    const leaderEpoch = epochCache.latestEpoch() ?? -1;
+    return { offset: logEndOffset, timestamp: -1, leaderEpoch };
+  }
+  const options = { startingOffset: logStartOffset, maxMessageBytes: core.config.maxMessageBytes };
+  const segments = core.segments.all();
+  if (timestampMs === MAX_TIMESTAMP) return findMaxTimestamp(segments, options);
+  return findOffsetByTimestamp(segments, { ...options, timestampMs });
 }

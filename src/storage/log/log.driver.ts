@@ -4,8 +4,9 @@
  * applies retention and DeleteRecords, flushes by `flush.messages` and `flush.ms` with group
  * commit, and swaps in cleaned segments. Opening it recovers what a crash left.
  *
- * States: open, then closed (close or deleteFiles), which is final; an I/O error in the
- * background (a flush after a roll) makes every later operation throw LogFailedError.
+ * States: open, then closed (close or deleteFiles), which is final: later operations throw
+ * LogClosedError. An I/O error in the background (a flush after a roll) makes every later
+ * operation throw LogFailedError. Every I/O error goes to `onIoError` first.
  */
 import type { Uuid } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
@@ -18,13 +19,7 @@ import { loadLog } from "./log-loader.driver.js";
 import * as maintenance from "./log-maintenance.driver.js";
 import { readSegments, type FileSlice, type ReadOptions } from "./log-read.driver.js";
 import type { LogSegment, SegmentOptions } from "./log-segment.driver.js";
-import {
-  findMaxTimestamp,
-  findOffsetByTimestamp,
-  EARLIEST_TIMESTAMP,
-  LATEST_TIMESTAMP,
-  MAX_TIMESTAMP,
-} from "./log-timestamp.driver.js";
+import { fetchOffsetByTimestamp } from "./log-timestamp.driver.js";
 import type {
   AppendResult,
   LogOffsetMetadata,
@@ -53,6 +48,13 @@ export interface OpenLogOptions {
   readonly hadCleanShutdown: boolean;
   /** Written to partition.metadata when the folder has none. */
   readonly topicId?: Uuid;
+  /**
+   * Told of every FileSystemError or MalformedFileError an operation meets (append, read,
+   * flush, roll, truncation, retention, the cleaner's swap, deletion of `.deleted` files, close,
+   * and background flushes), before the operation throws; never of a refused input or a broken
+   * invariant. The log manager takes the log's dir offline on it.
+   */
+  readonly onIoError?: (error: unknown) => void;
 }
 
 /** One partition's log. */
@@ -73,6 +75,7 @@ export class PartitionLog {
       dir: options.dir,
       topicPartition: options.topicPartition,
       config: options.config,
+      onIoError: options.onIoError,
     };
     const loaded = await loadLog({
       fileSystem: options.fs,
@@ -153,50 +156,37 @@ export class PartitionLog {
     records: Uint8Array,
     options: { readonly leaderEpoch: number },
   ): Promise<AppendResult> {
-    return appendRecords(this.core, records, { kind: "leader", leaderEpoch: options.leaderEpoch });
+    const mode = { kind: "leader", leaderEpoch: options.leaderEpoch } as const;
+    return this.core.guarded(() => appendRecords(this.core, records, mode));
   }
 
   /** Appends a follower's `records` with their offsets; throws LogAppendError on a refusal. */
   appendAsFollower(records: Uint8Array): Promise<AppendResult> {
-    return appendRecords(this.core, records, { kind: "follower" });
+    return this.core.guarded(() => appendRecords(this.core, records, { kind: "follower" }));
   }
 
   /** Reads whole batches from `fromOffset` (see ReadOptions); out of range is a result. */
-  async read(options: ReadOptions): Promise<LogReadResult> {
-    this.core.checkUsable();
-    const bounds = { logStartOffset: this.logStartOffset, logEndOffset: this.logEndOffset };
-    const segments = this.core.segments;
-    const from = Math.max(0, segments.floorIndex(options.fromOffset));
-    return readSegments(segments.all().slice(from), options, bounds);
+  read(options: ReadOptions): Promise<LogReadResult> {
+    return this.core.guarded(async () => {
+      this.core.checkUsable();
+      const bounds = { logStartOffset: this.logStartOffset, logEndOffset: this.logEndOffset };
+      const segments = this.core.segments;
+      const from = Math.max(0, segments.floorIndex(options.fromOffset));
+      return readSegments(segments.all().slice(from), options, bounds);
+    });
   }
 
   /** The bytes of a slice that `read` returned. */
-  async readBytes(slice: FileSlice): Promise<Uint8Array> {
-    return readAt(slice.handle, slice.position, slice.sizeInBytes);
+  readBytes(slice: FileSlice): Promise<Uint8Array> {
+    return this.core.guarded(() => readAt(slice.handle, slice.position, slice.sizeInBytes));
   }
 
   /**
    * ListOffsets: the first record with a timestamp >= `timestampMs` at or after the log start,
    * with its batch's leader epoch; -2 (earliest), -1 (latest) and -3 (max timestamp) as Kafka.
    */
-  async fetchOffsetByTimestamp(timestampMs: number): Promise<TimestampAndOffset | undefined> {
-    this.core.checkUsable();
-    const epochOf = (offset: number): number => this.core.epochCache.epochForOffset(offset) ?? -1;
-    if (timestampMs === EARLIEST_TIMESTAMP)
-      return {
-        offset: this.logStartOffset,
-        timestamp: -1,
-        leaderEpoch: epochOf(this.logStartOffset),
-      };
-    if (timestampMs === LATEST_TIMESTAMP)
-      return { offset: this.logEndOffset, timestamp: -1, leaderEpoch: this.latestEpoch ?? -1 };
-    const options = {
-      startingOffset: this.logStartOffset,
-      maxMessageBytes: this.config.maxMessageBytes,
-    };
-    const segments = this.core.segments.all();
-    if (timestampMs === MAX_TIMESTAMP) return findMaxTimestamp(segments, options);
-    return findOffsetByTimestamp(segments, { ...options, timestampMs });
+  fetchOffsetByTimestamp(timestampMs: number): Promise<TimestampAndOffset | undefined> {
+    return this.core.guarded(() => fetchOffsetByTimestamp(this.core, timestampMs));
   }
 
   /** OffsetsForLeaderEpoch: where `epoch` ends in this log (Kafka's endOffsetForEpoch). */
@@ -207,37 +197,43 @@ export class PartitionLog {
 
   /** Removes the batches from the one holding `offset` on; resolves to whether any went. */
   truncateTo(offset: number): Promise<boolean> {
-    return maintenance.truncateTo(this.core, offset);
+    return this.core.guarded(() => maintenance.truncateTo(this.core, offset));
   }
 
   /** Removes everything and restarts the log empty at `offset`. */
   truncateFullyAndStartAt(offset: number): Promise<void> {
-    return maintenance.truncateFullyAndStartAt(this.core, offset);
+    return this.core.guarded(() => maintenance.truncateFullyAndStartAt(this.core, offset));
   }
 
   /** DeleteRecords: moves the log start up to `offset` (at most the high watermark). */
   maybeIncrementLogStartOffset(offset: number): Promise<boolean> {
-    return maintenance.maybeIncrementLogStartOffset(this.core, offset);
+    return this.core.guarded(() => maintenance.maybeIncrementLogStartOffset(this.core, offset));
   }
 
   /** Retention; resolves to the count of segments deleted (renamed, see deleteExpiredFiles). */
   deleteOldSegments(nowMs: number, highWatermark: number): Promise<number> {
-    return maintenance.deleteOldSegments(this.core, { nowMs, highWatermark });
+    const options = { nowMs, highWatermark };
+    return this.core.guarded(() => maintenance.deleteOldSegments(this.core, options));
   }
 
   /** Deletes removed segments' files after `file.delete.delay.ms` (the log manager calls it). */
   deleteExpiredFiles(nowMs: number): Promise<number> {
-    return this.core.deleteExpiredFiles(nowMs);
+    return this.core.guarded(() => this.core.deleteExpiredFiles(nowMs));
   }
 
-  /** The cleaner's swap of `cleaned` segments (stage "cleaned") for `replaced` ones. */
-  replaceSegments(cleaned: readonly LogSegment[], replaced: readonly LogSegment[]): Promise<void> {
-    return maintenance.replaceSegments(this.core, cleaned, replaced);
-  }
-
-  /** The live segment objects, oldest first, for the cleaner. */
-  segmentObjects(): readonly LogSegment[] {
-    return this.core.segments.all();
+  /**
+   * The cleaner's swap (Kafka's replaceSegments): `newSegments` (stage "cleaned", flushed)
+   * replace the live segments based at `oldBaseOffsets`, crash-safely. Resolves to false,
+   * deleting the new segments, when the log no longer holds exactly those old segments or one
+   * of them became the active segment.
+   */
+  replaceSegments(
+    newSegments: readonly LogSegment[],
+    oldBaseOffsets: readonly number[],
+  ): Promise<boolean> {
+    return this.core.guarded(() =>
+      maintenance.replaceSegments(this.core, newSegments, oldBaseOffsets),
+    );
   }
 
   /** The options a new segment of this log needs (the cleaner creates its `.cleaned` ones so). */
@@ -248,15 +244,18 @@ export class PartitionLog {
   /** Rolls to a new active segment now (an empty active segment stays). */
   async roll(): Promise<void> {
     this.core.checkUsable();
-    await this.core.queue.enqueue(() => this.core.roll());
+    const roll = () => {
+      this.core.checkUsable();
+      return this.core.roll();
+    };
+    await this.core.guarded(() => this.core.queue.enqueue(roll));
   }
 
   /** Makes everything below `upToOffset` (default: the log end) durable. */
   async flush(upToOffset?: number): Promise<void> {
     this.core.checkUsable();
-    await this.core.groupCommit.flushTo(
-      Math.min(upToOffset ?? this.logEndOffset, this.logEndOffset),
-    );
+    const endOffset = Math.min(upToOffset ?? this.logEndOffset, this.logEndOffset);
+    await this.core.guarded(() => this.core.groupCommit.flushTo(endOffset));
   }
 
   /** Flushes when `flush.ms` has passed since the last flush; resolves to whether it did. */
@@ -274,12 +273,12 @@ export class PartitionLog {
    */
   async close(): Promise<void> {
     this.core.checkUsable();
-    await maintenance.closeLog(this.core);
+    await this.core.guarded(() => maintenance.closeLog(this.core));
   }
 
   /** Closes the log and removes its folder with everything in it. */
   async deleteFiles(): Promise<void> {
     this.core.checkUsable();
-    await maintenance.deleteLog(this.core);
+    await this.core.guarded(() => maintenance.deleteLog(this.core));
   }
 }

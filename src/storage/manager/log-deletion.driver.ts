@@ -4,12 +4,12 @@
  * the folder itself is removed after `file.delete.delay.ms` by the periodic work.
  */
 import { AssertionError, joinPath } from "../../common/index.js";
-import type { PartitionLog } from "../log/index.js";
+import type { PartitionLog, TopicPartition } from "../log/index.js";
 import { ALL_CHECKPOINTS, checkpointLogDir } from "./checkpoint-writer.driver.js";
 import { randomUuid } from "./log-dir-loader.driver.js";
 import type { HeldLog } from "./log-registry.js";
 import { guarded, type ManagerCore } from "./manager-core.js";
-import { deleteDirName } from "./partition-dir-name.js";
+import { currentDirName, deleteDirName } from "./partition-dir-name.js";
 
 /**
  * Deletes `held`, which the registry holds; false when its dir failed meanwhile (the dir is
@@ -44,6 +44,25 @@ export async function deleteHeldLog(
   });
   // The dir's checkpoints must stop naming the partition before a new log of it may appear.
   return checkpointLogDir(core, held.logDir, ALL_CHECKPOINTS);
+}
+
+/**
+ * Deletes the current and future logs of a partition (LogManager.deleteLog); false when there
+ * was none. The cleaner forgets the partition too.
+ */
+export async function deletePartitionLogs(
+  core: ManagerCore,
+  topicPartition: TopicPartition,
+): Promise<boolean> {
+  const future = core.registry.future(topicPartition);
+  const current = core.registry.current(topicPartition);
+  // The future log goes first, so that a crash in between never leaves a future log without a
+  // current one, which start-up would take for an interrupted swap.
+  if (future !== undefined) await deleteHeldLog(core, future);
+  if (current !== undefined && (await deleteHeldLog(core, current)))
+    await core.cleanerTask?.removeLog(current);
+  core.registry.highWatermarks.delete(currentDirName(topicPartition));
+  return future !== undefined || current !== undefined;
 }
 
 /** Closes logs of a failed dir, best effort: their disk failed, so close errors are expected. */

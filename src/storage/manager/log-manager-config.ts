@@ -3,6 +3,7 @@
  * defaults. Kafka's Long.MAX_VALUE ("never") is Number.MAX_SAFE_INTEGER.
  */
 import { assert } from "../../common/index.js";
+import { defaultCleanerConfig, type CleanerConfig } from "../cleaner/index.js";
 import { defaultLogConfig, NEVER, type LogConfig } from "../log/index.js";
 
 /** The log manager's part of the broker config. */
@@ -28,6 +29,15 @@ export interface LogManagerConfig {
    * `replica.fetch.max.bytes` bounds Kafka's alter-log-dirs fetcher (default 1048576).
    */
   readonly replicaFetchMaxBytes: number;
+  /** `log.cleaner.enable`: whether logs with `cleanup.policy` compact are compacted. */
+  readonly logCleanerEnable: boolean;
+  /** `log.cleaner.backoff.ms`: the pause of the cleaner after a pass that found nothing to do. */
+  readonly logCleanerBackoffMs: number;
+  /**
+   * `log.cleaner.dedupe.buffer.size`, `log.cleaner.io.buffer.load.factor` and
+   * `log.cleaner.io.buffer.size`.
+   */
+  readonly cleaner: CleanerConfig;
 }
 
 /** Kafka's defaults, for a broker with the log dirs `logDirs`. */
@@ -42,6 +52,9 @@ export function defaultLogManagerConfig(logDirs: readonly string[]): LogManagerC
     logRetentionCheckIntervalMs: 300_000,
     defaultLogConfig,
     replicaFetchMaxBytes: 1_048_576,
+    logCleanerEnable: true,
+    logCleanerBackoffMs: 15_000,
+    cleaner: defaultCleanerConfig,
   };
 }
 
@@ -56,4 +69,5 @@ export function checkLogManagerConfig(config: LogManagerConfig): void {
   assert(config.replicaHighWatermarkCheckpointIntervalMs >= 1, "high watermark checkpoint >= 1");
   assert(config.logRetentionCheckIntervalMs >= 1, "log.retention.check.interval.ms >= 1");
   assert(config.replicaFetchMaxBytes >= 1, "replica.fetch.max.bytes >= 1");
+  assert(config.logCleanerBackoffMs >= 0, "log.cleaner.backoff.ms >= 0");
 }

@@ -94,6 +94,8 @@ export interface PeriodicWork {
   readonly tasks: readonly string[];
   readonly flushedLogs: number;
   readonly deletedSegments: number;
+  /** Logs the cleaner compacted (at most one per online dir per pass). */
+  readonly cleanedLogs: number;
   readonly deletedFolders: number;
   readonly copiedBytes: number;
 }

@@ -11,7 +11,7 @@ import type { Clock, FileSystem, Logger, MetricsSink, Random } from "../../ports
 import type { LogConfig, PartitionLog, TopicPartition } from "../log/index.js";
 import { ALL_CHECKPOINTS, checkpointLogDir } from "./checkpoint-writer.driver.js";
 import { previousBrokerEpoch } from "./clean-shutdown.js";
-import { deleteHeldLog } from "./log-deletion.driver.js";
+import { deletePartitionLogs } from "./log-deletion.driver.js";
 import { LogDirCheckpoints } from "./log-dir-checkpoints.driver.js";
 import { checkLogManagerConfig, type LogManagerConfig } from "./log-manager-config.js";
 import { LogManagerMetrics } from "./log-manager-metrics.js";
@@ -36,6 +36,7 @@ import { periodicSchedule, runDueWork, type PeriodicTaskName } from "./periodic-
 import { alterReplicaLogDir, catchUpFutureLog } from "./replica-move.driver.js";
 import { replaceCurrentWithFutureLog } from "./log-swap.driver.js";
 import { shutdownLogDir } from "./log-shutdown.driver.js";
+import { CleanerTask } from "./log-cleaning.driver.js";
 import { isStorageFailure } from "./storage-failure.js";
 
 /** What the log manager is built from. */
@@ -62,6 +63,7 @@ export class LogManager implements ManagerCore {
   readonly logger: Logger;
   readonly config: LogManagerConfig;
   readonly registry: LogRegistry<PartitionLog>;
+  readonly cleanerTask: CleanerTask | undefined;
   private readonly metrics: LogManagerMetrics;
   private readonly checkpointFiles = new Map<string, LogDirCheckpoints>();
   private directoryIds: ReadonlyMap<string, Uuid> = new Map();
@@ -84,6 +86,10 @@ export class LogManager implements ManagerCore {
     const defaults = options.config.defaultLogConfig;
     this.configOf = options.logConfigOf ?? (() => defaults);
     this.schedule = periodicSchedule(options.config, options.clock.nowMs());
+    const cleanerOptions = { config: options.config, logger: this.logger };
+    this.cleanerTask = options.config.logCleanerEnable
+      ? new CleanerTask(this, cleanerOptions)
+      : undefined;
   }
 
   /**
@@ -191,16 +197,7 @@ export class LogManager implements ManagerCore {
 
   /** Deletes the current and future logs of a partition; false when there was none. */
   deleteLog(topicPartition: TopicPartition): Promise<boolean> {
-    return this.queue.run(async () => {
-      const future = this.registry.future(topicPartition);
-      const current = this.registry.current(topicPartition);
-      // The future log goes first, so that a crash in between never leaves a future log
-      // without a current one, which start-up would take for an interrupted swap.
-      if (future !== undefined) await deleteHeldLog(this, future);
-      if (current !== undefined) await deleteHeldLog(this, current);
-      this.registry.highWatermarks.delete(currentDirName(topicPartition));
-      return future !== undefined || current !== undefined;
-    });
+    return this.queue.run(() => deletePartitionLogs(this, topicPartition));
   }
 
   /** Records the high watermark of a partition for the replication-offset checkpoint. */

@@ -14,10 +14,9 @@ export async function openPartitionLog(
   onIoError: (error: unknown) => void,
 ): Promise<PartitionLog | undefined> {
   const { logDir, topicPartition } = request;
-  // `onIoError` is the hook asked of PartitionLog in NOTES-for-log.md. The options go through a
-  // variable so that this compiles before the log declares it; until then the manager learns of
-  // a log's I/O errors from its own operations and from callers' reportIoError.
-  const options = {
+  // Every I/O error an operation of the log meets reaches `onIoError` before the operation
+  // throws, so an append or a read that fails takes the dir offline at once.
+  const log = await PartitionLog.open({
     fs: core.fileSystem,
     clock: core.clock,
     logger: core.logger.child({ partition: request.folderName }),
@@ -29,8 +28,7 @@ export async function openPartitionLog(
     hadCleanShutdown: request.hadCleanShutdown,
     ...(request.topicId === undefined ? {} : { topicId: request.topicId }),
     onIoError,
-  };
-  const log = await PartitionLog.open(options);
+  });
   if (core.registry.isOnline(logDir)) return log;
   const held = { log, logDir, topicPartition, isFuture: false };
   await closeQuietly(core, [held]);

@@ -6,6 +6,7 @@
 import type { Uuid } from "../../common/index.js";
 import type { Clock, FileSystem, Logger, Random } from "../../ports/index.js";
 import type { LogConfig, PartitionLog, TopicPartition } from "../log/index.js";
+import type { CleanerTask } from "./log-cleaning.driver.js";
 import type { LogDirCheckpoints } from "./log-dir-checkpoints.driver.js";
 import type { LogManagerConfig } from "./log-manager-config.js";
 import type { LogRegistry } from "./log-registry.js";
@@ -31,6 +32,8 @@ export interface ManagerCore {
   readonly logger: Logger;
   readonly config: LogManagerConfig;
   readonly registry: LogRegistry<PartitionLog>;
+  /** The log cleaner, or undefined when `log.cleaner.enable` is false. */
+  readonly cleanerTask: CleanerTask | undefined;
   checkpointsOf(logDir: string): LogDirCheckpoints;
   logConfigOf(topic: string): LogConfig;
   /** Takes `logDir` offline because of `cause` (once; later calls do nothing). */

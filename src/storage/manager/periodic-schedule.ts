@@ -40,6 +40,12 @@ export class PeriodicSchedule<TaskName extends string> {
     return due;
   }
 
+  /** Makes `name` due again at `nowMs` (a task with more work to do than one run takes). */
+  makeDue(name: TaskName, nowMs: number): void {
+    assert(this.nextDueMs.has(name), `${name} is a scheduled task`);
+    this.nextDueMs.set(name, nowMs);
+  }
+
   /** The earliest time any task is due, for a driver that sleeps until then. */
   nextDueAtMs(): number {
     let earliest = Number.MAX_SAFE_INTEGER;

@@ -1,11 +1,11 @@
 /**
  * The log manager's periodic work, each task as Kafka's LogManager schedules it: flushing logs
- * past `flush.ms`, the three checkpoints, retention, and removing folders whose
+ * past `flush.ms`, the three checkpoints, retention, the log cleaner, and removing folders whose
  * `file.delete.delay.ms` has passed. Every task touches one dir at a time through `guarded`, so
  * a failing dir goes offline and the others carry on.
  */
 import { assertNever } from "../../common/index.js";
-import type { PartitionLog } from "../log/index.js";
+import { NEVER, type PartitionLog } from "../log/index.js";
 import { checkpointAllLogDirs } from "./checkpoint-writer.driver.js";
 import type { LogManagerConfig } from "./log-manager-config.js";
 import type { PeriodicWork } from "./log-manager-types.js";
@@ -21,7 +21,8 @@ export type PeriodicTaskName =
   | "recovery-point-checkpoint"
   | "log-start-offset-checkpoint"
   | "high-watermark-checkpoint"
-  | "log-retention";
+  | "log-retention"
+  | "log-cleaner";
 
 /**
  * Flushes each log whose last flush is at least its `flush.ms` old (Kafka's flushDirtyLogs);
@@ -105,8 +106,8 @@ export async function runPeriodicTask(
   core: ManagerCore,
   task: PeriodicTaskName,
   nowMs: number,
-): Promise<{ flushedLogs: number; deletedSegments: number }> {
-  const none = { flushedLogs: 0, deletedSegments: 0 };
+): Promise<{ flushedLogs: number; deletedSegments: number; cleanedLogs: number }> {
+  const none = { flushedLogs: 0, deletedSegments: 0, cleanedLogs: 0 };
   switch (task) {
     case "log-flusher":
       return { ...none, flushedLogs: await flushDirtyLogs(core, nowMs) };
@@ -121,6 +122,8 @@ export async function runPeriodicTask(
       return none;
     case "log-retention":
       return { ...none, deletedSegments: await deleteOldSegments(core, nowMs) };
+    case "log-cleaner":
+      return { ...none, cleanedLogs: (await core.cleanerTask?.run(nowMs)) ?? 0 };
     default:
       return assertNever(task, "periodic task");
   }
@@ -146,6 +149,8 @@ export function periodicSchedule(
       "log-start-offset-checkpoint": config.logFlushStartOffsetCheckpointIntervalMs,
       "high-watermark-checkpoint": config.replicaHighWatermarkCheckpointIntervalMs,
       "log-retention": config.logRetentionCheckIntervalMs,
+      // A backoff of 0 means "again at the next call"; a disabled cleaner never runs.
+      "log-cleaner": config.logCleanerEnable ? Math.max(1, config.logCleanerBackoffMs) : NEVER,
     },
     startMs,
   );
@@ -163,11 +168,15 @@ export async function runDueWork(
   const tasks = schedule.takeDue(nowMs);
   let flushedLogs = 0;
   let deletedSegments = 0;
+  let cleanedLogs = 0;
   for (const task of tasks) {
     const done = await runPeriodicTask(core, task, nowMs);
     flushedLogs += done.flushedLogs;
     deletedSegments += done.deletedSegments;
+    cleanedLogs += done.cleanedLogs;
   }
+  // Kafka's cleaner backs off only after a pass that found nothing to clean.
+  if (cleanedLogs > 0) schedule.makeDue("log-cleaner", nowMs);
   const deletedFolders = await deleteDueFolders(core, nowMs);
   await deleteExpiredSegmentFiles(core, nowMs);
   let copiedBytes = 0;
@@ -175,5 +184,5 @@ export async function runDueWork(
     const step = await catchUpFutureLog(core, future.topicPartition);
     if (step.kind === "copied") copiedBytes += step.bytes;
   }
-  return { tasks, flushedLogs, deletedSegments, deletedFolders, copiedBytes };
+  return { tasks, flushedLogs, deletedSegments, cleanedLogs, deletedFolders, copiedBytes };
 }

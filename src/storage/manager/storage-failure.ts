@@ -5,20 +5,23 @@
  */
 import { AssertionError } from "../../common/index.js";
 import { isFileSystemError } from "../../ports/index.js";
-import { LogFailedError } from "../log/index.js";
+import { LogClosedError, LogFailedError } from "../log/index.js";
 import { MalformedFileError } from "../malformed-file-error.js";
 
 /**
  * True when `error` is a failure of the disk under a log dir: a FileSystemError from the port, a
  * file that cannot be parsed (Kafka reads a corrupt checkpoint as an IOException), or a log that
- * failed earlier for one of those reasons.
+ * failed or was closed earlier for one of those reasons.
  */
 export function isStorageFailure(error: unknown): boolean {
   if (error instanceof AssertionError) return false;
+  // A log closed under the manager's feet was closed by the failure of its dir, which a
+  // concurrent operation (an append that failed) reported first.
   return (
     isFileSystemError(error) ||
     error instanceof MalformedFileError ||
-    error instanceof LogFailedError
+    error instanceof LogFailedError ||
+    error instanceof LogClosedError
   );
 }
 
