@@ -12,110 +12,95 @@
  *      └──── another leader, or a later epoch's batch commits, or stop ───────────┘
  *
  * Inactive: every operation is refused with NOT_CONTROLLER, naming the known leader. Activating:
- * operations wait in the queue (see quorum/activation.ts). Leaving activating or active fails
- * every queued and uncommitted operation with NOT_CONTROLLER and reverts the in-memory image to
- * the committed one. Timers (quorum/controller-ticks.driver.ts) run the liveness scan, the
- * leader rebalance and snapshots.
+ * operations wait in the queue (see quorum/activation.driver.ts). Active: operations run in
+ * queue order (quorum/operation-running.driver.ts). Leaving activating or active fails every
+ * queued and uncommitted operation with NOT_CONTROLLER and reverts the in-memory image to the
+ * committed one. Timers (quorum/controller-ticks.driver.ts) run the liveness scan, the leader
+ * rebalance and snapshots.
  */
 import { AssertionError, ErrorCode } from "../common/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { CommittedBatch, LoadedSnapshot, MetadataImage } from "../metadata/index.js";
-import type { Clock, Logger, MetricsSink, Random, Timers } from "../ports/index.js";
-import { encodeMetadataRecord } from "../protocol/index.js";
-import { BrokerHeartbeats, heartbeatsAfterActivation, imageAfter } from "./cluster/index.js";
-import type { PartitionHooks } from "./cluster/index.js";
-import { describeElection, electionPartitionHooks } from "./election/index.js";
-import type { ElectionReport } from "./election/index.js";
-import { activationRecords, stepAfterClaim } from "./quorum/activation.js";
-import type { ActivationStep } from "./quorum/activation.js";
+import { BrokerHeartbeats } from "./cluster/index.js";
+import { electionPartitionHooks } from "./election/index.js";
+import {
+  beginActivation,
+  maybeFinishActivation,
+  proposeActivation,
+} from "./quorum/activation.driver.js";
+import type { ActivationHooks } from "./quorum/activation.driver.js";
 import type {
-  ControllerProposeResult,
-  ControllerRaft,
-  ControllerRaftListener,
-  LeaderAndEpoch,
-} from "./quorum/controller-raft.js";
+  ControllerCore,
+  ControllerState,
+  QueuedEntry,
+  QuorumControllerOptions,
+} from "./quorum/controller-core.js";
+import type { ControllerRaftListener, LeaderAndEpoch } from "./quorum/controller-raft.js";
 import { ControllerMetrics } from "./quorum/controller-metrics.js";
 import type { QuorumControllerSettings } from "./quorum/controller-settings.js";
 import { ControllerTicks } from "./quorum/controller-ticks.driver.js";
-import type {
-  ControllerOperation,
-  ControllerRefusal,
-  ReadContext,
-  WriteContext,
-  WriteOperation,
-} from "./quorum/operation.js";
+import type { ControllerOperation } from "./quorum/operation.js";
+import {
+  answerAfterEarlierWrites,
+  maybeCatchUpLatest,
+  readContext,
+  refuse,
+  runWrite,
+  updateQueueMetric,
+} from "./quorum/operation-running.driver.js";
 import { PendingCompletions } from "./quorum/pending-completions.js";
+import { notControllerRefusal, refusalOf } from "./quorum/refusals.js";
 
-/** Everything a quorum controller is built from. */
-export interface QuorumControllerOptions {
-  readonly raft: ControllerRaft;
-  readonly settings: QuorumControllerSettings;
-  readonly clock: Clock;
-  readonly timers: Timers;
-  readonly random: Random;
-  readonly logger: Logger;
-  readonly metrics: MetricsSink;
-}
-
-/** Where the controller stands; see the state diagram above. */
-export type ControllerState =
-  | { readonly kind: "inactive"; readonly leader: LeaderAndEpoch }
-  | {
-      readonly kind: "activating";
-      readonly epoch: number;
-      readonly step: ActivationStep;
-      /** The last offset of the step's batch once proposed; undefined while not (yet) accepted. */
-      readonly awaitedOffset: number | undefined;
-    }
-  | { readonly kind: "active"; readonly epoch: number };
-
-/** An operation in the queue with the promise that waits for its answer. */
-interface QueuedEntry {
-  readonly operation: ControllerOperation<unknown>;
-  readonly enqueuedAtMs: number;
-  resolve(response: unknown): void;
-  reject(error: unknown): void;
-}
+export type { ControllerState, QuorumControllerOptions } from "./quorum/controller-core.js";
 
 /** The quorum controller driver. */
 export class QuorumController implements ControllerRaftListener {
   readonly settings: QuorumControllerSettings;
   readonly nodeId: number;
-  private state: ControllerState;
-  private readonly loader: MetadataLoader;
-  private latest: MetadataImage;
-  private heartbeats = BrokerHeartbeats.EMPTY;
-  private nextWriteOffset = 0;
-  private lastCommittedOffset = -1;
-  /** Bumped whenever leadership is claimed or lost, so late proposal answers are recognised. */
-  private generation = 0;
-  private proposalsInFlight = 0;
-  private readonly queue: QueuedEntry[] = [];
-  private readonly pending = new PendingCompletions();
-  private readonly hooks: PartitionHooks;
-  private readonly hookElections: ElectionReport[] = [];
-  private readonly metrics: ControllerMetrics;
+  private readonly core: ControllerCore;
   private readonly ticks: ControllerTicks;
+  private readonly activation: ActivationHooks;
   private draining: Promise<void> | undefined;
   private readonly background = new Set<Promise<void>>();
-  private isStopped = false;
 
   constructor(private readonly options: QuorumControllerOptions) {
     this.settings = options.settings;
     this.nodeId = options.raft.nodeId;
-    this.loader = new MetadataLoader({
+    const loader = new MetadataLoader({
       nowMs: options.clock.monotonicMs(),
       maxBytesBetweenSnapshots: options.settings.maxBytesBetweenSnapshots,
       maxSnapshotIntervalMs: options.settings.maxSnapshotIntervalMs,
     });
-    this.latest = this.loader.image;
-    this.hooks = electionPartitionHooks(options.settings.replication, (report) => {
-      this.hookElections.push(report);
-    });
-    this.metrics = new ControllerMetrics(options.metrics);
-    this.metrics.setActive(false);
-    this.state = { kind: "inactive", leader: options.raft.leaderAndEpoch() };
+    const hookElections: ControllerCore["hookElections"] = [];
+    this.core = {
+      options,
+      nodeId: this.nodeId,
+      loader,
+      metrics: new ControllerMetrics(options.metrics),
+      hooks: electionPartitionHooks(options.settings.replication, (report) => {
+        hookElections.push(report);
+      }),
+      hookElections,
+      queue: [],
+      pending: new PendingCompletions(),
+      state: { kind: "inactive", leader: options.raft.leaderAndEpoch() },
+      latest: loader.image,
+      heartbeats: BrokerHeartbeats.EMPTY,
+      nextWriteOffset: 0,
+      lastCommittedOffset: -1,
+      generation: 0,
+      proposalsInFlight: 0,
+      isStopped: false,
+    };
+    this.core.metrics.setActive(false);
     this.ticks = new ControllerTicks(this, options);
+    this.activation = {
+      track: (work) => this.track(work),
+      activated: () => {
+        this.ticks.activated();
+        this.pump();
+      },
+    };
     options.raft.registerListener(this);
     this.ticks.start();
     this.handleLeaderChange(options.raft.leaderAndEpoch());
@@ -123,37 +108,38 @@ export class QuorumController implements ControllerRaftListener {
 
   /** Where the controller stands. */
   get currentState(): ControllerState {
-    return this.state;
+    return this.core.state;
   }
 
   /** True while this node serves as the active controller. */
   get isActive(): boolean {
-    return this.state.kind === "active";
+    return this.core.state.kind === "active";
   }
 
   /** The active controller as far as this node knows, or null. */
   get activeControllerId(): number | null {
-    return this.state.kind === "inactive" ? this.state.leader.leaderId : this.nodeId;
+    const state = this.core.state;
+    return state.kind === "inactive" ? state.leader.leaderId : this.nodeId;
   }
 
   /** The image of everything committed and replayed. */
   get committedImage(): MetadataImage {
-    return this.loader.image;
+    return this.core.loader.image;
   }
 
   /** The committed image plus every write proposed and not committed yet. */
   get latestImage(): MetadataImage {
-    return this.latest;
+    return this.core.latest;
   }
 
   /** The soft state of broker contacts (empty unless active). */
   get brokerHeartbeats(): BrokerHeartbeats {
-    return this.heartbeats;
+    return this.core.heartbeats;
   }
 
   /** The loader of the committed image, for the snapshot decision of the ticks. */
   get metadataLoader(): MetadataLoader {
-    return this.loader;
+    return this.core.loader;
   }
 
   /**
@@ -162,6 +148,7 @@ export class QuorumController implements ControllerRaftListener {
    * refusal. Rejects only when the operation's computation threw.
    */
   submit<Response>(operation: ControllerOperation<Response>): Promise<Response> {
+    const core = this.core;
     return new Promise<Response>((resolve, reject) => {
       const entry: QueuedEntry = {
         operation,
@@ -169,13 +156,14 @@ export class QuorumController implements ControllerRaftListener {
         resolve: (response) => resolve(response as Response),
         reject,
       };
-      if (this.isStopped || this.state.kind === "inactive") {
-        this.refuse(entry, this.notController());
-      } else if (this.queue.length >= this.settings.queuedOperationsMax) {
-        this.refuse(entry, this.refusal(ErrorCode.REQUEST_TIMED_OUT, "the controller is busy"));
+      if (core.isStopped || core.state.kind === "inactive") {
+        refuse(core, entry, notControllerRefusal(core));
+      } else if (core.queue.length >= this.settings.queuedOperationsMax) {
+        const busy = refusalOf(core, ErrorCode.REQUEST_TIMED_OUT, "the controller is busy");
+        refuse(core, entry, busy);
       } else {
-        this.queue.push(entry);
-        this.updateQueueMetric();
+        core.queue.push(entry);
+        updateQueueMetric(core);
         this.pump();
       }
     });
@@ -183,10 +171,10 @@ export class QuorumController implements ControllerRaftListener {
 
   /** Stops timers, refuses everything waiting, and waits for work under way to end. */
   async stop(): Promise<void> {
-    if (this.isStopped) return;
-    this.isStopped = true;
+    if (this.core.isStopped) return;
+    this.core.isStopped = true;
     this.ticks.stop();
-    if (this.state.kind !== "inactive") this.renounce("the controller stops");
+    if (this.core.state.kind !== "inactive") this.renounce("the controller stops");
     this.failQueued();
     await this.draining;
     await Promise.all([...this.background]);
@@ -194,52 +182,54 @@ export class QuorumController implements ControllerRaftListener {
 
   /** Raft: a committed batch. Completes the answers it covers; may finish an activation. */
   handleCommit(batch: CommittedBatch): void {
-    this.loader.handleCommit(batch);
-    this.lastCommittedOffset = batch.lastOffset;
-    this.metrics.setFencedBrokers(this.fencedBrokerCount());
-    if (this.state.kind !== "inactive" && batch.epoch > this.state.epoch) {
+    const core = this.core;
+    core.loader.handleCommit(batch);
+    core.lastCommittedOffset = batch.lastOffset;
+    core.metrics.updateFencedBrokers(core.loader.image);
+    if (core.state.kind !== "inactive" && batch.epoch > core.state.epoch) {
       this.renounce(`a batch of the later epoch ${batch.epoch} committed`);
       return;
     }
-    this.pending.completeThrough(batch.lastOffset);
-    this.maybeCatchUpLatest();
-    this.maybeFinishActivation();
-    this.updateQueueMetric();
+    core.pending.completeThrough(batch.lastOffset);
+    maybeCatchUpLatest(core);
+    maybeFinishActivation(core, this.activation);
+    updateQueueMetric(core);
   }
 
   /** Raft: a snapshot replaces the committed state. Only a follower loads one. */
   handleLoadSnapshot(snapshot: LoadedSnapshot): void {
-    this.loader.handleLoadSnapshot(snapshot);
-    this.lastCommittedOffset = Math.max(
-      this.lastCommittedOffset,
+    const core = this.core;
+    core.loader.handleLoadSnapshot(snapshot);
+    core.lastCommittedOffset = Math.max(
+      core.lastCommittedOffset,
       snapshot.snapshotId.endOffset - 1,
     );
-    this.metrics.setFencedBrokers(this.fencedBrokerCount());
-    if (this.state.kind !== "inactive") this.renounce("a snapshot was loaded while leading");
-    this.maybeCatchUpLatest();
+    core.metrics.updateFencedBrokers(core.loader.image);
+    if (core.state.kind !== "inactive") this.renounce("a snapshot was loaded while leading");
+    maybeCatchUpLatest(core);
   }
 
   /** Raft: a new leader or epoch. */
   handleLeaderChange(change: LeaderAndEpoch): void {
-    const state = this.state;
-    if (change.leaderId === this.nodeId && !this.isStopped) {
+    const state = this.core.state;
+    if (change.leaderId === this.nodeId && !this.core.isStopped) {
       if (state.kind !== "inactive" && state.epoch === change.epoch) return;
       if (state.kind !== "inactive") this.renounce(`epoch ${change.epoch} began`);
-      this.beginActivation(change.epoch);
+      beginActivation(this.core, this.activation, change.epoch);
       return;
     }
     if (state.kind !== "inactive") {
       this.renounce(`node ${change.leaderId ?? "unknown"} leads epoch ${change.epoch}`);
     }
-    this.state = { kind: "inactive", leader: change };
+    this.core.state = { kind: "inactive", leader: change };
   }
 
   /** Proposes the current activation step again if its last proposal was refused (the ticks). */
   retryActivation(): void {
-    const state = this.state;
+    const state = this.core.state;
     if (state.kind !== "activating" || state.awaitedOffset !== undefined) return;
-    if (this.proposalsInFlight > 0) return;
-    this.proposeActivation(state.epoch, state.step);
+    if (this.core.proposalsInFlight > 0) return;
+    proposeActivation(this.core, this.activation, state.epoch, state.step);
   }
 
   /** Runs `work` in the background; stop waits for it. Failures other than asserts are logged. */
@@ -253,243 +243,52 @@ export class QuorumController implements ControllerRaftListener {
     this.background.add(tracked);
   }
 
-  private beginActivation(epoch: number): void {
-    this.generation += 1;
-    this.latest = this.loader.image;
-    this.options.logger.info("elected: activating the controller", { epoch });
-    this.proposeActivation(epoch, "claim");
-  }
-
-  private proposeActivation(epoch: number, step: ActivationStep): void {
-    this.state = { kind: "activating", epoch, step, awaitedOffset: undefined };
-    const generation = this.generation;
-    const records = activationRecords(step, this.settings.bootstrap);
-    this.track(
-      this.propose(records.map((record) => encodeMetadataRecord(record))).then((proposed) => {
-        if (generation !== this.generation) return;
-        if (proposed.kind === "refused") {
-          this.options.logger.warn("activation batch refused", { step, reason: proposed.reason });
-          return;
-        }
-        this.nextWriteOffset = proposed.lastOffset + 1;
-        this.state = { kind: "activating", epoch, step, awaitedOffset: proposed.lastOffset };
-        this.maybeFinishActivation();
-      }),
-    );
-  }
-
-  private maybeFinishActivation(): void {
-    const state = this.state;
-    if (state.kind !== "activating" || state.awaitedOffset === undefined) return;
-    if (this.lastCommittedOffset < state.awaitedOffset) return;
-    if (state.step === "claim" && stepAfterClaim(this.loader.image) === "bootstrap") {
-      this.options.logger.info("the metadata log is empty: writing the bootstrap records");
-      this.proposeActivation(state.epoch, "bootstrap");
-      return;
-    }
-    this.state = { kind: "active", epoch: state.epoch };
-    this.latest = this.loader.image;
-    this.heartbeats = heartbeatsAfterActivation(this.latest, this.options.clock.monotonicMs());
-    this.metrics.setActive(true);
-    this.ticks.activated();
-    this.options.logger.info("the controller is active", { epoch: state.epoch });
-    this.pump();
-  }
-
   /**
    * Gives up the active role: every queued and uncommitted operation fails with NOT_CONTROLLER
    * and the in-memory image reverts to the committed one.
    */
   private renounce(reason: string): void {
-    this.generation += 1;
-    const leader = this.options.raft.leaderAndEpoch();
-    this.state = { kind: "inactive", leader };
-    const failed = this.pending.failAll() + this.failQueued();
-    this.latest = this.loader.image;
-    this.heartbeats = BrokerHeartbeats.EMPTY;
-    this.hookElections.length = 0;
-    this.metrics.setActive(false);
-    this.updateQueueMetric();
+    const core = this.core;
+    core.generation += 1;
+    core.state = { kind: "inactive", leader: this.options.raft.leaderAndEpoch() };
+    const failed = core.pending.failAll() + this.failQueued();
+    core.latest = core.loader.image;
+    core.heartbeats = BrokerHeartbeats.EMPTY;
+    core.hookElections.length = 0;
+    core.metrics.setActive(false);
+    updateQueueMetric(core);
     this.options.logger.warn("no longer the active controller", { reason, failed });
   }
 
   private failQueued(): number {
-    const queued = this.queue.splice(0, this.queue.length);
-    for (const entry of queued) this.refuse(entry, this.notController());
+    const queued = this.core.queue.splice(0, this.core.queue.length);
+    for (const entry of queued) refuse(this.core, entry, notControllerRefusal(this.core));
     return queued.length;
   }
 
   private pump(): void {
-    if (this.draining !== undefined || this.isStopped) return;
+    if (this.draining !== undefined || this.core.isStopped) return;
     this.draining = this.drain().finally(() => {
       this.draining = undefined;
     });
   }
 
   private async drain(): Promise<void> {
-    while (!this.isStopped && this.state.kind !== "activating") {
-      const entry = this.queue.shift();
+    const core = this.core;
+    while (!core.isStopped && core.state.kind !== "activating") {
+      const entry = core.queue.shift();
       if (entry === undefined) return;
-      this.updateQueueMetric();
-      if (this.state.kind !== "active") {
-        this.refuse(entry, this.notController());
+      updateQueueMetric(core);
+      if (core.state.kind !== "active") {
+        refuse(core, entry, notControllerRefusal(core));
         continue;
       }
       const operation = entry.operation;
       if (operation.kind === "read") {
-        this.answerAfterEarlierWrites(entry, () => operation.compute(this.readContext()));
+        answerAfterEarlierWrites(core, entry, () => operation.compute(readContext(core)));
       } else {
-        await this.runWrite(entry, operation);
+        await runWrite(core, entry, operation);
       }
     }
-  }
-
-  private async runWrite(entry: QueuedEntry, operation: WriteOperation<unknown>): Promise<void> {
-    const generation = this.generation;
-    const context = this.writeContext();
-    const result = this.computeSafely(entry, () => operation.compute(context));
-    if (result === undefined) return;
-    if (result.heartbeats !== undefined) this.heartbeats = result.heartbeats;
-    const elections = [...this.hookElections.splice(0), ...(result.elections ?? [])];
-    if (result.records.length === 0) {
-      this.answerAfterEarlierWrites(entry, () => result.response);
-      return;
-    }
-    const encoded = result.records.map((record) => encodeMetadataRecord(record));
-    const requiredBaseOffset = context.nextWriteOffset;
-    const proposed = await this.propose(
-      encoded,
-      result.needsExactOffset === true ? { requiredBaseOffset } : {},
-    );
-    if (generation !== this.generation) return this.refuse(entry, this.notController());
-    if (proposed.kind === "refused") return this.refuse(entry, this.proposalRefusal(proposed));
-    this.latest = imageAfter(this.latest, result.records);
-    this.nextWriteOffset = proposed.lastOffset + 1;
-    for (const report of elections) this.options.logger.info(describeElection(report));
-    if (result.needsExactOffset === true && proposed.baseOffset !== requiredBaseOffset) {
-      this.options.logger.error("a batch that needed its offset got another", {
-        operation: operation.name,
-        requiredBaseOffset,
-        baseOffset: proposed.baseOffset,
-      });
-      return this.refuse(entry, this.notController());
-    }
-    this.awaitCommit(entry, proposed.lastOffset, () => result.response);
-  }
-
-  private async propose(
-    records: readonly Uint8Array[],
-    options: { readonly requiredBaseOffset?: number } = {},
-  ): Promise<ControllerProposeResult> {
-    this.proposalsInFlight += 1;
-    try {
-      return await this.options.raft.propose(records, options);
-    } finally {
-      this.proposalsInFlight -= 1;
-    }
-  }
-
-  private computeSafely<Result>(entry: QueuedEntry, compute: () => Result): Result | undefined {
-    try {
-      return compute();
-    } catch (error) {
-      if (error instanceof AssertionError) throw error;
-      this.hookElections.length = 0;
-      this.options.logger.error("controller operation failed", {
-        operation: entry.operation.name,
-        error: String(error),
-      });
-      entry.reject(error);
-      return undefined;
-    }
-  }
-
-  /** Answers once everything written so far commits (at once when it has). */
-  private answerAfterEarlierWrites(entry: QueuedEntry, responseOf: () => unknown): void {
-    this.awaitCommit(entry, this.nextWriteOffset - 1, responseOf);
-  }
-
-  private awaitCommit(entry: QueuedEntry, offset: number, responseOf: () => unknown): void {
-    const complete = (): void => {
-      const response = this.computeSafely(entry, responseOf);
-      if (response !== undefined) this.answer(entry, response);
-    };
-    if (offset <= this.lastCommittedOffset) {
-      complete();
-    } else {
-      this.pending.add({ offset, complete, fail: () => this.refuse(entry, this.notController()) });
-    }
-    this.maybeCatchUpLatest();
-    this.updateQueueMetric();
-  }
-
-  /** With nothing uncommitted, the latest image is the committed one (and shares its maps). */
-  private maybeCatchUpLatest(): void {
-    if (this.pending.size === 0 && this.proposalsInFlight === 0) this.latest = this.loader.image;
-  }
-
-  private answer(entry: QueuedEntry, response: unknown): void {
-    this.metrics.observeLatency(
-      entry.operation.name,
-      this.options.clock.monotonicMs() - entry.enqueuedAtMs,
-    );
-    entry.resolve(response);
-  }
-
-  private refuse(entry: QueuedEntry, refusal: ControllerRefusal): void {
-    this.answer(entry, entry.operation.refuse(refusal));
-  }
-
-  private refusal(errorCode: number, errorMessage: string): ControllerRefusal {
-    return { errorCode, errorMessage, leaderId: this.activeControllerIdOrNull() };
-  }
-
-  private activeControllerIdOrNull(): number | null {
-    const leaderId = this.options.raft.leaderAndEpoch().leaderId;
-    return leaderId === this.nodeId && this.state.kind !== "active" ? null : leaderId;
-  }
-
-  private notController(): ControllerRefusal {
-    const leaderId = this.activeControllerIdOrNull();
-    const known = leaderId === null ? "not known" : `node ${leaderId}`;
-    return this.refusal(ErrorCode.NOT_CONTROLLER, `the active controller is ${known}`);
-  }
-
-  private proposalRefusal(proposed: { readonly reason: string }): ControllerRefusal {
-    switch (proposed.reason) {
-      case "throttled":
-        return this.refusal(ErrorCode.REQUEST_TIMED_OUT, "the metadata log is busy");
-      case "tooLarge":
-        return this.refusal(ErrorCode.INVALID_REQUEST, "the change does not fit in one batch");
-      default:
-        return this.notController();
-    }
-  }
-
-  private writeContext(): WriteContext {
-    return {
-      image: this.latest,
-      heartbeats: this.heartbeats,
-      nowMs: this.options.clock.monotonicMs(),
-      nextWriteOffset: this.nextWriteOffset,
-      random: this.options.random,
-      hooks: this.hooks,
-      settings: this.settings,
-      nodeId: this.nodeId,
-    };
-  }
-
-  private readContext(): ReadContext {
-    return { image: this.loader.image, settings: this.settings, nodeId: this.nodeId };
-  }
-
-  private fencedBrokerCount(): number {
-    let count = 0;
-    for (const broker of this.loader.image.cluster.brokers.values()) if (broker.isFenced) count++;
-    return count;
-  }
-
-  private updateQueueMetric(): void {
-    this.metrics.setQueueLength(this.queue.length + this.pending.size);
   }
 }

@@ -3,10 +3,11 @@ import assert from "node:assert/strict";
 import { ErrorCode } from "../common/index.js";
 import type { BrokerId } from "../common/index.js";
 import { decodeMetadataRecord, MetadataRecordType } from "../protocol/index.js";
-import type { CreateTopicsResponse } from "../protocol/index.js";
-import { createTopicsApi, describeConfigsApi } from "./apis/index.js";
+import type { BrokerRegistrationResponse, CreateTopicsResponse } from "../protocol/index.js";
+import { brokerRegistrationApi, createTopicsApi, describeConfigsApi } from "./apis/index.js";
 import {
   activate,
+  brokerRegistrationInput,
   call,
   heartbeat,
   newHarness,
@@ -234,4 +235,23 @@ test("the operation latency is measured per operation", async () => {
   const labels = JSON.stringify({ operation: "DescribeConfigs" });
   const key = `sluice_controller_operation_latency_ms${labels}`;
   assert.deepEqual(harness.metrics.observations.get(key), [0]);
+});
+
+test("a registration refused at a stale offset writes nothing, and its retry lands", async () => {
+  const harness = newHarness();
+  await activate(harness);
+  // A control record of Raft's own (a voters change) takes an offset the controller never saw.
+  harness.raft.appendControlRecord();
+  const proposed = harness.raft.proposals.length;
+  const input = brokerRegistrationInput(1);
+  const refused = await call<BrokerRegistrationResponse>(harness, brokerRegistrationApi, 3, input);
+  assert.equal(refused.errorCode, ErrorCode.NOT_CONTROLLER);
+  assert.equal(harness.raft.proposals.length, proposed, "the refused registration wrote nothing");
+  assert.equal(harness.controller.latestImage.cluster.brokers.has(1 as BrokerId), false);
+  assert.equal(harness.controller.brokerHeartbeats.contactOf(1 as BrokerId), undefined);
+  const retried = await call<BrokerRegistrationResponse>(harness, brokerRegistrationApi, 3, input);
+  assert.equal(retried.errorCode, ErrorCode.NONE);
+  const registered = harness.raft.proposals.at(-1)?.batch;
+  assert.equal(retried.brokerEpoch, registered?.baseOffset, "the epoch is the record's offset");
+  assert.ok(harness.controller.committedImage.cluster.brokers.has(1 as BrokerId));
 });

@@ -1,7 +1,7 @@
 // The public surface of src/raft: the pure KRaft-style Raft node, its inputs and outputs, and
 // the helpers a driver needs to write snapshots and describe its log.
 export { RaftNode, type RaftNodeOptions, type RaftRole } from "./raft-node.js";
-export type { ProposeResult } from "./propose.js";
+export type { ProposeOptions, ProposeResult } from "./propose.js";
 export {
   DEFAULT_RAFT_TIMINGS,
   checkRaftConfig,
@@ -67,3 +67,10 @@ export type {
 export { RAFT_API_CODECS, raftApiOfKey } from "./raft-driver-apis.js";
 export { metadataLogFolder } from "./log/metadata-log.driver.js";
 export { QUORUM_STATE_FILE } from "./quorum-state.driver.js";
+export {
+  FETCH_REPLICA_STATE_VERSION_MIN,
+  fetchRequestForVersion,
+  fetchWireForms,
+  RAFT_FETCH_VERSION_MIN,
+} from "./fetch-versions.js";
+export type { FetchWireForm } from "./fetch-versions.js";

@@ -36,7 +36,7 @@ import {
   snapshotWritten,
   type CreateSnapshotResult,
 } from "./snapshots.js";
-import { proposeRecords, type ProposeResult } from "./propose.js";
+import { proposeRecords, type ProposeOptions, type ProposeResult } from "./propose.js";
 import { becomeResigned } from "./transitions.js";
 import type { SnapshotInfo } from "./types.js";
 import {
@@ -181,15 +181,17 @@ export class RaftNode {
 
   /**
    * Proposes records (serialised metadata records) for the log. Accepted records get their
-   * offsets now and are appended after the linger time or when a batch fills.
+   * offsets now and are appended after the linger time or when a batch fills; with
+   * `requiredBaseOffset` they are refused, and nothing written, unless they start there.
    */
   propose(
     nowMs: number,
     records: readonly Uint8Array[],
+    options: ProposeOptions = {},
   ): { readonly result: ProposeResult; readonly output: RaftOutput } {
     let result: ProposeResult = { kind: "refused", reason: "notLeader" };
     const output = this.run(nowMs, () => {
-      result = proposeRecords(this.core, records);
+      result = proposeRecords(this.core, records, options);
     });
     return { result, output };
   }

@@ -283,3 +283,17 @@ test("a graceful shutdown of the leader hands leadership to another voter", asyn
   await cluster.waitFor(() => cluster.leader() !== undefined);
   assert.ok((cluster.leader() as RaftDriver).status.epoch > epoch);
 });
+
+test("a driver refuses a proposal at a wrong base offset and keeps one at the right", async () => {
+  const cluster = new SimCluster(31, [1, 2, 3]);
+  for (const id of cluster.ids) await cluster.start(id);
+  await cluster.waitFor(() => cluster.leader() !== undefined);
+  const leader = cluster.leader() as RaftDriver;
+  const encode = (value: string) => [new TextEncoder().encode(value)];
+  const stale = await cluster.settle(leader.propose(encode("stale"), { requiredBaseOffset: 0 }));
+  assert.deepEqual(stale, { kind: "refused", reason: "offsetMismatch", nextOffset: 1 });
+  const placed = await cluster.settle(leader.propose(encode("placed"), { requiredBaseOffset: 1 }));
+  assert.equal(placed.kind === "accepted" ? placed.baseOffset : placed.reason, 1);
+  const isDelivered = (id: number) => cluster.recorders.get(id)?.values[0] === "placed";
+  await cluster.waitFor(() => cluster.ids.every(isDelivered));
+});

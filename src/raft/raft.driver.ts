@@ -16,7 +16,7 @@ import { DEFAULT_METADATA_SEGMENT_BYTES, RaftStorage } from "./log/raft-storage.
 import { snapshotBatches } from "./log/snapshot-batches.js";
 import type { InboundResponse, RaftRequest, RaftResponse } from "./messages.js";
 import type { RaftOutput } from "./output.js";
-import type { ProposeResult } from "./propose.js";
+import type { ProposeOptions, ProposeResult } from "./propose.js";
 import { RaftNode } from "./raft-node.js";
 import { raftRequestOf } from "./raft-driver-apis.js";
 import { InboundRequests, OutboundRequests } from "./raft-driver-requests.js";
@@ -142,11 +142,11 @@ export class RaftDriver {
     );
   }
 
-  /** Proposes metadata records; see RaftNode.propose for the answer. */
-  propose(records: readonly Uint8Array[]): Promise<ProposeResult> {
+  /** Proposes metadata records, at `requiredBaseOffset` if given; see RaftNode.propose. */
+  propose(records: readonly Uint8Array[], options: ProposeOptions = {}): Promise<ProposeResult> {
     if (this.state !== "running") return Promise.resolve({ kind: "refused", reason: "notLeader" });
     return this.enqueue(async () => {
-      const { result, output } = this.node.propose(this.options.clock.nowMs(), records);
+      const { result, output } = this.node.propose(this.options.clock.nowMs(), records, options);
       await this.apply(output);
       return result;
     });

@@ -25,8 +25,11 @@ import { partitionConfigOf, type PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
 import type { ReadRequest } from "./partition-read.driver.js";
 import type { AppendOutcome, ReadOutcome } from "./partition-results.js";
-import { PartitionState } from "./partition-state.js";
+import { newPartition } from "./new-partition.js";
 import { applyLocalChanges } from "./replica-metadata.driver.js";
+import type { AcksAllWait, AppendRecordsResult, ProduceEntry } from "./replica-manager-types.js";
+
+export type { AcksAllWait, AppendRecordsResult, ProduceEntry } from "./replica-manager-types.js";
 
 /** What the replica manager is built from. */
 export interface ReplicaManagerOptions {
@@ -43,33 +46,6 @@ export interface ReplicaManagerOptions {
   readonly replicaLagTimeMaxMs: number;
 }
 
-/** One partition's records of a Produce request. */
-export interface ProduceEntry {
-  readonly topicPartition: TopicPartition;
-  readonly records: Uint8Array;
-}
-
-/** What an acks=all produce must wait for, per appended partition (the purgatory's key). */
-export interface AcksAllWait {
-  readonly topicPartition: TopicPartition;
-  readonly partition: Partition;
-  /** Done when the high watermark reaches this (lastOffset + 1), or the ISR shrinks below. */
-  readonly requiredOffset: number;
-}
-
-/** The answer of appendRecords. */
-export interface AppendRecordsResult {
-  readonly results: readonly {
-    readonly topicPartition: TopicPartition;
-    readonly outcome: AppendOutcome;
-  }[];
-  /**
-   * For acks=-1: the partitions to wait on (see Partition.checkEnoughReplicasReachOffset), empty
-   * when every partition failed (Kafka's delayedProduceRequestRequired), which answers at once.
-   */
-  readonly waits: readonly AcksAllWait[];
-}
-
 /** The replica manager of one broker. */
 export class ReplicaManager implements MetadataPublisher {
   readonly name = "ReplicaManager";
@@ -78,6 +54,7 @@ export class ReplicaManager implements MetadataPublisher {
   private readonly configs = new Map<string, PartitionConfig>();
   private applying: Promise<void> = Promise.resolve();
   private readonly stopListening: () => void;
+  private readonly roleListeners = new Set<(topicPartition: TopicPartition) => void>();
 
   constructor(private readonly options: ReplicaManagerOptions) {
     this.stopListening = options.logManager.onLogDirFailure((failure) => {
@@ -100,7 +77,20 @@ export class ReplicaManager implements MetadataPublisher {
     this.applying = this.applying.then(async () => {
       await applyLocalChanges(this.context(), changes);
       if (refreshConfigs) this.refreshMinInsyncReplicas();
+      for (const local of [...changes.deletes, ...changes.leaders, ...changes.followers]) {
+        this.notifyRoleChanged({ topic: local.topicName, partition: local.partitionIndex });
+      }
     });
+  }
+
+  /**
+   * Listens for partitions whose local replica changed role: a new leader or leader epoch,
+   * followership, deletion, or going offline. The broker completes the delayed produces and
+   * fetches waiting on them, as Kafka does on a leader change. Returns the function that stops.
+   */
+  onPartitionRoleChanged(listener: (topicPartition: TopicPartition) => void): () => void {
+    this.roleListeners.add(listener);
+    return () => this.roleListeners.delete(listener);
   }
 
   /** Resolves when every queued metadata change has been applied (rejects on a bug in one). */
@@ -239,6 +229,11 @@ export class ReplicaManager implements MetadataPublisher {
       topicPartition: `${topicPartition.topic}-${topicPartition.partition}`,
       logDir,
     });
+    this.notifyRoleChanged(topicPartition);
+  }
+
+  private notifyRoleChanged(topicPartition: TopicPartition): void {
+    for (const listener of this.roleListeners) listener(topicPartition);
   }
 
   private refreshMinInsyncReplicas(): void {
@@ -281,39 +276,13 @@ export class ReplicaManager implements MetadataPublisher {
   }
 
   private newPartition(local: LocalPartition, log: PartitionLog, logDir: string): Partition {
-    const topicPartition = { topic: local.topicName, partition: local.partitionIndex };
-    const { logManager, brokerId } = this.options;
-    const state = new PartitionState({
-      topicId: local.topicId,
-      topicName: local.topicName,
-      partitionIndex: local.partitionIndex,
-      localBrokerId: brokerId,
-      localBrokerEpoch: this.options.brokerEpoch(),
-      replicaLagTimeMaxMs: this.options.replicaLagTimeMaxMs,
-      minInsyncReplicas: this.configOf(local.topicName).minInsyncReplicas,
-      logStartOffset: log.logStartOffset,
-      logEndOffset: log.logEndOffset,
-      highWatermarkCheckpoint: logManager.highWatermarkOf(topicPartition),
-      isReplicaEligible: (replicaId, brokerEpoch) => this.isReplicaEligible(replicaId, brokerEpoch),
-    });
-    return new Partition({
-      topicPartition,
-      topicId: local.topicId,
-      log,
-      logDir,
-      state,
-      config: () => this.configOf(local.topicName),
-      checkpointHighWatermark: (highWatermark) =>
-        logManager.setHighWatermark(topicPartition, highWatermark),
-      alterPartitionSender: this.options.alterPartitionSender,
-      onStorageFailure: (failedDir, error) => logManager.reportIoError(failedDir, error),
-    });
-  }
-
-  /** Kafka's KRaft ISR eligibility: registered, not fenced, not shutting down, same epoch. */
-  private isReplicaEligible(replicaId: BrokerId, brokerEpoch: number): boolean {
-    const broker = this.image.cluster.brokers.get(replicaId);
-    if (broker === undefined || broker.isFenced || broker.isInControlledShutdown) return false;
-    return brokerEpoch === -1 || broker.epoch === brokerEpoch;
+    return newPartition(
+      {
+        ...this.options,
+        configOf: (topic) => this.configOf(topic),
+        image: () => this.image,
+      },
+      { local, log, logDir },
+    );
   }
 }

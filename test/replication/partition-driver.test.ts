@@ -69,7 +69,7 @@ test(
   },
 );
 
-test("a follower whose last fetched epoch is unknown to the leader is told where to truncate", async () => {
+test("a follower with an epoch unknown to the leader is told where to truncate", async () => {
   const { harness, partition } = await newPartition(2);
   partition.becomeLeader(registration({ replicas: [1, 2], leader: 1, leaderEpoch: 4 }), 0);
   await harness.run(
@@ -135,7 +135,7 @@ test("ListOffsets, OffsetForLeaderEpoch and DeleteRecords on a single-replica le
   assert.deepEqual(stale, { kind: "error", errorCode: ErrorCode.FENCED_LEADER_EPOCH });
 });
 
-test("a follower that caught up is added to the ISR through the AlterPartition sender", async () => {
+test("a caught-up follower joins the ISR through the AlterPartition sender", async () => {
   const { harness, partition, sender } = await newPartition(4);
   partition.becomeLeader(
     registration({ replicas: [1, 2], isr: [1], leader: 1, leaderEpoch: 1 }),

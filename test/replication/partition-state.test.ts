@@ -37,7 +37,7 @@ test("the high watermark waits for every ISR member and moves as followers fetch
   assert.equal(state.highWatermark, 4);
 });
 
-test("requests with an older epoch are fenced, newer ones unknown, followers are not leaders", () => {
+test("older epochs are fenced, newer ones unknown, and followers are not leaders", () => {
   const state = newState();
   assert.equal(
     state.checkLeaderEpoch(-1, { requireLeader: true }),
@@ -72,7 +72,7 @@ test("acks=all is refused before the append when the ISR is below min.insync.rep
   assert.equal(state.recordLocalAppend(3, 1), false);
 });
 
-test("an acks=all append completes with NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank meanwhile", () => {
+test("acks=all ends in NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR shrank meanwhile", () => {
   const state = newState({ minInsyncReplicas: 2 });
   const nowMs = 0;
   state.becomeLeader(registration({ replicas: [1, 2], leader: 1 }), {
@@ -103,7 +103,7 @@ test("an acks=all append completes with NOT_ENOUGH_REPLICAS_AFTER_APPEND when th
   });
 });
 
-test("a follower that reaches the high watermark and the epoch start is proposed for the ISR", () => {
+test("a follower at the high watermark and the epoch start is proposed for the ISR", () => {
   const state = newState();
   state.becomeLeader(registration({ replicas: [1, 2], isr: [1], leader: 1, leaderEpoch: 2 }), {
     nowMs: 0,
@@ -262,7 +262,7 @@ test(
   },
 );
 
-test("property: with one replica the high watermark equals the log end offset after each append", () => {
+test("property: a lone replica's high watermark is the log end offset after each append", () => {
   fc.assert(
     fc.property(fc.array(fc.integer({ min: 1, max: 100 }), { maxLength: 40 }), (counts) => {
       const state = newState();

@@ -69,7 +69,7 @@ test("a control batch from a client is INVALID_RECORD", () => {
   );
 });
 
-test("timestamps outside before.max.ms and after.max.ms are INVALID_TIMESTAMP with record errors", () => {
+test("timestamps beyond before.max.ms or after.max.ms are INVALID_TIMESTAMP per record", () => {
   const bytes = clientBatch([
     { timestamp: NOW },
     { timestamp: NOW + 3_600_001 },
@@ -129,7 +129,7 @@ test("a wrong maxTimestamp is rewritten to the records' maximum", () => {
   assert.ok(read.header.isCrcValid());
 });
 
-test("a producer claiming LogAppendTime on a CreateTime topic without a timestamp is refused", () => {
+test("a LogAppendTime claim on a CreateTime topic without a timestamp is refused", () => {
   const bytes = clientBatch([{ timestamp: -1 }], { timestampType: "logAppendTime" });
   const read = readBatchHeader(bytes);
   assert.ok(read.ok);

@@ -112,7 +112,20 @@ export function uuid(n: number): Uuid {
 
 /** Registers broker `id` and heartbeats it until it is unfenced; returns its epoch. */
 export async function registerUnfencedBroker(harness: Harness, id: number): Promise<number> {
-  const registration = await call<BrokerRegistrationResponse>(harness, brokerRegistrationApi, 3, {
+  const registration = await call<BrokerRegistrationResponse>(
+    harness,
+    brokerRegistrationApi,
+    3,
+    brokerRegistrationInput(id),
+  );
+  const brokerEpoch = registration.brokerEpoch;
+  await heartbeat(harness, id, brokerEpoch);
+  return brokerEpoch;
+}
+
+/** The BrokerRegistration request (version 3) of broker `id`. */
+export function brokerRegistrationInput(id: number): object {
+  return {
     brokerId: id,
     clusterId: CLUSTER_ID,
     incarnationId: uuid(100 + id),
@@ -126,10 +139,7 @@ export async function registerUnfencedBroker(harness: Harness, id: number): Prom
     ],
     rack: null,
     logDirs: [uuid(200 + id)],
-  });
-  const brokerEpoch = registration.brokerEpoch;
-  await heartbeat(harness, id, brokerEpoch);
-  return brokerEpoch;
+  };
 }
 
 /** One heartbeat of a broker that has read the whole log. */

@@ -2,6 +2,7 @@
  * The quorum controller's metrics: how many operations wait, how long each kind takes from
  * arrival to answer, whether this node is the active controller, and how many brokers are fenced.
  */
+import type { MetadataImage } from "../../metadata/index.js";
 import type { Gauge, Histogram, MetricsSink } from "../../ports/index.js";
 
 /** The metric handles of one controller. */
@@ -35,7 +36,10 @@ export class ControllerMetrics {
     this.active.set(isActive ? 1 : 0);
   }
 
-  setFencedBrokers(count: number): void {
+  /** Publishes how many registered brokers of `image` are fenced. */
+  updateFencedBrokers(image: MetadataImage): void {
+    let count = 0;
+    for (const broker of image.cluster.brokers.values()) if (broker.isFenced) count++;
     this.fencedBrokers.set(count);
   }
 

@@ -22,13 +22,16 @@ export type ControllerProposeResult =
       readonly epoch: number;
     }
   /**
-   * Nothing was appended: this node does not lead, too much waits to become durable, the
-   * records do not fit in one batch, or (with `requiredBaseOffset`) they would not start there.
+   * Nothing was appended: this node does not lead, too much waits to become durable, or the
+   * records do not fit in one batch.
    */
-  | {
-      readonly kind: "refused";
-      readonly reason: "notLeader" | "throttled" | "tooLarge" | "offsetMismatch";
-    };
+  | { readonly kind: "refused"; readonly reason: "notLeader" | "throttled" | "tooLarge" }
+  /**
+   * Nothing was appended: the records had a `requiredBaseOffset` and would have started at
+   * `nextOffset` instead (the log holds records the controller did not write, such as KRaft
+   * control records).
+   */
+  | { readonly kind: "refused"; readonly reason: "offsetMismatch"; readonly nextOffset: number };
 
 /** Options of one proposal. */
 export interface ControllerProposeOptions {
@@ -65,7 +68,10 @@ export interface ControllerRaftListener extends MetadataListener {
 export interface ControllerRaft {
   /** This node's id among the voters. */
   readonly nodeId: number;
-  /** Appends `records` as one batch at the leader; refused when this node does not lead. */
+  /**
+   * Appends `records` as one batch at the leader; refused, writing nothing, when this node does
+   * not lead or when they would not start at `options.requiredBaseOffset`.
+   */
   propose(
     records: readonly Uint8Array[],
     options?: ControllerProposeOptions,

@@ -53,7 +53,11 @@ export class FakeControllerRaft implements ControllerRaft {
     }
     const required = options.requiredBaseOffset;
     if (required !== undefined && required !== this.endOffset) {
-      return Promise.resolve({ kind: "refused", reason: "offsetMismatch" });
+      return Promise.resolve({
+        kind: "refused",
+        reason: "offsetMismatch",
+        nextOffset: this.endOffset,
+      });
     }
     const batch: CommittedBatch = {
       baseOffset: this.endOffset,
@@ -92,6 +96,14 @@ export class FakeControllerRaft implements ControllerRaft {
     if (leaderId === this.nodeId) this.endOffset += 1;
     this.leader = { leaderId, epoch };
     for (const listener of this.listeners) listener.handleLeaderChange(this.leader);
+  }
+
+  /**
+   * Appends a control record of this leader (a voters change, say): it takes an offset the
+   * controller did not propose and is never delivered.
+   */
+  appendControlRecord(): void {
+    this.endOffset += 1;
   }
 
   /** Commits every proposed batch, delivering each in order. */

@@ -20,7 +20,10 @@ import type {
 export interface RaftDriverSurface {
   readonly leaderId: number | null;
   readonly epoch: number;
-  propose(records: readonly Uint8Array[]): Promise<ControllerProposeResult>;
+  propose(
+    records: readonly Uint8Array[],
+    options: ControllerProposeOptions,
+  ): Promise<ControllerProposeResult>;
   createSnapshot(
     request: ControllerSnapshotRequest,
   ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
@@ -41,16 +44,15 @@ export class RaftDriverAdapter implements ControllerRaft {
   }
 
   /**
-   * Proposes through the driver. The driver has no requiredBaseOffset yet, so the offset is
-   * compared after the append; the quorum controller checks the accepted offsets itself.
+   * Proposes through the driver, which refuses, writing nothing, a proposal that would not
+   * start at `options.requiredBaseOffset`.
    */
   propose(
     records: readonly Uint8Array[],
     options: ControllerProposeOptions = {},
   ): Promise<ControllerProposeResult> {
-    void options;
     if (this.driver === undefined) return Promise.resolve({ kind: "refused", reason: "notLeader" });
-    return this.driver.propose(records);
+    return this.driver.propose(records, options);
   }
 
   leaderAndEpoch(): LeaderAndEpoch {

@@ -4,7 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { ZERO_UUID } from "../../../src/common/index.js";
-import { snapshotFooterBatch, type RaftRequest } from "../../../src/raft/index.js";
+import {
+  snapshotFooterBatch,
+  type ProposeResult,
+  type RaftRequest,
+} from "../../../src/raft/index.js";
 import { buildVoteRequest } from "../../../src/raft/request-builders.js";
 import { Cluster, directoryOf } from "./cluster.js";
 
@@ -160,15 +164,24 @@ function parseLink(text: string | undefined): { from?: number; to?: number } {
   };
 }
 
-function propose(cluster: Cluster, id: number, values: string[]): void {
+/** `propose <id> [at=<offset>] <values...>`: `at` is the proposal's required base offset. */
+function propose(cluster: Cluster, id: number, words: string[]): void {
+  const at = words[0]?.startsWith("at=") === true ? Number(words[0].slice(3)) : undefined;
+  const values = at === undefined ? words : words.slice(1);
   const records = values.map((value) => new TextEncoder().encode(value));
-  const { result, output } = cluster.member(id).node.propose(cluster.nowMs, records);
-  cluster.lines.push(
-    result.kind === "accepted"
-      ? `n${id}: accepted ${result.baseOffset}..${result.lastOffset} in epoch ${result.epoch}`
-      : `n${id}: refused (${result.reason})`,
-  );
+  const options = at === undefined ? {} : { requiredBaseOffset: at };
+  const { result, output } = cluster.member(id).node.propose(cluster.nowMs, records, options);
+  cluster.lines.push(`n${id}: ${describeProposal(result)}`);
   cluster.apply(id, output);
+}
+
+function describeProposal(result: ProposeResult): string {
+  if (result.kind === "accepted") {
+    return `accepted ${result.baseOffset}..${result.lastOffset} in epoch ${result.epoch}`;
+  }
+  if (result.reason === "offsetMismatch")
+    return `refused (offsetMismatch, next ${result.nextOffset})`;
+  return `refused (${result.reason})`;
 }
 
 function facts(cluster: Cluster, id: number): Record<string, string> {
