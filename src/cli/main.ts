@@ -5,7 +5,7 @@ import {
   NodeTimers,
   SystemClock,
 } from "../adapters/index.js";
-import { runControllerProcess } from "../main/index.js";
+import { runNodeProcess } from "../main/index.js";
 import { EXIT, parseCommandOptions } from "./command-options.js";
 import { dumpLog } from "./dump-log.js";
 import { format } from "./format.js";
@@ -48,7 +48,13 @@ export async function main(args: readonly string[]): Promise<number> {
     case undefined:
     case "help":
     case "--help":
-      console.log("usage: sluice start");
+      console.log(
+        [
+          START_USAGE,
+          "       sluice format --config FILE --cluster-id ID",
+          "       sluice random-uuid",
+        ].join("\n"),
+      );
       return command === undefined ? 1 : 0;
     default:
       console.error(`sluice: unknown command "${command}"`);
@@ -70,8 +76,8 @@ const standardOutput = {
 const START_USAGE = "usage: sluice start [--config FILE] [--cluster-id ID] [--set KEY=VALUE]...";
 
 /**
- * `sluice start`: a controller-only node runs its controller; other roles wait for the broker,
- * which is not built yet.
+ * `sluice start`: runs a node of the configured roles (the single-node preset of broker and
+ * controller when no --config is given) until SIGINT or SIGTERM.
  */
 async function start(args: readonly string[]): Promise<number> {
   const parsed = parseCommandOptions(args, {
@@ -83,7 +89,7 @@ async function start(args: readonly string[]): Promise<number> {
     standardOutput.error(parsed.kind === "usage" ? parsed.message : START_USAGE);
     return EXIT.usage;
   }
-  const outcome = await runControllerProcess(
+  return runNodeProcess(
     {
       configPath: parsed.values.get("--config"),
       flags: parsed.repeated.get("--set") ?? [],
@@ -92,10 +98,4 @@ async function start(args: readonly string[]): Promise<number> {
     },
     standardOutput,
   );
-  if (outcome !== "notController") return outcome;
-  console.log(
-    "Sluice 0.1.0: the broker is not built yet. This build holds the Kafka protocol codec, " +
-      "the I/O ports and the simulator; nothing listens yet.",
-  );
-  return 0;
 }

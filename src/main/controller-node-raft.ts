@@ -4,11 +4,18 @@
  * serve the Raft APIs on the controller listener's router.
  */
 import { brokerId, type Uuid } from "../common/index.js";
-import { ClientPool, describeFailure, type ClientPorts } from "../client/index.js";
+import {
+  ClientPool,
+  describeFailure,
+  type ClientPorts,
+  type ClientResult,
+} from "../client/index.js";
+import type { FetchRequest } from "../protocol/index.js";
 import type { Logger } from "../ports/index.js";
 import { respond, hasTopLevelErrorCode, type RequestRouter } from "../broker/index.js";
 import {
   DEFAULT_RAFT_TIMINGS,
+  fetchWireForms,
   RAFT_API_CODECS,
   type RaftApi,
   type RaftConfig,
@@ -73,9 +80,11 @@ export class ClientRaftTransport implements RaftTransport {
     destinationId: number,
     request: Parameters<RaftTransport["send"]>[1],
   ): Promise<RaftResponse | undefined> {
-    const codec = RAFT_API_CODECS[request.api];
-    const { body, options } = wireForm(request);
-    const result = await this.pool.send(brokerId(destinationId), codec, body, options);
+    const target = brokerId(destinationId);
+    const result =
+      request.api === "fetch"
+        ? await this.sendFetch(target, request.body)
+        : await this.pool.send(target, RAFT_API_CODECS[request.api], request.body);
     if (result.kind !== "response") {
       // Failures are routine while a voter is down; the node retries after its backoff.
       this.logger.debug("raft request failed", {
@@ -89,24 +98,26 @@ export class ClientRaftTransport implements RaftTransport {
     return { api: request.api, body: result.body } as RaftResponse;
   }
 
+  /**
+   * Sends a Fetch in the first of its wire forms (fetch-versions.ts) whose versions the peer
+   * serves: the node names the replica both ways and each version carries only one of them,
+   * so a peer without Fetch 15 (KIP-903) gets the replicaId form of versions 12-14.
+   */
+  private async sendFetch(target: ReturnType<typeof brokerId>, body: FetchRequest) {
+    const forms = fetchWireForms(body);
+    let result: ClientResult<object> = { kind: "unknownNode", nodeId: target };
+    for (const form of forms) {
+      const range = { minVersion: form.minVersion, maxVersion: form.maxVersion };
+      result = await this.pool.send(target, RAFT_API_CODECS.fetch, form.body, range);
+      if (result.kind !== "unsupportedVersion") return result;
+    }
+    return result;
+  }
+
   /** Closes every connection; requests waiting fail at once. */
   close(): void {
     this.pool.close();
   }
-}
-
-/**
- * The body and version range a request goes out with. The node fills a Fetch's replica both
- * ways (replicaId before version 15, replicaState since, KIP-903); the codec refuses a field a
- * version lacks, so Fetch goes at version 15 or later with only replicaState, as Kafka's own
- * KRaft peers (3.7 and later) send it.
- */
-function wireForm(request: Parameters<RaftTransport["send"]>[1]): {
-  body: object;
-  options: { readonly minVersion?: number };
-} {
-  if (request.api !== "fetch") return { body: request.body, options: {} };
-  return { body: { ...request.body, replicaId: -1 }, options: { minVersion: 15 } };
 }
 
 /**

@@ -64,3 +64,8 @@ export {
   type StartOutput,
   type StartRequest,
 } from "./controller-node-process.js";
+// A node of any role (broker, controller, or both): its composition root and `sluice start`.
+export { startNode, type NodeOptions, type RunningNode } from "./node.js";
+export { runNodeProcess, listeningLine } from "./node-process.js";
+export { NodeStartError, type NodeIdentity, type NodePorts } from "./node-types.js";
+export { prepareStorage, type FormatPolicy } from "./node-storage.js";

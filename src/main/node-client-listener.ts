@@ -1,0 +1,88 @@
+/**
+ * The client listeners of a broker (every listener that is not a controller listener), with the
+ * request path's router: the client APIs over the replica manager, the metadata cache, the
+ * produce and fetch purgatories, the fetch sessions and the admin forwarder, then ApiVersions
+ * last so that it advertises the whole table.
+ */
+import {
+  DelayedOperationPurgatory,
+  FetchSessionCache,
+  PartitionWakeups,
+  RequestRouter,
+  registerApiVersions,
+  registerClientApis,
+  type SocketServer,
+} from "../broker/index.js";
+import { METADATA_VERSION_FEATURE } from "../metadata/index.js";
+import type { FinalizedFeatures } from "../protocol/index.js";
+import type { BrokerSide } from "./node-broker.js";
+import { staticConfigOf } from "./node-settings.js";
+import type { NodeParts } from "./node-shutdown.js";
+
+/** Kafka's default `request.timeout.ms`, the deadline of topic auto-creation. */
+const AUTO_CREATE_TIMEOUT_MS = 30_000;
+
+/** The serving client listeners; `close` stops them and the operations that wait. */
+export interface ClientListener {
+  close(): Promise<void>;
+}
+
+/** Builds the client router and serves it on every client listener of the node. */
+export async function openClientListener(
+  parts: NodeParts,
+  broker: BrokerSide,
+  serverFor: (router: RequestRouter) => SocketServer,
+): Promise<ClientListener> {
+  const { ports, config, identity } = parts;
+  const logManager = parts.logManager;
+  if (logManager === undefined) throw new Error("a broker has a log manager");
+  const purgatories = {
+    produce: new DelayedOperationPurgatory(ports, { name: "Produce" }),
+    fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
+  };
+  const router = new RequestRouter({ logger: ports.logger });
+  const apis = registerClientApis(router, {
+    config: {
+      brokerId: identity.nodeId,
+      autoCreateTopicsEnable: config.autoCreateTopicsEnable,
+      numPartitions: config.numPartitions,
+      defaultReplicationFactor: config.defaultReplicationFactor,
+      requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
+      staticConfig: staticConfigOf(config),
+    },
+    metadataCache: broker.metadataCache,
+    replicaManager: broker.replicaManager,
+    logManager,
+    purgatories,
+    wakeups: new PartitionWakeups(purgatories),
+    fetchSessions: new FetchSessionCache({ random: ports.random }),
+    forwarder: broker.forwarder,
+    logger: ports.logger.child({ component: "request" }),
+  });
+  registerApiVersions(router, () => finalizedFeaturesOf(broker));
+  const server = serverFor(router);
+  parts.servers.push(server);
+  for (const listener of config.listeners) {
+    if (config.controllerListenerNames.includes(listener.name)) continue;
+    const address = await server.listen(listener.name, listener);
+    parts.bound.push({ name: listener.name, address });
+  }
+  const close = async (): Promise<void> => {
+    await server.close();
+    purgatories.produce.close();
+    purgatories.fetch.close();
+    await apis.autoTopicCreator.whenIdle();
+  };
+  return { close };
+}
+
+/** The finalized features (KIP-584) of the broker's current image, for ApiVersions v3+. */
+function finalizedFeaturesOf(broker: BrokerSide): FinalizedFeatures {
+  const image = broker.metadataCache.image;
+  const level = image.features.metadataVersion;
+  if (level === undefined) return { epoch: -1, features: [] };
+  return {
+    epoch: image.provenance.lastContainedOffset,
+    features: [{ name: METADATA_VERSION_FEATURE, minVersionLevel: level, maxVersionLevel: level }],
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The node's HTTP endpoint (`sluice.http.listener`): Prometheus metrics, health and the JSON
+ * cluster view, each read from the node's live state at the moment of the request.
+ */
+import { HttpServer, type PrometheusRegistry } from "../adapters/index.js";
+import { brokerId, leaderEpoch, offset, partitionIndex, type BrokerId } from "../common/index.js";
+import type { BrokerLifecycleManager } from "../broker/index.js";
+import {
+  httpRoutes,
+  type BrokerView,
+  type ClusterView,
+  type NodeHealth,
+  type TopicView,
+} from "../http/index.js";
+import {
+  EMPTY_IMAGE,
+  sortedEntries,
+  type MetadataImage,
+  type TopicImage,
+} from "../metadata/index.js";
+import type { Logger } from "../ports/index.js";
+import type { LogManager } from "../storage/index.js";
+import type { NodeConfig } from "./config/node-config.js";
+import type { NodeIdentity } from "./node-types.js";
+
+/** What the HTTP routes read from the running node. */
+export interface NodeHttpState {
+  readonly config: NodeConfig;
+  readonly identity: NodeIdentity;
+  /** The freshest metadata image this node holds. */
+  image(): MetadataImage | undefined;
+  quorum(): { readonly leaderId: number | null; readonly epoch: number };
+  /** The broker's lifecycle, on a node with the broker role. */
+  broker(): BrokerLifecycleManager | undefined;
+  /** The log manager of a broker, for replicas' offsets and offline dirs. */
+  readonly logManager: LogManager | undefined;
+}
+
+/** Starts the HTTP server on `sluice.http.listener`. */
+export function startHttp(
+  state: NodeHttpState,
+  options: { readonly registry: PrometheusRegistry; readonly logger: Logger },
+): Promise<HttpServer> {
+  const routes = httpRoutes({
+    metrics: options.registry,
+    health: { health: () => healthOf(state) },
+    clusterView: { clusterView: () => clusterViewOf(state) },
+  });
+  const { host, port } = state.config.httpListener;
+  return HttpServer.start({ host, port, routes, logger: options.logger });
+}
+
+function healthOf(state: NodeHttpState): NodeHealth {
+  const quorum = state.quorum();
+  const logManager = state.logManager;
+  return {
+    nodeId: state.identity.nodeId,
+    roles: state.config.processRoles,
+    broker: brokerHealthOf(state.broker()),
+    quorum: {
+      leaderId: quorum.leaderId === null ? undefined : brokerId(quorum.leaderId),
+      leaderEpoch: leaderEpoch(quorum.epoch),
+    },
+    logDirs: state.config.log.logDirs.map((path) => ({
+      path,
+      isOffline: logManager !== undefined && !logManager.isLogDirOnline(path),
+    })),
+  };
+}
+
+function brokerHealthOf(lifecycle: BrokerLifecycleManager | undefined): NodeHealth["broker"] {
+  if (lifecycle === undefined) return undefined;
+  return {
+    state: lifecycle.state,
+    isRegistered: lifecycle.registration !== undefined,
+    isFenced: lifecycle.isFenced,
+  };
+}
+
+function clusterViewOf(state: NodeHttpState): ClusterView {
+  const image = state.image() ?? EMPTY_IMAGE;
+  const quorum = state.quorum();
+  const brokers: BrokerView[] = sortedEntries(image.cluster.brokers).map(([, broker]) => ({
+    id: broker.id,
+    epoch: broker.epoch,
+    isFenced: broker.isFenced,
+    inControlledShutdown: broker.isInControlledShutdown,
+    rack: broker.rack ?? undefined,
+    endpoints: broker.listeners.map((endpoint) => ({
+      name: endpoint.name,
+      host: endpoint.host,
+      port: endpoint.port,
+      securityProtocol: endpoint.securityProtocol === 0 ? "PLAINTEXT" : "OTHER",
+    })),
+  }));
+  const topics = sortedEntries(image.topics.byName).map(([, topic]) => topicView(state, topic));
+  return {
+    clusterId: state.identity.clusterId,
+    nodeId: state.identity.nodeId,
+    roles: state.config.processRoles,
+    controller: {
+      leaderId: quorum.leaderId === null ? undefined : brokerId(quorum.leaderId),
+      leaderEpoch: leaderEpoch(quorum.epoch),
+      voters: state.config.quorum.voters.map((voter): BrokerId => brokerId(voter.nodeId)),
+    },
+    brokers,
+    topics,
+  };
+}
+
+function topicView(state: NodeHttpState, topic: TopicImage): TopicView {
+  const partitions = sortedEntries(topic.partitions).map(([index, registration]) => {
+    const topicPartition = { topic: topic.name, partition: index };
+    const lookup = state.logManager?.getLog(topicPartition);
+    const highWatermark = state.logManager?.highWatermarkOf(topicPartition);
+    const hosted = lookup?.kind === "online";
+    return {
+      partition: partitionIndex(index),
+      leader: registration.leader < 0 ? undefined : registration.leader,
+      leaderEpoch: registration.leaderEpoch,
+      replicas: registration.replicas,
+      isr: registration.isr,
+      highWatermark: hosted && highWatermark !== undefined ? offset(highWatermark) : undefined,
+      logEndOffset: hosted ? offset(lookup.log.logEndOffset) : undefined,
+    };
+  });
+  return { name: topic.name, topicId: topic.id, partitions };
+}

@@ -1,0 +1,105 @@
+/**
+ * `sluice start` for every role: loads the configuration (file or single-node preset, then
+ * SLUICE_* environment variables, then --set flags), builds the Node adapters, starts the node,
+ * prints where it listens, and shuts it down cleanly on SIGINT or SIGTERM. A failure the node
+ * cannot survive (the metadata log's disk) stops it with exit code 1.
+ */
+import {
+  ConsoleLogger,
+  CryptoRandom,
+  NodeFileSystem,
+  NodeNetwork,
+  NodeTimers,
+  PrometheusRegistry,
+  SystemClock,
+} from "../adapters/index.js";
+import { AssertionError } from "../common/index.js";
+import { formatProblem } from "./config/config-types.js";
+import { loadNodeConfigFrom } from "./config/load-config.driver.js";
+import type { NodeConfig } from "./config/node-config.js";
+import type { StartOutput, StartRequest } from "./controller-node-process.js";
+import { startNode, type RunningNode } from "./node.js";
+import { NodeStartError } from "./node-types.js";
+
+/** Runs a node until a signal stops it; resolves to the process exit code. */
+export async function runNodeProcess(request: StartRequest, io: StartOutput): Promise<number> {
+  const fs = new NodeFileSystem();
+  const loaded = await loadNodeConfigFrom(fs, request);
+  if (loaded.kind === "unreadable") {
+    io.error(`sluice: ${loaded.message}`);
+    return 1;
+  }
+  if (loaded.kind === "invalid") {
+    for (const problem of loaded.problems) io.error(`sluice: ${formatProblem(problem)}`);
+    return 1;
+  }
+  const config = loaded.config;
+  const clock = new SystemClock();
+  const registry = new PrometheusRegistry();
+  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
+  let stop: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => (stop = resolve));
+  const ports = {
+    fs,
+    clock,
+    logger,
+    network: new NodeNetwork(),
+    timers: new NodeTimers(),
+    random: new CryptoRandom(),
+    metrics: registry,
+  };
+  const onFatalError = (error: unknown): void => {
+    logger.error("fatal error: the node stops", { error: String(error) });
+    // A broken invariant ends the process at once (STYLE rule 3), outside any promise.
+    if (error instanceof AssertionError)
+      queueMicrotask(() => {
+        throw error;
+      });
+    stop(1);
+  };
+  let node: RunningNode;
+  try {
+    node = await startNode(ports, {
+      config,
+      format: {
+        clusterIdToFormat: request.clusterIdToFormat,
+        formatsOnFirstStart: request.configPath === undefined,
+      },
+      registry,
+      onFatalError,
+    });
+  } catch (error) {
+    if (!(error instanceof NodeStartError)) throw error;
+    io.error(`sluice: ${error.message}`);
+    return 1;
+  }
+  io.write(listeningLine(config, node));
+  const onSignal = (): void => stop(0);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const code = await stopped;
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  await node.shutdown();
+  io.write(`Sluice node ${node.identity.nodeId} stopped`);
+  return code;
+}
+
+/**
+ * "Sluice listening on PLAINTEXT://127.0.0.1:9092 (controller 127.0.0.1:9093, http
+ * 127.0.0.1:9644), data in ./data", with the ports actually bound.
+ */
+export function listeningLine(config: NodeConfig, node: RunningNode): string {
+  const isController = (name: string): boolean => config.controllerListenerNames.includes(name);
+  const text = (address: { host: string; port: number }): string =>
+    `${address.host}:${address.port}`;
+  const clients = node.listeners
+    .filter((listener) => !isController(listener.name))
+    .map((listener) => `${listener.name}://${text(listener.address)}`);
+  const controllers = node.listeners
+    .filter((listener) => isController(listener.name))
+    .map((listener) => `controller ${text(listener.address)}`);
+  const details = [...controllers, `http ${text(node.httpAddress)}`].join(", ");
+  const where = clients.length > 0 ? clients.join(", ") : `node ${node.identity.nodeId}`;
+  return `Sluice listening on ${where} (${details}), data in ${config.log.logDirs.join(",")}`;
+}

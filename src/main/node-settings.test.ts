@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadNodeConfig } from "./config/load-config.js";
+import { SINGLE_NODE_PRESET } from "./config/single-node.js";
+import type { NodeConfig } from "./config/node-config.js";
+import {
+  controllerSettingsOf,
+  defaultLogConfigOf,
+  defaultPartitionConfigOf,
+  logManagerConfigOf,
+  staticConfigOf,
+} from "./node-settings.js";
+
+function configOf(flags: readonly string[]): NodeConfig {
+  const loaded = loadNodeConfig({ base: SINGLE_NODE_PRESET, flags, environment: {} });
+  assert.equal(loaded.kind, "valid");
+  if (loaded.kind !== "valid") throw new Error("unreachable");
+  return loaded.config;
+}
+
+test("the log keys of the node become every topic's default log config", () => {
+  const config = configOf([
+    "log.segment.bytes=1048576",
+    "log.retention.minutes=5",
+    "log.cleanup.policy=compact,delete",
+    "log.flush.interval.messages=1",
+    "message.max.bytes=2000000",
+  ]);
+  const log = defaultLogConfigOf(config);
+  assert.equal(log.segmentBytes, 1_048_576);
+  assert.equal(log.retentionMs, 300_000);
+  assert.deepEqual(log.cleanupPolicy, { delete: true, compact: true });
+  assert.equal(log.flushMessages, 1);
+  assert.equal(log.maxMessageBytes, 2_000_000);
+  assert.deepEqual(logManagerConfigOf(config).defaultLogConfig, log);
+  assert.deepEqual(logManagerConfigOf(config).logDirs, ["./data"]);
+});
+
+test("min.insync.replicas reaches the partition defaults and the controller", () => {
+  const config = configOf(["min.insync.replicas=2", "num.partitions=6"]);
+  assert.equal(defaultPartitionConfigOf(config).minInsyncReplicas, 2);
+  const settings = controllerSettingsOf(config, "cluster-a");
+  assert.equal(settings.clusterId, "cluster-a");
+  assert.equal(settings.replication.minInsyncReplicas, 2);
+  assert.equal(settings.topicDefaults.numPartitions, 6);
+  assert.equal(settings.cluster.sessionTimeoutMs, 9000);
+});
+
+test("the static config holds the keys the operator set, and only those", () => {
+  const config = configOf(["num.partitions=3"]);
+  const staticConfig = staticConfigOf(config);
+  assert.equal(staticConfig["num.partitions"], "3");
+  assert.equal(staticConfig["node.id"], "1");
+  assert.equal(staticConfig["log.dirs"], "./data");
+  assert.equal(staticConfig["log.segment.bytes"], undefined);
+});

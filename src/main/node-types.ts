@@ -1,0 +1,40 @@
+/**
+ * What every part of a node shares: the ports it runs on, the error that refuses a start with a
+ * message for the operator, and the node's identity once its storage is formatted.
+ */
+import type { NodeId, Uuid } from "../common/index.js";
+import type {
+  Clock,
+  FileSystem,
+  Logger,
+  MetricsSink,
+  Network,
+  Random,
+  Timers,
+} from "../ports/index.js";
+
+/** The ports a node runs on. */
+export interface NodePorts {
+  readonly fs: FileSystem;
+  readonly network: Network;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly random: Random;
+  readonly logger: Logger;
+  readonly metrics: MetricsSink;
+}
+
+/** Why a node could not start: a message for the operator, naming the key or dir at fault. */
+export class NodeStartError extends Error {
+  override readonly name = "NodeStartError";
+}
+
+/** Who this node is, from meta.properties of its dirs. */
+export interface NodeIdentity {
+  readonly nodeId: NodeId;
+  readonly clusterId: string;
+  /** The directory.id of the metadata log dir (the Raft replica's directory id, KIP-853). */
+  readonly metadataDirectoryId: Uuid;
+  /** True when this start formatted the storage (a new cluster or a new node). */
+  readonly wasFormatted: boolean;
+}

@@ -1,0 +1,44 @@
+/**
+ * @platformatic/kafka against a Sluice node. The client needs Node 22.22 or newer, so the test
+ * runs test/clients/platformatic-client.mjs under Node 22 from the npm registry
+ * (`npx -y node@22`; CI fetches it ahead, see .ci/run), which produces with acks=-1 and reads
+ * back from offset 0 with the group-less Consumer.fetch.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { SluiceProcess } from "./sluice-process.js";
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const SCRIPT = join(ROOT, "test", "clients", "platformatic-client.mjs");
+/** The first run downloads Node 22 from the npm registry. */
+const DEADLINE_MS = 300_000;
+
+let node: SluiceProcess;
+
+before(async () => {
+  node = await SluiceProcess.create();
+  await node.start();
+});
+
+after(async () => {
+  await node.destroy();
+});
+
+test("@platformatic/kafka produces with acks=-1 and fetches every message back", async () => {
+  const { stdout } = await run(
+    "npx",
+    ["-y", "node@22", SCRIPT, node.bootstrap, "platformatic", "120"],
+    { cwd: ROOT, timeout: DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const lines = stdout.trim().split("\n");
+  const outcome = JSON.parse(lines[lines.length - 1] ?? "{}") as {
+    acknowledged: string[];
+    read: string[];
+  };
+  assert.equal(outcome.acknowledged.length, 120);
+  assert.deepEqual(outcome.read, outcome.acknowledged);
+});

@@ -1,0 +1,161 @@
+/**
+ * A Sluice node as a child process for the real-client tests: `bin/sluice.js start` with the
+ * single-node roles on free loopback ports and a temporary data dir, ready once it prints its
+ * "Sluice listening on" line and answers ApiVersions; stopped with SIGTERM, then SIGKILL past a
+ * deadline.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CryptoRandom, NodeNetwork, NodeTimers, SystemClock } from "../../src/adapters/index.js";
+import { withConnection } from "../../src/client/index.js";
+import { apiVersions } from "../../src/protocol/index.js";
+
+/** The command the tests start. */
+export const SLUICE = join(import.meta.dirname, "..", "..", "..", "bin", "sluice.js");
+
+/** How long a node may take to start or stop before the test fails. */
+const START_DEADLINE_MS = 60_000;
+const STOP_DEADLINE_MS = 30_000;
+
+/** A port that was free a moment ago: bound to 0, read, released. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      assert.ok(address !== null && typeof address === "object");
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** The project's client ports, on real sockets and time. */
+export function clientPorts() {
+  return {
+    network: new NodeNetwork(),
+    timers: new NodeTimers(),
+    clock: new SystemClock(),
+    random: new CryptoRandom(),
+  };
+}
+
+/** One node process and where it listens; `start` again after `stop` reuses the data dir. */
+export class SluiceProcess {
+  readonly dataDir: string;
+  private child: ChildProcess | undefined;
+  private output = "";
+  readonly ports: { readonly client: number; readonly controller: number; readonly http: number };
+
+  private constructor(
+    ports: SluiceProcess["ports"],
+    readonly extraSettings: readonly string[],
+  ) {
+    this.ports = ports;
+    this.dataDir = mkdtempSync(join(tmpdir(), "sluice-client-test-"));
+  }
+
+  /** A node on three new free ports; not started. */
+  static async create(extraSettings: readonly string[] = []): Promise<SluiceProcess> {
+    const ports = {
+      client: await freePort(),
+      controller: await freePort(),
+      http: await freePort(),
+    };
+    return new SluiceProcess(ports, extraSettings);
+  }
+
+  /** `host:port` of the client listener. */
+  get bootstrap(): string {
+    return `127.0.0.1:${this.ports.client}`;
+  }
+
+  /** Everything the process wrote so far, for failure messages. */
+  get log(): string {
+    return this.output;
+  }
+
+  /** Starts the node and waits until it serves clients. */
+  async start(): Promise<void> {
+    assert.equal(this.child, undefined, "the node is not running");
+    const { client, controller, http } = this.ports;
+    const settings = [
+      "node.id=1",
+      `listeners=PLAINTEXT://127.0.0.1:${client},CONTROLLER://127.0.0.1:${controller}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${client}`,
+      `controller.quorum.voters=1@127.0.0.1:${controller}`,
+      `sluice.http.listener=127.0.0.1:${http}`,
+      `log.dirs=${join(this.dataDir, "data")}`,
+      ...this.extraSettings,
+    ];
+    const args = [SLUICE, "start", ...settings.flatMap((setting) => ["--set", setting])];
+    // No --config: the single-node preset formats the data dir on first start.
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    this.child = child;
+    const listening = new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        this.output += chunk.toString();
+        if (this.output.includes("Sluice listening on")) resolve();
+      });
+      child.stderr.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
+      child.once("exit", (code) =>
+        reject(new Error(`sluice exited with ${code}:\n${this.output}`)),
+      );
+    });
+    await withDeadline(listening, START_DEADLINE_MS, () => `no listening line:\n${this.output}`);
+    await this.expectApiVersions();
+  }
+
+  /** Stops the node with `signal` (SIGKILL: as a crash) and waits for the process to end. */
+  async stop(signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<number | null> {
+    const child = this.child;
+    if (child === undefined) return null;
+    this.child = undefined;
+    if (child.exitCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => resolve(code)),
+    );
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_DEADLINE_MS);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  }
+
+  /** Stops the node if it runs and removes its data dir. */
+  async destroy(): Promise<void> {
+    await this.stop("SIGKILL");
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async expectApiVersions(): Promise<void> {
+    const result = await withConnection(
+      { host: "127.0.0.1", port: this.ports.client },
+      clientPorts(),
+      (connection) => connection.send(apiVersions, {}, { maxVersion: 3 }),
+      { requestTimeoutMs: 5000 },
+    );
+    assert.equal(result.kind, "response", `ApiVersions answered:\n${this.output}`);
+  }
+}
+
+/** Resolves as `promise` does, or rejects with `message()` after `deadlineMs`. */
+export async function withDeadline<T>(
+  promise: Promise<T>,
+  deadlineMs: number,
+  message: () => string,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message())), deadlineMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
