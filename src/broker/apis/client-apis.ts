@@ -75,6 +75,8 @@ export function registerClientApis(
     timeoutMs: config.requestTimeoutMs,
     logger: dependencies.logger,
   });
+  // Lives as long as the replica manager: both belong to the one node that registers them.
+  replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
   router.register(0, produceHandler({ replicaManager, purgatory: purgatories.produce, wakeups }));
   router.register(
     1,

@@ -1,15 +1,24 @@
 /**
  * DescribeConfigs (32) on a broker: answered from the broker's own metadata image, as Kafka's
- * brokers answer it (it is not forwarded), with the controller's pure `describeConfigs`.
+ * brokers answer it (it is not forwarded), with the controller's pure `describeConfigs`, its
+ * versions and its error response.
  */
-import { describeConfigs, type StaticBrokerConfig } from "../../controller/index.js";
+import {
+  describeConfigs,
+  describeConfigsApi,
+  responseForVersion,
+  type StaticBrokerConfig,
+} from "../../controller/index.js";
 import type { DescribeConfigsRequest } from "../../protocol/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
 import { respond, type ApiHandler } from "../router/handler.js";
-import { adminErrorResponse } from "./admin-error-responses.js";
+import { controllerErrorResponse } from "./admin-error-responses.js";
 
-/** The DescribeConfigs versions served: those of Kafka 3.7-3.9 (v0-4). */
-export const DESCRIBE_CONFIGS_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
+/** The DescribeConfigs versions served: the controller's (those of Kafka 3.7-3.9, v0-4). */
+export const DESCRIBE_CONFIGS_VERSIONS = {
+  minVersion: describeConfigsApi.minVersion,
+  maxVersion: describeConfigsApi.maxVersion,
+} as const;
 
 /** What DescribeConfigs reads besides the image. */
 export interface DescribeConfigsOptions {
@@ -18,7 +27,7 @@ export interface DescribeConfigsOptions {
   readonly staticConfig: StaticBrokerConfig;
 }
 
-/** The DescribeConfigs handler . */
+/** The DescribeConfigs handler. */
 export function describeConfigsHandler(
   metadataCache: MetadataCache,
   options: DescribeConfigsOptions,
@@ -28,16 +37,14 @@ export function describeConfigsHandler(
     handle: (context) => {
       const request = context.body as unknown as DescribeConfigsRequest;
       const { brokerId, staticConfig } = options;
-      return respond(
-        describeConfigs({ image: metadataCache.image, staticConfig, brokerId }, request),
+      const response = describeConfigs(
+        { image: metadataCache.image, staticConfig, brokerId },
+        request,
       );
+      // The answer states every field; each version leaves out those it lacks (isDefault, v0).
+      return respond(responseForVersion(32, context.header.apiVersion, response));
     },
     errorResponse: (context, errorCode) =>
-      respond(
-        adminErrorResponse(32, context.body, context.header.apiVersion, {
-          errorCode,
-          message: null,
-        }),
-      ),
+      respond(controllerErrorResponse(describeConfigsApi, context, { errorCode, message: null })),
   };
 }

@@ -100,39 +100,48 @@ async function readOnce(
   let next = 0;
   for (const partition of partitions) {
     if (partition.topicPartition === undefined) {
-      const outcome: ReadOutcome = {
-        kind: "error",
-        errorCode: ErrorCode.UNKNOWN_TOPIC_ID,
-        highWatermark: -1,
-        logStartOffset: -1,
-      };
+      const outcome = errorOutcome(ErrorCode.UNKNOWN_TOPIC_ID);
       reads.push({ ...partition, outcome, records: new Uint8Array(0) });
       continue;
     }
     const answer = outcomes[next++];
     if (answer === undefined) throw new RangeError("fetchMessages answers every partition");
-    const records = await recordBytes(replicaManager, partition.topicPartition, answer.outcome);
-    reads.push({ ...partition, outcome: answer.outcome, records });
+    const read = await recordBytes(replicaManager, partition.topicPartition, answer.outcome);
+    reads.push({ ...partition, ...read });
   }
   return reads;
 }
 
-/** The bytes of a read's file slices, joined; empty for errors and empty reads. */
+/**
+ * The bytes of a read's file slices, joined; empty for errors and empty reads. A storage
+ * failure while reading them fails this partition alone with KAFKA_STORAGE_ERROR (the
+ * partition goes offline with its dir), as Kafka answers a partition whose log dir failed;
+ * anything else is a bug and goes on.
+ */
 async function recordBytes(
   replicaManager: ReplicaManager,
   topicPartition: TopicPartition,
   outcome: ReadOutcome,
-): Promise<Uint8Array> {
-  if (outcome.kind !== "records" || outcome.sizeInBytes === 0) return new Uint8Array(0);
+): Promise<{ readonly outcome: ReadOutcome; readonly records: Uint8Array }> {
+  const nothing = { outcome, records: new Uint8Array(0) };
+  if (outcome.kind !== "records" || outcome.sizeInBytes === 0) return nothing;
   const lookup = replicaManager.getPartitionOrError(topicPartition);
-  if (lookup.kind === "error") return new Uint8Array(0);
+  if (lookup.kind === "error") return { ...nothing, outcome: errorOutcome(lookup.errorCode) };
   const parts: Uint8Array[] = [];
-  for (const slice of outcome.slices) parts.push(await lookup.partition.log.readBytes(slice));
+  try {
+    for (const slice of outcome.slices) parts.push(await lookup.partition.log.readBytes(slice));
+  } catch (error) {
+    return { ...nothing, outcome: errorOutcome(lookup.partition.errorCodeOf(error)) };
+  }
   const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let position = 0;
   for (const part of parts) {
     joined.set(part, position);
     position += part.length;
   }
-  return joined;
+  return { outcome, records: joined };
+}
+
+function errorOutcome(errorCode: number): ReadOutcome {
+  return { kind: "error", errorCode, highWatermark: -1, logStartOffset: -1 };
 }

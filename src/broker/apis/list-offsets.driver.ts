@@ -3,11 +3,13 @@
  * earliest (-2), latest (-1), max-timestamp (-3, v7+), earliest-local (-4, v8+) offset, or the
  * first offset whose timestamp is at or after the one given. Consumers (replica id -1) see the
  * high watermark for read_uncommitted (and before v2) and the last stable offset for
- * read_committed; a replica id >= 0 sees the log end. Only the leader answers.
+ * read_committed; a replica id >= 0 sees the log end. Only the leader answers. A partition named
+ * twice in one request gets INVALID_REQUEST at each mention, as in Kafka.
  */
 import { ErrorCode } from "../../common/index.js";
 import type { ListOffsetsRequest } from "../../protocol/index.js";
 import type { IsolationLevel, OffsetLookup, ReplicaManager } from "../../replication/index.js";
+import type { TopicPartition } from "../../storage/index.js";
 import { respond, type ApiHandler } from "../router/handler.js";
 
 /** The ListOffsets versions served. */
@@ -25,21 +27,20 @@ export function listOffsetsHandler(replicaManager: ReplicaManager): ApiHandler {
           : request.isolationLevel === 1
             ? "read_committed"
             : "read_uncommitted";
+      const duplicates = duplicatePartitions(request);
       const topics = [];
       for (const topic of request.topics) {
         const partitions = [];
         for (const partition of topic.partitions) {
-          const lookup = replicaManager.getPartitionOrError({
-            topic: topic.name,
-            partition: partition.partitionIndex,
-          });
-          const found: OffsetLookup =
-            lookup.kind === "error"
-              ? lookup
-              : await lookup.partition.fetchOffsetForTimestamp(partition.timestamp, {
-                  isolation,
-                  currentLeaderEpoch: partition.currentLeaderEpoch,
-                });
+          const topicPartition = { topic: topic.name, partition: partition.partitionIndex };
+          // Kafka refuses a partition named twice, every time it is named (INVALID_REQUEST).
+          const found: OffsetLookup = duplicates.has(partitionKey(topicPartition))
+            ? { kind: "error", errorCode: ErrorCode.INVALID_REQUEST }
+            : await lookUpOffset(replicaManager, topicPartition, {
+                timestamp: partition.timestamp,
+                isolation,
+                currentLeaderEpoch: partition.currentLeaderEpoch,
+              });
           partitions.push({
             partitionIndex: partition.partitionIndex,
             ...answerOf(found, context.header.apiVersion),
@@ -61,6 +62,43 @@ export function listOffsetsHandler(replicaManager: ReplicaManager): ApiHandler {
       return respond({ throttleTimeMs: 0, topics });
     },
   };
+}
+
+/** The offset one partition's leader finds, or the error of a partition not led here. */
+async function lookUpOffset(
+  replicaManager: ReplicaManager,
+  topicPartition: TopicPartition,
+  asked: {
+    readonly timestamp: number;
+    readonly isolation: IsolationLevel | undefined;
+    readonly currentLeaderEpoch: number;
+  },
+): Promise<OffsetLookup> {
+  const lookup = replicaManager.getPartitionOrError(topicPartition);
+  if (lookup.kind === "error") return lookup;
+  const { isolation, currentLeaderEpoch } = asked;
+  return lookup.partition.fetchOffsetForTimestamp(asked.timestamp, {
+    isolation,
+    currentLeaderEpoch,
+  });
+}
+
+function partitionKey(topicPartition: TopicPartition): string {
+  return `${topicPartition.topic}\u0000${topicPartition.partition}`;
+}
+
+/** The partitions the request names more than once (Kafka's duplicatePartitions). */
+function duplicatePartitions(request: ListOffsetsRequest): Set<string> {
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const topic of request.topics) {
+    for (const { partitionIndex } of topic.partitions) {
+      const key = partitionKey({ topic: topic.name, partition: partitionIndex });
+      if (seen.has(key)) duplicates.add(key);
+      seen.add(key);
+    }
+  }
+  return duplicates;
 }
 
 /** One partition's answer; `leaderEpoch` exists from v4 and may not be set before. */
