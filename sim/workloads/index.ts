@@ -1,6 +1,7 @@
 import { registerWorkload } from "./registry.js";
 import { simulatorSelfCheck } from "./simulator-self-check.js";
 import { raftWorkload } from "../raft/index.js";
+import { clusterWorkload } from "../cluster/index.js";
 
 export {
   registerWorkload,
@@ -14,3 +15,4 @@ export { simulatorSelfCheck } from "./simulator-self-check.js";
 
 registerWorkload(simulatorSelfCheck);
 registerWorkload(raftWorkload);
+registerWorkload(clusterWorkload);
