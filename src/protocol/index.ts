@@ -27,5 +27,6 @@ export type {
 } from "./headers.js";
 export * from "./framing.js";
 export * from "./request.js";
+export * from "./error-response.js";
 export * from "./api-versions.js";
 export * from "./records/index.js";

@@ -188,13 +188,15 @@ export class BrokerConnection {
 
   /** Decodes one frame and starts its request, or closes the connection when it cannot. */
   private takeUp(frame: Uint8Array): void {
-    const decoded = decodeRequest(frame, this.host.router.isSupported);
+    const decoded = decodeRequest(frame, this.host.router.isBodyRead);
     switch (decoded.kind) {
       case "request":
-        this.dispatch(decoded.header, decoded.body);
+        if (this.host.router.isSupported(decoded.header.apiKey, decoded.header.apiVersion)) {
+          this.dispatch(decoded.header, decoded.body);
+        } else this.answerUnsupported(decoded.header, decoded.body);
         return;
       case "unsupportedVersion":
-        this.onUnsupportedVersion(decoded.header);
+        this.answerUnsupported(decoded.header, undefined);
         return;
       case "unknownApi":
         this.close("unknownApi", `API key ${decoded.apiKey} v${decoded.apiVersion}`, "abort");
@@ -207,20 +209,16 @@ export class BrokerConnection {
     }
   }
 
-  /**
-   * KIP-511: ApiVersions at any version gets an answer listing what is served. Any other API at
-   * a version not served closes the connection, as Kafka's SocketServer does when
-   * `isApiEnabled` fails (it throws from parseRequestHeader and closes the channel); the body
-   * of an unknown version cannot be read, and clients negotiate versions first.
-   */
-  private onUnsupportedVersion(header: RequestHeader): void {
-    if (header.apiKey !== API_VERSIONS_KEY) {
-      const detail = `${apiName(header.apiKey)} v${header.apiVersion} is not served`;
-      this.close("unsupportedVersion", detail, "abort");
+  /** A version not served: its UNSUPPORTED_VERSION answer, in its turn, or a close. */
+  private answerUnsupported(header: RequestHeader, body: Record<string, unknown> | undefined) {
+    const response = this.host.router.answerUnsupportedVersion(header, body);
+    if (response.kind === "close") {
+      this.close("unsupportedVersion", response.reason, "abort");
       return;
     }
-    const slot = this.openSlot(header.apiKey);
-    this.finish(slot, this.host.router.answerUnsupportedApiVersions(header));
+    const request = `${apiName(header.apiKey)} v${header.apiVersion}`;
+    this.logger.info("answered UNSUPPORTED_VERSION", { request, remote: this.remote() });
+    this.finish(this.openSlot(header.apiKey), response);
   }
 
   private dispatch(header: RequestHeader, body: Record<string, unknown>): void {

@@ -6,12 +6,16 @@ import {
   answerApiVersions,
   apiDefinition,
   encodeResponse,
+  errorResponseFor,
   isEncodeError,
+  isVersionInCodec,
   type RequestHeader,
   type SupportedFeature,
 } from "../../protocol/index.js";
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
-import type { ApiHandler, HandlerOutcome, RequestContext } from "./handler.js";
+import { respond, type ApiHandler, type HandlerOutcome, type RequestContext } from "./handler.js";
+
+const PRODUCE_KEY = 0;
 
 /** Options of a RequestRouter. */
 export interface RequestRouterOptions {
@@ -47,6 +51,16 @@ export class RequestRouter {
   /** True when a handler serves `apiVersion` of `apiKey`. */
   readonly isSupported = (apiKey: number, apiVersion: number): boolean =>
     this.apiVersions.isSupported(apiKey, apiVersion);
+
+  /**
+   * Which request bodies the connection decodes (decodeRequest's `isSupported`): every version
+   * the codec defines, served or not, so that a version not advertised can be answered with
+   * UNSUPPORTED_VERSION in its API's own response. ApiVersions is the exception: KIP-511
+   * answers it at any version not served without reading the body.
+   */
+  readonly isBodyRead = (apiKey: number, apiVersion: number): boolean =>
+    isVersionInCodec(apiKey, apiVersion) &&
+    (apiKey !== API_VERSIONS_KEY || this.isSupported(apiKey, apiVersion));
 
   /**
    * Registers the handler of `apiKey`. Each API is registered once; the range must lie within
@@ -101,6 +115,41 @@ export class RequestRouter {
     const answer = answerApiVersions({ header, body: undefined }, this.apiVersions);
     const chunks = encodeResponse(answer.header, API_VERSIONS_KEY, answer.apiVersion, answer.body);
     return { kind: "frame", chunks };
+  }
+
+  /**
+   * The answer to a request at a version this broker does not advertise, whether or not a
+   * handler serves other versions of the API. ApiVersions gets the KIP-511 answer. Another API
+   * at a version the codec reads (its `body` decoded) gets its error response at the requested
+   * version with UNSUPPORTED_VERSION in every error slot (top level, or per topic, partition,
+   * resource, as Kafka's getErrorResponse fills it). The connection is closed instead beyond the
+   * codec (`body` undefined: its layout is unknown), when the response has no place for an
+   * error, and for a Produce with acks=0, whose client reads no response (Kafka closes the
+   * connection so that such a producer notices).
+   */
+  answerUnsupportedVersion(
+    header: RequestHeader,
+    body: Record<string, unknown> | undefined,
+  ): RoutedResponse {
+    const { apiKey, apiVersion } = header;
+    assert(!this.isSupported(apiKey, apiVersion), "the version is served");
+    if (apiKey === API_VERSIONS_KEY) return this.answerUnsupportedApiVersions(header);
+    const request = `${apiDefinition(apiKey)?.name ?? apiKey} v${apiVersion}`;
+    if (body === undefined) return { kind: "close", reason: `${request} is beyond the codec` };
+    if (apiKey === PRODUCE_KEY && body["acks"] === 0) {
+      return { kind: "close", reason: `${request} with acks=0 is not served` };
+    }
+    const errorCode = ErrorCode.UNSUPPORTED_VERSION;
+    const errorBody = errorResponseFor({ apiKey, apiVersion, body }, errorCode);
+    if (errorBody === undefined) {
+      return { kind: "close", reason: `${request} is not served and has no error response` };
+    }
+    try {
+      return encodeOutcome(header, respond(errorBody));
+    } catch (error) {
+      if (!isEncodeError(error)) throw error;
+      return { kind: "close", reason: `${request} is not served: ${error.message}` };
+    }
   }
 
   /** The error response of `errorCode`; the connection is closed when even that fails. */
