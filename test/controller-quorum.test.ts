@@ -90,6 +90,8 @@ test("three controller processes elect a leader and elect another after it is ki
         `listeners=CONTROLLER://127.0.0.1:${ports.get(id)}`,
         "controller.listener.names=CONTROLLER",
         `log.dirs=${join(folder, `data-${id}`)}`,
+        // Three nodes on one host: each needs its own HTTP port.
+        "sluice.http.listener=127.0.0.1:0",
       ].join("\n"),
     );
     const child = spawn(

@@ -17,6 +17,7 @@ import {
   DEFAULT_RAFT_TIMINGS,
   fetchWireForms,
   RAFT_API_CODECS,
+  type Endpoint,
   type RaftApi,
   type RaftConfig,
   type RaftDriver,
@@ -25,7 +26,11 @@ import {
 } from "../raft/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 
-/** The node's RaftConfig: static voters from controller.quorum.voters (kraft.version 0). */
+/**
+ * The node's RaftConfig: static voters from controller.quorum.voters (kraft.version 0), or,
+ * with only controller.quorum.bootstrap.servers, a dynamic quorum (kraft.version 1) whose voters
+ * the driver reads from the bootstrap checkpoint and the log.
+ */
 export function raftConfigOf(
   config: NodeConfig,
   identity: { readonly nodeId: number; readonly clusterId: string; readonly directoryId: Uuid },
@@ -44,7 +49,7 @@ export function raftConfigOf(
       directoryId: null,
       endpoints: [{ name: listenerName, host: voter.host, port: voter.port }],
     })),
-    kraftVersion: 0,
+    kraftVersion: quorum.voters.length > 0 ? 0 : 1,
     timings: {
       ...DEFAULT_RAFT_TIMINGS,
       electionTimeoutMs: quorum.electionTimeoutMs,
@@ -60,6 +65,8 @@ export function raftConfigOf(
 export class ClientRaftTransport implements RaftTransport {
   private readonly pool: ClientPool;
   private readonly logger: Logger;
+  private readonly listenerNames: readonly string[];
+  private voterEndpoints: (id: number) => readonly Endpoint[] | undefined = () => undefined;
 
   constructor(
     ports: ClientPorts & { readonly logger: Logger },
@@ -67,6 +74,7 @@ export class ClientRaftTransport implements RaftTransport {
     nodeId: number,
   ) {
     this.logger = ports.logger;
+    this.listenerNames = config.controllerListenerNames;
     this.pool = new ClientPool(ports, {
       requestTimeoutMs: config.quorum.requestTimeoutMs,
       clientId: `raft-client-${nodeId}`,
@@ -76,11 +84,25 @@ export class ClientRaftTransport implements RaftTransport {
     }
   }
 
+  /**
+   * Reaches voters at the endpoints of the voter set in force (KIP-853: VotersRecord endpoints
+   * in the log or the bootstrap checkpoint), which win over controller.quorum.voters.
+   */
+  useVoterEndpoints(lookup: (id: number) => readonly Endpoint[] | undefined): void {
+    this.voterEndpoints = lookup;
+  }
+
   async send(
     destinationId: number,
     request: Parameters<RaftTransport["send"]>[1],
   ): Promise<RaftResponse | undefined> {
     const target = brokerId(destinationId);
+    const endpoint = this.voterEndpoints(destinationId)?.find((candidate) =>
+      this.listenerNames.includes(candidate.name),
+    );
+    if (endpoint !== undefined) {
+      this.pool.setNodeAddress(target, { host: endpoint.host, port: endpoint.port });
+    }
     const result =
       request.api === "fetch"
         ? await this.sendFetch(target, request.body)

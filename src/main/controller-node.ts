@@ -66,9 +66,6 @@ export async function startControllerNode(
 ): Promise<ControllerNode> {
   const { config } = options;
   if (config.nodeId === undefined) throw new ControllerStartError("node.id is required");
-  if (config.quorum.voters.length === 0) {
-    throw new ControllerStartError("controller.quorum.voters must list the voters");
-  }
   const nodeId = config.nodeId;
   const identity = await metadataDirIdentity(ports, config, options.clusterIdToFormat);
   const transport = new ClientRaftTransport(ports, config, nodeId);
@@ -80,6 +77,7 @@ export async function startControllerNode(
     listeners: options.listeners ?? [],
     onFatalError: options.onFatalError,
   });
+  transport.useVoterEndpoints((id) => raft.voterEndpoints(id));
   const router = new RequestRouter({ logger: ports.logger });
   registerApiVersions(router);
   registerRaftApis(router, () => raft);

@@ -70,6 +70,11 @@ export function leaderChangeBatch(options: {
   readonly grantingVoters: readonly ReplicaKey[];
   readonly kraftVersion: number;
   readonly timestamp: number;
+  /**
+   * The voter set when it is known only from the bootstrap checkpoint (KIP-853): the batch then
+   * also carries a KRaftVersion and a Voters record, so the set reaches every replica's log.
+   */
+  readonly bootstrapVoters?: VoterSet;
 }): { bytes: Uint8Array; recordCount: number } {
   const version = options.kraftVersion >= 1 ? 1 : 0;
   const toVoter = (key: ReplicaKey): { voterId: number; voterDirectoryId: string } => ({
@@ -83,7 +88,23 @@ export function leaderChangeBatch(options: {
     grantingVoters: options.grantingVoters.map(toVoter),
   });
   const records = [controlRecord("leaderChange", value, options.timestamp)];
+  if (options.bootstrapVoters !== undefined) {
+    assert(options.kraftVersion >= 1, "only kraft.version 1 writes the voter set to the log");
+    records.push(
+      ...kraftStateRecords(options.kraftVersion, options.bootstrapVoters, options.timestamp),
+    );
+  }
   return controlBatch({ baseOffset: options.baseOffset, epoch: options.epoch, records });
+}
+
+/** A KRaftVersion and a Voters record: the kraft.version and voter set in force. */
+function kraftStateRecords(kraftVersion: number, voters: VoterSet, timestamp: number): NewRecord[] {
+  const kraft = encodeKRaftVersionRecord(0, { version: 0, kRaftVersion: kraftVersion });
+  const votersValue = encodeVotersRecord(0, voters.toVotersRecord());
+  return [
+    controlRecord("kraftVersion", kraft, timestamp),
+    controlRecord("kraftVoters", votersValue, timestamp),
+  ];
 }
 
 /** A batch holding one VotersRecord: the voter set from this record on (KIP-853). */
@@ -115,10 +136,7 @@ export function snapshotHeaderBatch(options: {
   });
   const records = [controlRecord("snapshotHeader", header, timestamp)];
   if (options.kraftVersion >= 1) {
-    const kraft = encodeKRaftVersionRecord(0, { version: 0, kRaftVersion: options.kraftVersion });
-    records.push(controlRecord("kraftVersion", kraft, timestamp));
-    const voters = encodeVotersRecord(0, options.voters.toVotersRecord());
-    records.push(controlRecord("kraftVoters", voters, timestamp));
+    records.push(...kraftStateRecords(options.kraftVersion, options.voters, timestamp));
   }
   return controlBatch({ baseOffset: 0, epoch: options.epoch, records }).bytes;
 }

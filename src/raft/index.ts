@@ -74,3 +74,8 @@ export {
   RAFT_FETCH_VERSION_MIN,
 } from "./fetch-versions.js";
 export type { FetchWireForm } from "./fetch-versions.js";
+export {
+  BOOTSTRAP_SNAPSHOT_ID,
+  writeBootstrapCheckpoint,
+  type BootstrapCheckpointResult,
+} from "./log/bootstrap-checkpoint.driver.js";

@@ -53,6 +53,11 @@ export class NodeCore {
   download: SnapshotDownload | null = null;
   /** The leader state just left, whose waiting requests poll answers. */
   formerLeader: LeaderState | null = null;
+  /**
+   * True when the voter set before the log came from a bootstrap checkpoint (KIP-853) rather
+   * than from configuration; a leader then writes it to the log at the start of its epoch.
+   */
+  hasBootstrapCheckpoint = false;
   /** When an observer that knows no leader may next ask a voter who leads. */
   discoveryAtMs = 0;
   private nextRequestId = 1;
@@ -206,12 +211,23 @@ export function applyControlRecords(
     readonly kraftVersion: OffsetHistory<number>;
   },
   records: readonly LoggedControlRecord[],
+  options: { readonly skipCovered?: boolean } = {},
 ): void {
   for (const record of records) {
+    // At start the latest snapshot's records (at its end offset - 1) stand for the log below
+    // its end, which may still hold older control records: those are already covered.
+    const history = record.value.type === "kraftVoters" ? histories.voters : histories.kraftVersion;
+    if (options.skipCovered === true && isCovered(record.offset, history.latestOffset())) continue;
     if (record.value.type === "kraftVoters") {
       histories.voters.add(record.offset, VoterSet.fromVotersRecord(record.value.data));
     } else if (record.value.type === "kraftVersion") {
       histories.kraftVersion.add(record.offset, record.value.data.kRaftVersion);
     }
   }
+}
+
+/** True when a record at `offset` is older than the latest value of its history. */
+function isCovered(offset: number, latestOffset: number): boolean {
+  // A bootstrap checkpoint's record (offset -1) replaces the configured value at -1.
+  return offset < latestOffset || (offset === latestOffset && offset >= 0);
 }

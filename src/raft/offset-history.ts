@@ -43,6 +43,12 @@ export class OffsetHistory<T> {
 
   /** Records the value a record at `offset` sets; offsets only grow. */
   add(offset: number, value: T): void {
+    // A bootstrap checkpoint (the snapshot at end offset 0) states the value before any record:
+    // it replaces the configured bootstrap value.
+    if (offset === -1 && this.entries.length === 1) {
+      this.entries = [{ offset, value }];
+      return;
+    }
     assert(offset > this.latestOffset(), "history values are added in offset order");
     this.entries.push({ offset, value });
   }

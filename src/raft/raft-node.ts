@@ -37,8 +37,8 @@ import {
   type CreateSnapshotResult,
 } from "./snapshots.js";
 import { proposeRecords, type ProposeOptions, type ProposeResult } from "./propose.js";
-import { becomeResigned } from "./transitions.js";
-import type { SnapshotInfo } from "./types.js";
+import { becomeResigned, maybeStandAsOnlyVoter } from "./transitions.js";
+import type { Endpoint, SnapshotInfo } from "./types.js";
 import {
   handleAddRaftVoter,
   handleRemoveRaftVoter,
@@ -65,6 +65,8 @@ export type RaftRole = RaftNode["state"]["kind"];
 /** A KRaft-style Raft node, driven entirely by its inputs. */
 export class RaftNode {
   private readonly core: NodeCore;
+  /** False until the first input, which runs the start-up transitions. */
+  private hasStarted = false;
 
   constructor(options: RaftNodeOptions) {
     checkRaftConfig(options.config);
@@ -72,7 +74,9 @@ export class RaftNode {
     const log = new LogView(options.log);
     const voters = new OffsetHistory(VoterSet.fromConfigured(config.bootstrapVoters));
     const kraftVersion = new OffsetHistory<number>(config.kraftVersion);
-    applyControlRecords({ voters, kraftVersion }, options.log.controlRecords);
+    applyControlRecords({ voters, kraftVersion }, options.log.controlRecords, {
+      skipCovered: true,
+    });
     const initial = initialState({
       config,
       persisted: options.electionState,
@@ -83,6 +87,10 @@ export class RaftNode {
     });
     this.core = new NodeCore(config, random, log, voters, kraftVersion, initial);
     this.core.nowMs = options.nowMs;
+    // The bootstrap checkpoint is the snapshot at end offset 0, so its records sit at -1.
+    this.core.hasBootstrapCheckpoint = options.log.controlRecords.some(
+      (record) => record.offset === -1 && record.value.type === "kraftVoters",
+    );
   }
 
   /** The node's current epoch state (read-only use: tests, metrics, the driver's logging). */
@@ -119,6 +127,11 @@ export class RaftNode {
   /** The ids of the voter set in force. */
   voterIds(): number[] {
     return this.core.voters.latest().ids();
+  }
+
+  /** The endpoints of voter `id` in the voter set in force (from the log or bootstrap). */
+  voterEndpoints(id: number): readonly Endpoint[] | undefined {
+    return this.core.voters.latest().voter(id)?.endpoints;
   }
 
   /** Lets timers act: elections, fetch timeout, check quorum, linger, long polls, retries. */
@@ -242,6 +255,10 @@ export class RaftNode {
 
   private run(nowMs: number, handle: () => void): RaftOutput {
     this.core.begin(nowMs);
+    if (!this.hasStarted) {
+      this.hasStarted = true;
+      maybeStandAsOnlyVoter(this.core);
+    }
     // Timers run first, so an input is judged by a state that is current at nowMs (a follower
     // whose fetch timeout passed no longer vouches for its leader), and again after it.
     poll(this.core);

@@ -1,9 +1,8 @@
 /**
- * The Raft driver: owns a RaftNode and carries out its outputs (README.md, "Driving a node"):
- * quorum state persisted before anything of the same output is sent; appends reported with
- * `logAppended` only once durable (group commit); snapshots; requests sent through a
- * RaftTransport and answered; one timer re-armed to `wakeupAtMs`; commits to listeners.
- * Every input goes through one queue, so outputs are applied whole and in order. States:
+ * The Raft driver carries out a RaftNode's outputs (README.md, "Driving a node"): quorum state
+ * persisted before anything of the output is sent; appends reported once durable (group
+ * commit); snapshots; requests sent and answered; one timer; commits to listeners. Every
+ * input goes through one queue, so outputs are applied whole and in order. States:
  * running → stopping (resigned, waiting for a successor) → stopped; an I/O failure of the
  * metadata log makes it failed (the owner is told and should halt, as Kafka's controller does).
  */
@@ -21,7 +20,7 @@ import { RaftNode } from "./raft-node.js";
 import { raftRequestOf } from "./raft-driver-apis.js";
 import { InboundRequests, OutboundRequests } from "./raft-driver-requests.js";
 import type { RaftDriverOptions, RaftDriverStatus, SnapshotResult } from "./raft-driver-options.js";
-import type { SnapshotInfo } from "./types.js";
+import type { Endpoint, SnapshotInfo } from "./types.js";
 
 type DriverState = "running" | "stopping" | "stopped" | "failed";
 
@@ -109,6 +108,8 @@ export class RaftDriver {
       deliveredEndOffset: this.delivery.deliveredEndOffset,
     };
   }
+  /** Voter `id`'s endpoints in the voter set in force, for a transport to reach it. */
+  voterEndpoints = (id: number): readonly Endpoint[] | undefined => this.node.voterEndpoints(id);
 
   /**
    * Answers a request of the controller listener: Vote, BeginQuorumEpoch, EndQuorumEpoch,
@@ -215,7 +216,7 @@ export class RaftDriver {
     });
   }
 
-  /** Runs `job` in the queue; its result or error goes to the caller. */
+  /** Runs `job` in the queue; result or error to the caller. */
   private enqueue<T>(job: () => Promise<T>): Promise<T> {
     const run = this.tail.then(job);
     this.tail = run.then(
@@ -248,12 +249,11 @@ export class RaftDriver {
     this.options.onFatalError(error);
   }
 
-  /** Gives the node one input at the current time and applies its output. */
   private async input(step: (nowMs: number) => RaftOutput): Promise<void> {
     await this.apply(step(this.options.clock.nowMs()));
   }
 
-  /** Applies one output in the order README.md prescribes. */
+  /** Applies one output in README.md's order. */
   private async apply(output: RaftOutput): Promise<void> {
     if (output.quorumState !== null) {
       await this.storage.persistQuorumState(output.quorumState);

@@ -11,6 +11,7 @@
  *   candidate   -> prospective   the election is lost or times out, after a random backoff
  *   leader      -> resigned      resign(), check quorum fails, or it left the voter set
  *   resigned    -> prospective   its election timeout passes (a successor should be elected)
+ *   any         -> candidate     at start, when it is the only voter (KafkaRaftClient.initialize)
  *   any         -> unattached    a higher epoch without a known leader
  *   any         -> follower      a higher epoch with a known leader
  *
@@ -117,6 +118,21 @@ export function becomeCandidate(core: NodeCore, retries: number): void {
   reportLeader(core, before);
 }
 
+/**
+ * At start, the only voter of the quorum stands at once instead of waiting out an election
+ * timeout, as KafkaRaftClient.initialize does: nobody else can vote, so a pre-vote could not
+ * tell it anything. Answers whether it stood.
+ */
+export function maybeStandAsOnlyVoter(core: NodeCore): boolean {
+  if (!core.voters.latest().isOnlyVoter(core.localKey())) return false;
+  const kind = core.state.kind;
+  // A candidate (it voted for itself before a restart) already stands; a leader cannot exist
+  // at start.
+  if (kind === "candidate" || kind === "leader") return false;
+  becomeCandidate(core, 0);
+  return true;
+}
+
 /** A candidate that lost waits a random, exponentially growing backoff before trying again. */
 export function startElectionBackoff(core: NodeCore): void {
   const state = core.state;
@@ -184,6 +200,12 @@ export function becomeLeader(core: NodeCore): void {
       grantingVoters: granting.map((voter) => voter.key),
       kraftVersion: core.kraftVersion.latest(),
       timestamp: core.nowMs,
+      // A voter set known only from the bootstrap checkpoint is written to the log, as Kafka's
+      // appendStartOfEpochControlRecords does, so that replicas formatted without it
+      // (observers that join later) learn it.
+      ...(core.hasBootstrapCheckpoint && core.voters.latestOffset() < 0
+        ? { bootstrapVoters: voterSet }
+        : {}),
     }),
   );
   appendAsLeader(core, batches);
