@@ -1,6 +1,8 @@
 import { DecodeError } from "./decode-error.js";
 
 const textDecoder = new TextDecoder("utf-8", { fatal: false });
+/** Kafka's limit on a string's UTF-8 length, in the classic and the compact form alike. */
+export const STRING_BYTES_MAX = 0x7fff;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 
@@ -88,8 +90,10 @@ export class ByteReader {
     const low = this.view.getUint32(this.position + 4);
     const start = this.position;
     this.position += 8;
-    // Fast path: the high word alone tells whether the value is a safe integer.
-    if (high >= -0x200000 && high < 0x200000) return high * 0x100000000 + low;
+    // The high word alone decides, except for -2^53: it shares the high word -0x200000 with
+    // safe values but is itself unsafe, so it needs a zero low word to be refused.
+    if (high > -0x200000 && high < 0x200000) return high * 0x100000000 + low;
+    if (high === -0x200000 && low !== 0) return high * 0x100000000 + low;
     throw new DecodeError("invalid", "int64 outside the safe integer range", start);
   }
 
@@ -190,7 +194,12 @@ export class ByteReader {
       if (nullable) return null;
       throw new DecodeError("invalid", "null in a non-nullable compact string", start);
     }
-    return this.utf8(lengthPlusOne - 1);
+    // Kafka's generated readers refuse a compact string longer than the classic form allows.
+    const length = lengthPlusOne - 1;
+    if (length > STRING_BYTES_MAX) {
+      throw new DecodeError("invalid", `compact string length ${length}`, start);
+    }
+    return this.utf8(length);
   }
 
   /** BYTES / NULLABLE_BYTES: int32 length, -1 is null. */

@@ -1,9 +1,26 @@
 import { assert } from "../../common/index.js";
+import { EncodeError } from "./encode-error.js";
+import { STRING_BYTES_MAX } from "./reader.js";
 
 const textEncoder = new TextEncoder();
 const INITIAL_CAPACITY = 256;
 /** Byte fields at least this long are kept as references instead of being copied. */
 const REFERENCE_THRESHOLD = 4096;
+
+/**
+ * A string's UTF-8 bytes. A string past Kafka's limit is a value the caller chose, not a broken
+ * invariant, so it is refused as Kafka's serializers refuse it, in the compact form too.
+ */
+function encodeString(value: string): Uint8Array {
+  const encoded = textEncoder.encode(value);
+  if (encoded.length > STRING_BYTES_MAX) {
+    throw new EncodeError(
+      "invalid",
+      `string of ${encoded.length} bytes, above ${STRING_BYTES_MAX}`,
+    );
+  }
+  return encoded;
+}
 
 /**
  * Writes Kafka's primitive types. Output is a list of chunks: small fields are packed into a
@@ -164,14 +181,13 @@ export class ByteWriter {
 
   string(value: string | null): this {
     if (value === null) return this.int16(-1);
-    const encoded = textEncoder.encode(value);
-    assert(encoded.length <= 0x7fff, "string longer than 32767 bytes");
+    const encoded = encodeString(value);
     return this.int16(encoded.length).raw(encoded);
   }
 
   compactString(value: string | null): this {
     if (value === null) return this.unsignedVarint(0);
-    const encoded = textEncoder.encode(value);
+    const encoded = encodeString(value);
     return this.unsignedVarint(encoded.length + 1).raw(encoded);
   }
 

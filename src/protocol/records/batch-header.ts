@@ -58,7 +58,9 @@ function readInt64(view: DataView, at: number): number {
 
 function isSafeInt64(view: DataView, at: number): boolean {
   const high = view.getInt32(at);
-  return high >= -0x200000 && high < 0x200000;
+  // -2^53 shares the high word -0x200000 with safe values but is unsafe itself.
+  if (high === -0x200000) return view.getUint32(at + 4) !== 0;
+  return high > -0x200000 && high < 0x200000;
 }
 
 /** Writes a safe-integer number as a big-endian int64. */

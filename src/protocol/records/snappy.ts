@@ -53,8 +53,16 @@ export function snappyCompressRawBlock(bytes: Uint8Array): Uint8Array {
 
 /** Whether `bytes` starts with xerial's stream magic. */
 export function isXerialFramed(bytes: Uint8Array): boolean {
-  if (bytes.length < XERIAL_MAGIC.length) return false;
-  return XERIAL_MAGIC.every((value, index) => bytes[index] === value);
+  return startsWithMagicAt(bytes, 0);
+}
+
+/**
+ * Whether xerial's magic starts at `at`. Its first byte, 0x82, makes a negative int32, so it
+ * can never be mistaken for a block length.
+ */
+function startsWithMagicAt(bytes: Uint8Array, at: number): boolean {
+  if (bytes.length - at < XERIAL_MAGIC.length) return false;
+  return XERIAL_MAGIC.every((value, index) => bytes[at + index] === value);
 }
 
 /**
@@ -95,6 +103,13 @@ function splitXerialBlocks(bytes: Uint8Array): Uint8Array[] | string {
   const blocks: Uint8Array[] = [];
   let at = XERIAL_HEADER_BYTES;
   while (at < bytes.length) {
+    // snappy-java reads a stream header where a block length is due as the start of a
+    // concatenated stream, and goes on with that stream's blocks.
+    if (startsWithMagicAt(bytes, at)) {
+      if (bytes.length - at < XERIAL_HEADER_BYTES) return "xerial header truncated";
+      at += XERIAL_HEADER_BYTES;
+      continue;
+    }
     if (bytes.length - at < 4) return "xerial block length truncated";
     const length = view.getInt32(at);
     if (length < 0 || length > bytes.length - at - 4) return `xerial block length ${length}`;
