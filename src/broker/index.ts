@@ -132,3 +132,4 @@ export { DESCRIBE_CONFIGS_VERSIONS, describeConfigsHandler } from "./apis/descri
 export * from "./metadata-cache/index.js";
 export * from "./fetch-session/index.js";
 export * from "./delayed/index.js";
+export { registerGroupApis, type GroupApiDependencies } from "./apis/groups/index.js";

@@ -11,8 +11,10 @@ import {
   RequestRouter,
   registerApiVersions,
   registerClientApis,
+  registerGroupApis,
   type SocketServer,
 } from "../broker/index.js";
+import { DEFAULT_GROUP_CONFIG, GroupCoordinator } from "../coordinator/index.js";
 import { METADATA_VERSION_FEATURE } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
@@ -59,6 +61,19 @@ export async function openClientListener(
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
   });
+  const coordinator = new GroupCoordinator({
+    ...ports,
+    config: DEFAULT_GROUP_CONFIG,
+    replicaManager: broker.replicaManager,
+    logger: ports.logger.child({ component: "group-coordinator" }),
+  });
+  registerGroupApis(router, {
+    coordinator,
+    metadataCache: broker.metadataCache,
+    forwarder: broker.forwarder,
+    clock: ports.clock,
+    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
+  });
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
   parts.servers.push(server);
@@ -71,6 +86,7 @@ export async function openClientListener(
     await server.close();
     purgatories.produce.close();
     purgatories.fetch.close();
+    await coordinator.close();
     await apis.autoTopicCreator.whenIdle();
   };
   return { close };

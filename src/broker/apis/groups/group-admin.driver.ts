@@ -1,0 +1,126 @@
+/**
+ * DescribeGroups (15, v0-5), ListGroups (16, v0-4) and DeleteGroups (42, v0-2). A group is
+ * deleted only when Empty (NON_EMPTY_GROUP otherwise); its offsets are removed with tombstones
+ * written durably before the answer.
+ */
+import { ErrorCode } from "../../../common/index.js";
+import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
+import type {
+  DeleteGroupsRequest,
+  DescribeGroupsRequest,
+  ListGroupsRequest,
+} from "../../../protocol/index.js";
+import { respond, type ApiHandler } from "../../router/handler.js";
+
+/** The versions served. */
+export const DESCRIBE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
+export const LIST_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
+export const DELETE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 2 } as const;
+
+/** Kafka's "no operations were asked for" value of authorizedOperations. */
+const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
+
+/** The DescribeGroups handler. */
+export function describeGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...DESCRIBE_GROUPS_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as DescribeGroupsRequest;
+      const groups = request.groups.map((groupId) => {
+        const refused = coordinator.errorCodeFor(groupId);
+        const described = coordinator.state.describe(groupId);
+        const base = {
+          groupId,
+          groupInstanceId: null,
+          authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+        };
+        if (refused !== ErrorCode.NONE) {
+          const empty = { groupState: "", protocolType: "", protocolData: "", members: [] };
+          return { ...base, ...empty, errorCode: refused };
+        }
+        return {
+          ...base,
+          errorCode: described.errorCode,
+          groupState: described.state,
+          protocolType: described.protocolType,
+          protocolData: described.protocolName,
+          members: described.members.map((member) => ({
+            memberId: member.memberId,
+            groupInstanceId: null,
+            clientId: member.clientId,
+            clientHost: member.clientHost,
+            memberMetadata: member.metadata,
+            memberAssignment: member.assignment,
+          })),
+        };
+      });
+      return respond({ throttleTimeMs: 0, groups });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as DescribeGroupsRequest;
+      const groups = request.groups.map((groupId) => ({ groupId, errorCode, members: [] }));
+      return respond({ throttleTimeMs: 0, groups });
+    },
+  };
+}
+
+/** The ListGroups handler; v4 filters by state (case-insensitive, as Kafka). */
+export function listGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...LIST_GROUPS_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as ListGroupsRequest;
+      const states = new Set((request.statesFilter ?? []).map((state) => state.toLowerCase()));
+      const groups = coordinator.state
+        .list()
+        .filter((group) => coordinator.statusOf(group.groupId) === "active")
+        .filter((group) => states.size === 0 || states.has(group.state.toLowerCase()))
+        .map((group) => ({
+          groupId: group.groupId,
+          protocolType: group.protocolType,
+          groupState: group.state,
+          groupType: "classic",
+        }));
+      return respond({ throttleTimeMs: 0, errorCode: ErrorCode.NONE, groups });
+    },
+  };
+}
+
+/** The DeleteGroups handler. */
+export function deleteGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...DELETE_GROUPS_VERSIONS,
+    handle: async (context) => {
+      const request = context.body as unknown as DeleteGroupsRequest;
+      const results = [];
+      for (const groupId of request.groupsNames) {
+        results.push({ groupId, errorCode: await deleteGroup(coordinator, groupId) });
+      }
+      return respond({ throttleTimeMs: 0, results });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as DeleteGroupsRequest;
+      const results = request.groupsNames.map((groupId) => ({ groupId, errorCode }));
+      return respond({ throttleTimeMs: 0, results });
+    },
+  };
+}
+
+async function deleteGroup(coordinator: GroupCoordinator, groupId: string): Promise<number> {
+  const refused = coordinator.errorCodeFor(groupId);
+  if (refused !== ErrorCode.NONE) return refused;
+  const deletable = coordinator.state.checkDeletable(groupId);
+  if (deletable !== ErrorCode.NONE) return deletable;
+  const tombstones: OffsetRecord[] = coordinator.state.offsets
+    .offsetsOf(groupId)
+    .map(({ topic, partition }) => ({ key: { groupId, topic, partition }, value: null }));
+  if (tombstones.length > 0) {
+    const written = await coordinator.writeOffsets(groupId, tombstones);
+    if (written !== ErrorCode.NONE) return written;
+  }
+  // A member may have joined while the tombstones were written; Kafka would refuse then too.
+  const stillDeletable = coordinator.state.checkDeletable(groupId);
+  if (stillDeletable !== ErrorCode.NONE) return stillDeletable;
+  coordinator.state.removeGroup(groupId);
+  return ErrorCode.NONE;
+}

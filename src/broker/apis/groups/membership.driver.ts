@@ -1,0 +1,128 @@
+/**
+ * JoinGroup (11, v0-9), SyncGroup (14, v0-5), Heartbeat (12, v0-4) and LeaveGroup (13, v0-5):
+ * thin handlers that fit the coordinator's answers to each version. Static membership
+ * (group.instance.id, KIP-345) is not served: a request carrying one is refused with
+ * UNSUPPORTED_VERSION, so that the client reports it instead of misbehaving.
+ */
+import { ErrorCode } from "../../../common/index.js";
+import type { GroupCoordinator } from "../../../coordinator/index.js";
+import type {
+  HeartbeatRequest,
+  JoinGroupRequest,
+  LeaveGroupRequest,
+  SyncGroupRequest,
+} from "../../../protocol/index.js";
+import { respond, type ApiHandler } from "../../router/handler.js";
+
+/** The versions served. */
+export const JOIN_GROUP_VERSIONS = { minVersion: 0, maxVersion: 9 } as const;
+export const SYNC_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
+export const HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
+export const LEAVE_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
+
+/** The JoinGroup handler; it waits for the join phase of the rebalance to complete. */
+export function joinGroupHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...JOIN_GROUP_VERSIONS,
+    handle: async (context) => {
+      const request = context.body as unknown as JoinGroupRequest;
+      const version = context.header.apiVersion;
+      if (request.groupInstanceId !== null) {
+        return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION, memberId: request.memberId });
+      }
+      const clientId = context.header.clientId ?? "";
+      const result = await coordinator.join(request.groupId, {
+        memberId: request.memberId,
+        clientId,
+        clientHost: `/${context.connection.remoteHost}`,
+        sessionTimeoutMs: request.sessionTimeoutMs,
+        // v0 has no rebalance timeout: Kafka uses the session timeout.
+        rebalanceTimeoutMs: version === 0 ? request.sessionTimeoutMs : request.rebalanceTimeoutMs,
+        protocolType: request.protocolType,
+        protocols: request.protocols,
+        requiresKnownMemberId: version >= 4,
+        newMemberId: coordinator.newMemberId(clientId),
+      });
+      return respond({
+        throttleTimeMs: 0,
+        errorCode: result.errorCode,
+        generationId: result.generationId,
+        protocolType: result.protocolType,
+        // Before v7 the field is not nullable: Kafka sends "" when no protocol is chosen.
+        protocolName: result.protocolName ?? (version >= 7 ? null : ""),
+        leader: result.leader,
+        skipAssignment: false,
+        memberId: result.memberId,
+        members: result.members.map((member) => ({ ...member, groupInstanceId: null })),
+      });
+    },
+  };
+}
+
+/** The SyncGroup handler; followers wait for the leader's assignment. */
+export function syncGroupHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...SYNC_GROUP_VERSIONS,
+    handle: async (context) => {
+      const request = context.body as unknown as SyncGroupRequest;
+      if (request.groupInstanceId !== null) {
+        return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION });
+      }
+      const result = await coordinator.sync(request.groupId, {
+        memberId: request.memberId,
+        generationId: request.generationId,
+        protocolType: request.protocolType,
+        protocolName: request.protocolName,
+        assignments: request.assignments,
+      });
+      return respond({ throttleTimeMs: 0, ...result });
+    },
+  };
+}
+
+/** The Heartbeat handler. */
+export function heartbeatHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...HEARTBEAT_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as HeartbeatRequest;
+      if (request.groupInstanceId !== null) {
+        return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION });
+      }
+      const errorCode = coordinator.heartbeat(request.groupId, {
+        memberId: request.memberId,
+        generationId: request.generationId,
+      });
+      return respond({ throttleTimeMs: 0, errorCode });
+    },
+  };
+}
+
+/** The LeaveGroup handler: one member before v3, a batch of members from v3 on. */
+export function leaveGroupHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...LEAVE_GROUP_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as LeaveGroupRequest;
+      const version = context.header.apiVersion;
+      const members = version >= 3 ? request.members : [{ memberId: request.memberId }];
+      if (members.some((member) => "groupInstanceId" in member && member.groupInstanceId)) {
+        return respond({ throttleTimeMs: 0, errorCode: ErrorCode.UNSUPPORTED_VERSION });
+      }
+      const memberIds = members.map((member) => member.memberId);
+      const left = coordinator.leave(request.groupId, memberIds);
+      if (version < 3) {
+        return respond({ throttleTimeMs: 0, errorCode: left.errorCode || (left.members[0] ?? 0) });
+      }
+      return respond({
+        throttleTimeMs: 0,
+        errorCode: left.errorCode,
+        members: left.members.map((errorCode, index) => ({
+          memberId: memberIds[index] ?? "",
+          groupInstanceId: null,
+          errorCode,
+        })),
+      });
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * OffsetCommit (8, v0-8) and OffsetFetch (9, v1-7): commits are checked against the group's
+ * generation and member, written durably to the group's `__consumer_offsets` partition, and only
+ * then answered and visible to OffsetFetch. Static members are refused (UNSUPPORTED_VERSION).
+ */
+import { ErrorCode } from "../../../common/index.js";
+import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
+import type { OffsetCommitRequest, OffsetFetchRequest } from "../../../protocol/index.js";
+import { respond, type ApiHandler } from "../../router/handler.js";
+
+const UTF8 = new TextEncoder();
+
+/** The versions served. */
+export const OFFSET_COMMIT_VERSIONS = { minVersion: 0, maxVersion: 8 } as const;
+export const OFFSET_FETCH_VERSIONS = { minVersion: 1, maxVersion: 7 } as const;
+
+/** The OffsetCommit handler. */
+export function offsetCommitHandler(
+  coordinator: GroupCoordinator,
+  clock: { nowMs(): number },
+): ApiHandler {
+  return {
+    ...OFFSET_COMMIT_VERSIONS,
+    handle: async (context) => {
+      const request = context.body as unknown as OffsetCommitRequest;
+      const version = context.header.apiVersion;
+      const answer = (codeOf: (topic: string, partition: number) => number) =>
+        respond({
+          throttleTimeMs: 0,
+          topics: request.topics.map((topic) => ({
+            name: topic.name,
+            partitions: topic.partitions.map(({ partitionIndex }) => ({
+              partitionIndex,
+              errorCode: codeOf(topic.name, partitionIndex),
+            })),
+          })),
+        });
+      const refused = topLevelRefusal(coordinator, request, version, clock.nowMs());
+      if (refused !== ErrorCode.NONE) return answer(() => refused);
+      const { records, tooLarge } = recordsOf(request, {
+        version,
+        nowMs: clock.nowMs(),
+        metadataMaxBytes: coordinator.state.config.offsetMetadataMaxBytes,
+        retentionMs: coordinator.state.config.offsetsRetentionMs,
+      });
+      const written =
+        records.length === 0
+          ? ErrorCode.NONE
+          : await coordinator.writeOffsets(request.groupId, records);
+      return answer((topic, partition) =>
+        tooLarge.has(`${topic}\u0000${partition}`) ? ErrorCode.OFFSET_METADATA_TOO_LARGE : written,
+      );
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as OffsetCommitRequest;
+      const topics = request.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode })),
+      }));
+      return respond({ throttleTimeMs: 0, topics });
+    },
+  };
+}
+
+/** The error every partition of a commit gets, or NONE when the commit may be written. */
+function topLevelRefusal(
+  coordinator: GroupCoordinator,
+  request: OffsetCommitRequest,
+  version: number,
+  nowMs: number,
+): number {
+  if (request.groupInstanceId !== null) return ErrorCode.UNSUPPORTED_VERSION;
+  if (request.groupId === "") return ErrorCode.INVALID_GROUP_ID;
+  const refused = coordinator.errorCodeFor(request.groupId);
+  if (refused !== ErrorCode.NONE) return refused;
+  // v0 commits outside any generation, like an admin commit.
+  const commit =
+    version === 0
+      ? { memberId: "", generationId: -1 }
+      : { memberId: request.memberId, generationId: request.generationIdOrMemberEpoch };
+  return coordinator.state.validateCommit(request.groupId, commit, nowMs);
+}
+
+/** The records of a commit, and the partitions refused for too long metadata. */
+function recordsOf(
+  request: OffsetCommitRequest,
+  at: {
+    readonly version: number;
+    readonly nowMs: number;
+    readonly metadataMaxBytes: number;
+    readonly retentionMs: number;
+  },
+): { records: OffsetRecord[]; tooLarge: Set<string> } {
+  const records: OffsetRecord[] = [];
+  const tooLarge = new Set<string>();
+  for (const topic of request.topics) {
+    for (const partition of topic.partitions) {
+      const metadata = partition.committedMetadata ?? "";
+      if (UTF8.encode(metadata).length > at.metadataMaxBytes) {
+        tooLarge.add(`${topic.name}\u0000${partition.partitionIndex}`);
+        continue;
+      }
+      // v1 may carry the commit time; v2-4 a retention time; both give the record an expiry.
+      const givenMs = at.version === 1 ? partition.commitTimestamp : -1;
+      const commitTimestampMs = givenMs >= 0 ? givenMs : at.nowMs;
+      const retentionMs = at.version >= 2 && at.version <= 4 ? request.retentionTimeMs : -1;
+      const expireTimestampMs =
+        retentionMs >= 0
+          ? commitTimestampMs + retentionMs
+          : givenMs >= 0
+            ? commitTimestampMs + at.retentionMs
+            : -1;
+      records.push({
+        key: { groupId: request.groupId, topic: topic.name, partition: partition.partitionIndex },
+        value: {
+          offset: partition.committedOffset,
+          leaderEpoch: at.version >= 6 ? partition.committedLeaderEpoch : -1,
+          metadata,
+          commitTimestampMs,
+          expireTimestampMs,
+        },
+      });
+    }
+  }
+  return { records, tooLarge };
+}
+
+/** The OffsetFetch handler: the partitions asked for, or every one (topics null, v2+). */
+export function offsetFetchHandler(coordinator: GroupCoordinator): ApiHandler {
+  return {
+    ...OFFSET_FETCH_VERSIONS,
+    handle: (context) => {
+      const request = context.body as unknown as OffsetFetchRequest;
+      const version = context.header.apiVersion;
+      const refused = coordinator.errorCodeFor(request.groupId);
+      const asked = request.topics ?? allCommitted(coordinator, request.groupId);
+      const topics = asked.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitionIndexes.map((partitionIndex) => {
+          const committed =
+            refused === ErrorCode.NONE
+              ? coordinator.state.offsets.get({
+                  groupId: request.groupId,
+                  topic: topic.name,
+                  partition: partitionIndex,
+                })
+              : undefined;
+          return {
+            partitionIndex,
+            committedOffset: committed?.offset ?? -1,
+            committedLeaderEpoch: committed?.leaderEpoch ?? -1,
+            metadata: committed?.metadata ?? "",
+            // v1 has no top-level error: each partition carries the coordinator's.
+            errorCode: version < 2 ? refused : ErrorCode.NONE,
+          };
+        }),
+      }));
+      return respond({ throttleTimeMs: 0, errorCode: refused, topics });
+    },
+    errorResponse: (context, errorCode) => {
+      const request = context.body as unknown as OffsetFetchRequest;
+      const topics = (request.topics ?? []).map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitionIndexes.map((partitionIndex) => ({
+          partitionIndex,
+          committedOffset: -1,
+          errorCode,
+        })),
+      }));
+      return respond({ throttleTimeMs: 0, errorCode, topics });
+    },
+  };
+}
+
+function allCommitted(
+  coordinator: GroupCoordinator,
+  groupId: string,
+): { name: string; partitionIndexes: number[] }[] {
+  const byTopic = new Map<string, number[]>();
+  for (const { topic, partition } of coordinator.state.offsets.offsetsOf(groupId)) {
+    const partitions = byTopic.get(topic) ?? [];
+    partitions.push(partition);
+    byTopic.set(topic, partitions);
+  }
+  return [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+}

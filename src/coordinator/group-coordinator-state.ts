@@ -1,0 +1,276 @@
+/**
+ * The pure group coordinator (Kafka's GroupMetadataManager for classic groups): every group
+ * this node coordinates, the committed offsets, and one deadline heap for all their timers.
+ * Each call takes nowMs and returns the answers to requests that wait elsewhere (deliveries);
+ * the driver (group-coordinator.driver.ts) owns the timer, the waiting requests and the log.
+ */
+import { ErrorCode } from "../common/index.js";
+import { ClassicGroup, type GroupEffects } from "./classic-group.js";
+import type { GroupConfig } from "./group-config.js";
+import { joinGroup, type JoinRequest } from "./group-join.js";
+import { heartbeat, leaveGroup, syncGroup, type SyncRequest } from "./group-sync.js";
+import {
+  joinError,
+  type Answer,
+  type GroupDelivery,
+  type GroupState,
+  type JoinResult,
+  type SyncResult,
+} from "./group-types.js";
+import { DeadlineHeap } from "./deadline-heap.js";
+import { OffsetStore } from "./offset-store.js";
+
+/** An operation's own answer and the answers it completed for others. */
+export interface Outcome<Result> {
+  readonly result: Result;
+  readonly deliveries: readonly GroupDelivery[];
+}
+
+/** A group as DescribeGroups shows it. */
+export interface GroupDescription {
+  readonly errorCode: number;
+  readonly groupId: string;
+  readonly state: GroupState;
+  readonly protocolType: string;
+  readonly protocolName: string;
+  readonly members: readonly {
+    readonly memberId: string;
+    readonly clientId: string;
+    readonly clientHost: string;
+    readonly metadata: Uint8Array;
+    readonly assignment: Uint8Array;
+  }[];
+}
+
+/** A group as ListGroups shows it. */
+export interface GroupListing {
+  readonly groupId: string;
+  readonly protocolType: string;
+  readonly state: GroupState;
+}
+
+/** Every classic group of this coordinator and their offsets. */
+export class GroupCoordinatorState {
+  private readonly groups = new Map<string, ClassicGroup>();
+  readonly offsets = new OffsetStore();
+  private readonly deadlines = new DeadlineHeap<string>();
+
+  constructor(readonly config: GroupConfig) {}
+
+  /** A group, if it exists. */
+  group(groupId: string): ClassicGroup | undefined {
+    return this.groups.get(groupId);
+  }
+
+  /** JoinGroup; the session timeout and group id are checked first, as in Kafka. */
+  join(groupId: string, request: JoinRequest, nowMs: number): Outcome<Answer<JoinResult>> {
+    const refuse = (errorCode: number): Outcome<Answer<JoinResult>> => ({
+      result: { kind: "now", result: joinError(errorCode, request.memberId) },
+      deliveries: [],
+    });
+    if (groupId === "") return refuse(ErrorCode.INVALID_GROUP_ID);
+    const { minSessionTimeoutMs, maxSessionTimeoutMs } = this.config;
+    const timeoutMs = request.sessionTimeoutMs;
+    if (timeoutMs < minSessionTimeoutMs || timeoutMs > maxSessionTimeoutMs) {
+      return refuse(ErrorCode.INVALID_SESSION_TIMEOUT);
+    }
+    let group = this.groups.get(groupId);
+    if (group === undefined) {
+      if (request.memberId !== "") return refuse(ErrorCode.UNKNOWN_MEMBER_ID);
+      group = this.createGroup(groupId, nowMs);
+    }
+    if (group.state === "Dead") return refuse(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    return this.run(group, (effects) => joinGroup(group, request, nowMs, effects));
+  }
+
+  /** SyncGroup. */
+  sync(groupId: string, request: SyncRequest, nowMs: number): Outcome<Answer<SyncResult>> {
+    const group = this.groups.get(groupId);
+    if (group === undefined) {
+      const result = { kind: "now", result: syncErrorOf(ErrorCode.UNKNOWN_MEMBER_ID) } as const;
+      return { result, deliveries: [] };
+    }
+    return this.run(group, (effects) => syncGroup(group, request, nowMs, effects));
+  }
+
+  /** Heartbeat; its error code. */
+  heartbeat(
+    groupId: string,
+    request: { readonly memberId: string; readonly generationId: number },
+    nowMs: number,
+  ): Outcome<number> {
+    const group = this.groups.get(groupId);
+    if (group === undefined) return { result: ErrorCode.UNKNOWN_MEMBER_ID, deliveries: [] };
+    return this.run(group, (effects) => heartbeat(group, request, nowMs, effects));
+  }
+
+  /** LeaveGroup for each member id; their error codes in order. */
+  leave(groupId: string, memberIds: readonly string[], nowMs: number): Outcome<number[]> {
+    const group = this.groups.get(groupId);
+    if (group === undefined) {
+      return { result: memberIds.map(() => ErrorCode.UNKNOWN_MEMBER_ID), deliveries: [] };
+    }
+    return this.run(group, (effects) =>
+      memberIds.map((memberId) => leaveGroup(group, memberId, nowMs, effects)),
+    );
+  }
+
+  /** Runs every deadline that is due: rebalance timeouts, initial delays, session expiries. */
+  tick(nowMs: number): readonly GroupDelivery[] {
+    const dueGroups = new Set(this.deadlines.popDue(nowMs).map((deadline) => deadline.item));
+    const deliveries: GroupDelivery[] = [];
+    for (const groupId of dueGroups) {
+      const group = this.groups.get(groupId);
+      if (group === undefined) continue;
+      deliveries.push(...this.run(group, (effects) => group.onDeadline(nowMs, effects)).deliveries);
+      this.maybeForget(group);
+    }
+    return deliveries;
+  }
+
+  /** When `tick` next has something to do, or undefined. */
+  nextDeadlineMs(): number | undefined {
+    return this.deadlines.peekMs();
+  }
+
+  /**
+   * Whether a commit from this member and generation is accepted (Kafka's
+   * validateOffsetCommit for classic groups); a missing group is created for a commit outside
+   * any generation (generation -1), as consumers that assign partitions themselves do.
+   */
+  validateCommit(
+    groupId: string,
+    commit: { readonly memberId: string; readonly generationId: number },
+    nowMs: number,
+  ): number {
+    const group = this.groups.get(groupId);
+    if (group === undefined) {
+      if (commit.generationId >= 0) return ErrorCode.ILLEGAL_GENERATION;
+      this.createGroup(groupId, nowMs);
+      return ErrorCode.NONE;
+    }
+    if (group.state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (commit.generationId < 0 && group.state === "Empty") return ErrorCode.NONE;
+    if (group.state === "CompletingRebalance") return ErrorCode.REBALANCE_IN_PROGRESS;
+    if (!group.members.has(commit.memberId)) return ErrorCode.UNKNOWN_MEMBER_ID;
+    if (commit.generationId !== group.generationId) return ErrorCode.ILLEGAL_GENERATION;
+    return ErrorCode.NONE;
+  }
+
+  /** Makes sure a group with loaded offsets exists, Empty, as Kafka's loader does. */
+  ensureGroup(groupId: string, nowMs: number): void {
+    if (!this.groups.has(groupId)) this.createGroup(groupId, nowMs);
+  }
+
+  /** DescribeGroups of one group; a missing group is described as Dead with no error. */
+  describe(groupId: string): GroupDescription {
+    const group = this.groups.get(groupId);
+    if (group === undefined) {
+      const base = { groupId, protocolType: "", protocolName: "", members: [] };
+      return { ...base, errorCode: ErrorCode.NONE, state: "Dead" };
+    }
+    const isStable = group.state === "Stable";
+    const members = [...group.members.values()].map((member) => ({
+      memberId: member.memberId,
+      clientId: member.clientId,
+      clientHost: member.clientHost,
+      // Kafka shows member metadata only once a protocol is chosen, and assignments when Stable.
+      metadata:
+        member.protocols.find((protocol) => protocol.name === group.protocolName)?.metadata ??
+        new Uint8Array(0),
+      assignment: isStable ? member.assignment : new Uint8Array(0),
+    }));
+    return {
+      errorCode: ErrorCode.NONE,
+      groupId,
+      state: group.state,
+      protocolType: group.protocolType ?? "",
+      protocolName: isStable ? (group.protocolName ?? "") : "",
+      members,
+    };
+  }
+
+  /** ListGroups: every group this coordinator holds. */
+  list(): GroupListing[] {
+    return [...this.groups.values()].map((group) => ({
+      groupId: group.groupId,
+      protocolType: group.protocolType ?? "",
+      state: group.state,
+    }));
+  }
+
+  /** Whether a group may be deleted: it must exist and be Empty (NON_EMPTY_GROUP otherwise). */
+  checkDeletable(groupId: string): number {
+    const group = this.groups.get(groupId);
+    if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
+    if (group.state !== "Empty") return ErrorCode.NON_EMPTY_GROUP;
+    return ErrorCode.NONE;
+  }
+
+  /** Forgets a deleted group (its offset tombstones are already durable). */
+  removeGroup(groupId: string): void {
+    const group = this.groups.get(groupId);
+    if (group !== undefined) group.transitionTo("Dead", group.stateChangedMs);
+    this.groups.delete(groupId);
+  }
+
+  /**
+   * Drops the groups `belongs` selects (their partition moved away), answering their waiting
+   * requests with NOT_COORDINATOR so that clients look for the new coordinator.
+   */
+  unload(belongs: (groupId: string) => boolean): GroupDelivery[] {
+    const deliveries: GroupDelivery[] = [];
+    for (const group of [...this.groups.values()]) {
+      if (!belongs(group.groupId)) continue;
+      for (const member of group.members.values()) {
+        const { memberId } = member;
+        if (member.isAwaitingJoin) {
+          const result = joinError(ErrorCode.NOT_COORDINATOR, memberId);
+          deliveries.push({ kind: "join", groupId: group.groupId, memberId, result });
+        }
+        if (member.isAwaitingSync) {
+          const result = syncErrorOf(ErrorCode.NOT_COORDINATOR);
+          deliveries.push({ kind: "sync", groupId: group.groupId, memberId, result });
+        }
+      }
+      group.transitionTo("Dead", group.stateChangedMs);
+      this.groups.delete(group.groupId);
+    }
+    this.offsets.unload(belongs);
+    return deliveries;
+  }
+
+  private createGroup(groupId: string, nowMs: number): ClassicGroup {
+    const group = new ClassicGroup(groupId, this.config);
+    group.stateChangedMs = nowMs;
+    this.groups.set(groupId, group);
+    return group;
+  }
+
+  /** Runs one operation on a group, collecting its deliveries and deadlines. */
+  private run<Result>(
+    group: ClassicGroup,
+    operation: (effects: GroupEffects) => Result,
+  ): {
+    result: Result;
+    deliveries: GroupDelivery[];
+  } {
+    const deliveries: GroupDelivery[] = [];
+    const effects: GroupEffects = {
+      deliver: (delivery) => deliveries.push(delivery),
+      scheduleDeadline: (atMs) => this.deadlines.push(atMs, group.groupId),
+    };
+    const result = operation(effects);
+    return { result, deliveries };
+  }
+
+  /** An Empty group with neither offsets nor pending members is forgotten, as Kafka does. */
+  private maybeForget(group: ClassicGroup): void {
+    const isIdle = group.state === "Empty" && group.pendingMembers.size === 0;
+    if (isIdle && !this.offsets.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
+  }
+}
+
+function syncErrorOf(errorCode: number): SyncResult {
+  return { errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
+}

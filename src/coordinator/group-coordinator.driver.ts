@@ -1,0 +1,266 @@
+/**
+ * The group coordinator driver (Kafka's GroupCoordinatorService for classic groups): owns the
+ * pure state, the one timer for its earliest deadline, the JoinGroup and SyncGroup requests that
+ * wait for a rebalance, the loading of `__consumer_offsets` partitions this broker leads, and
+ * the durable writing of commits through the replica manager (acks=-1: a commit is visible and
+ * answered only once the high watermark covers it).
+ */
+import { ErrorCode } from "../common/index.js";
+import type { Clock, Logger, Random, Timer, Timers } from "../ports/index.js";
+import type { Partition, ReplicaManager } from "../replication/index.js";
+import type { TopicPartition } from "../storage/index.js";
+import { OFFSETS_TOPIC, offsetsPartitionFor, type GroupConfig } from "./group-config.js";
+import { GroupCoordinatorState, type Outcome } from "./group-coordinator-state.js";
+import type { JoinRequest } from "./group-join.js";
+import type { SyncRequest } from "./group-sync.js";
+import type { Answer, GroupDelivery, JoinResult, SyncResult } from "./group-types.js";
+import { joinError, syncError } from "./group-types.js";
+import { awaitDurable, writeOffsetRecords } from "./offset-writes.driver.js";
+import { loadOffsetsPartition } from "./offsets-loader.driver.js";
+import type { OffsetRecord } from "./offset-records.js";
+
+/** Whether this node coordinates a group now. */
+export type CoordinatorStatus = "active" | "loading" | "notCoordinator";
+
+/** What the coordinator is built from. */
+export interface GroupCoordinatorOptions {
+  readonly config: GroupConfig;
+  readonly replicaManager: ReplicaManager;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly random: Random;
+  readonly logger: Logger;
+}
+
+type Waiter = (delivery: GroupDelivery) => void;
+
+/** The group coordinator of one broker. */
+export class GroupCoordinator {
+  readonly state: GroupCoordinatorState;
+  private readonly partitions = new Map<number, { status: "loading" | "active"; epoch: number }>();
+  private readonly waiters = new Map<string, Waiter>();
+  private timer: { atMs: number; timer: Timer } | undefined;
+  private loadEpoch = 0;
+  private readonly loads = new Set<Promise<void>>();
+  private readonly stopListening: () => void;
+  private isClosed = false;
+
+  constructor(private readonly options: GroupCoordinatorOptions) {
+    this.state = new GroupCoordinatorState(options.config);
+    this.stopListening = options.replicaManager.onPartitionRoleChanged((topicPartition) =>
+      this.onRoleChanged(topicPartition),
+    );
+    for (const partition of options.replicaManager.onlinePartitions()) {
+      this.onRoleChanged(partition.topicPartition);
+    }
+  }
+
+  /** The `__consumer_offsets` partition of a group. */
+  partitionFor(groupId: string): number {
+    return offsetsPartitionFor(groupId, this.options.config.offsetsTopicNumPartitions);
+  }
+
+  /** Whether this node coordinates `groupId` now, is loading it, or does not. */
+  statusOf(groupId: string): CoordinatorStatus {
+    const loaded = this.partitions.get(this.partitionFor(groupId));
+    return loaded === undefined ? "notCoordinator" : loaded.status;
+  }
+
+  /** The error code of a request for `groupId` that this node cannot serve now, or NONE. */
+  errorCodeFor(groupId: string): number {
+    const status = this.statusOf(groupId);
+    if (status === "loading") return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+    if (status === "notCoordinator") return ErrorCode.NOT_COORDINATOR;
+    return ErrorCode.NONE;
+  }
+
+  /** A member id for a new member: its client id and a random UUID, as Kafka makes them. */
+  newMemberId(clientId: string): string {
+    return `${clientId}-${randomUuidText(this.options.random)}`;
+  }
+
+  /** JoinGroup; resolves when the join phase completes for this member (or at once). */
+  join(groupId: string, request: JoinRequest): Promise<JoinResult> {
+    const refused = this.errorCodeFor(groupId);
+    if (refused !== ErrorCode.NONE) return Promise.resolve(joinError(refused, request.memberId));
+    const outcome = this.state.join(groupId, request, this.nowMs());
+    return this.answer(groupId, "join", outcome, (delivery) =>
+      delivery.kind === "join" ? delivery.result : joinError(ErrorCode.UNKNOWN_SERVER_ERROR, ""),
+    );
+  }
+
+  /** SyncGroup; resolves when the leader's assignment arrives (or at once). */
+  sync(groupId: string, request: SyncRequest): Promise<SyncResult> {
+    const refused = this.errorCodeFor(groupId);
+    if (refused !== ErrorCode.NONE) return Promise.resolve(syncError(refused));
+    const outcome = this.state.sync(groupId, request, this.nowMs());
+    return this.answer(groupId, "sync", outcome, (delivery) =>
+      delivery.kind === "sync" ? delivery.result : syncError(ErrorCode.UNKNOWN_SERVER_ERROR),
+    );
+  }
+
+  /** Heartbeat; its error code. */
+  heartbeat(groupId: string, request: { memberId: string; generationId: number }): number {
+    const refused = this.errorCodeFor(groupId);
+    if (refused !== ErrorCode.NONE) return refused;
+    const outcome = this.state.heartbeat(groupId, request, this.nowMs());
+    this.dispatch(outcome.deliveries);
+    return outcome.result;
+  }
+
+  /** LeaveGroup of several members; a top-level error, or one code per member. */
+  leave(groupId: string, memberIds: readonly string[]): { errorCode: number; members: number[] } {
+    const refused = this.errorCodeFor(groupId);
+    if (refused !== ErrorCode.NONE) return { errorCode: refused, members: [] };
+    const outcome = this.state.leave(groupId, memberIds, this.nowMs());
+    this.dispatch(outcome.deliveries);
+    return { errorCode: ErrorCode.NONE, members: outcome.result };
+  }
+
+  /**
+   * Writes offset records of `groupId` to its partition and waits until they are durable; the
+   * store changes only then. Returns the error code for every record (NONE when written).
+   */
+  async writeOffsets(groupId: string, records: readonly OffsetRecord[]): Promise<number> {
+    const lookup = this.options.replicaManager.getPartitionOrError({
+      topic: OFFSETS_TOPIC,
+      partition: this.partitionFor(groupId),
+    });
+    if (lookup.kind === "error") return ErrorCode.NOT_COORDINATOR;
+    const nowMs = this.options.clock.nowMs();
+    const written = await writeOffsetRecords(this.options.replicaManager, lookup.partition, {
+      records,
+      nowMs,
+    });
+    if (written.kind === "error") return written.errorCode;
+    const durable = await awaitDurable(lookup.partition, written.requiredOffset, {
+      timers: this.options.timers,
+      timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
+    });
+    if (durable !== ErrorCode.NONE) return durable;
+    for (const record of records) this.state.offsets.replay(record.key, record.value);
+    return ErrorCode.NONE;
+  }
+
+  /** Stops timers and listeners; waiting requests get NOT_COORDINATOR. */
+  async close(): Promise<void> {
+    this.isClosed = true;
+    this.stopListening();
+    this.timer?.timer.cancel();
+    this.timer = undefined;
+    this.dispatch(this.state.unload(() => true));
+    this.partitions.clear();
+    await Promise.all([...this.loads]);
+  }
+
+  /** Monotonic time: sessions and rebalances must not jump with the wall clock. */
+  private nowMs(): number {
+    return this.options.clock.monotonicMs();
+  }
+
+  private answer<Result>(
+    groupId: string,
+    kind: "join" | "sync",
+    outcome: Outcome<Answer<Result>>,
+    resultOf: (delivery: GroupDelivery) => Result,
+  ): Promise<Result> {
+    const answer = outcome.result;
+    let promise: Promise<Result>;
+    if (answer.kind === "now") {
+      promise = Promise.resolve(answer.result);
+    } else {
+      const key = waiterKey(kind, groupId, answer.memberId);
+      // A second request from the same member replaces the first, which is told to rejoin.
+      this.waiters.get(key)?.(replacedDelivery(kind, groupId, answer.memberId));
+      promise = new Promise<Result>((resolve) => {
+        this.waiters.set(key, (delivery) => resolve(resultOf(delivery)));
+      });
+    }
+    this.dispatch(outcome.deliveries);
+    return promise;
+  }
+
+  private dispatch(deliveries: readonly GroupDelivery[]): void {
+    for (const delivery of deliveries) {
+      const key = waiterKey(delivery.kind, delivery.groupId, delivery.memberId);
+      const waiter = this.waiters.get(key);
+      this.waiters.delete(key);
+      waiter?.(delivery);
+    }
+    this.rescheduleTimer();
+  }
+
+  /** Keeps one timer, for the earliest deadline of the heap. */
+  private rescheduleTimer(): void {
+    if (this.isClosed) return;
+    const nextMs = this.state.nextDeadlineMs();
+    if (nextMs === undefined) return;
+    if (this.timer !== undefined && this.timer.atMs <= nextMs) return;
+    this.timer?.timer.cancel();
+    const delayMs = Math.max(0, nextMs - this.nowMs());
+    const timer = this.options.timers.schedule(delayMs, () => {
+      this.timer = undefined;
+      this.dispatch(this.state.tick(this.nowMs()));
+    });
+    this.timer = { atMs: nextMs, timer };
+  }
+
+  private onRoleChanged(topicPartition: TopicPartition): void {
+    if (topicPartition.topic !== OFFSETS_TOPIC || this.isClosed) return;
+    const index = topicPartition.partition;
+    const lookup = this.options.replicaManager.getPartitionOrError(topicPartition);
+    const isLeader = lookup.kind === "online" && lookup.partition.state.role.kind === "leader";
+    const current = this.partitions.get(index);
+    if (isLeader && current === undefined) {
+      if (lookup.kind === "online") this.startLoad(index, lookup.partition);
+    } else if (!isLeader && current !== undefined) {
+      this.partitions.delete(index);
+      this.dispatch(this.state.unload((groupId) => this.partitionFor(groupId) === index));
+    }
+  }
+
+  private startLoad(index: number, partition: Partition): void {
+    const epoch = ++this.loadEpoch;
+    this.partitions.set(index, { status: "loading", epoch });
+    const isCurrent = (): boolean => this.partitions.get(index)?.epoch === epoch;
+    const load = loadOffsetsPartition(partition, this.state, { nowMs: this.nowMs(), isCurrent })
+      .then((report) => {
+        if (!isCurrent()) return;
+        this.partitions.set(index, { status: "active", epoch });
+        this.options.logger.info("loaded offsets partition", { partition: index, ...report });
+      })
+      .catch((error: unknown) => {
+        // The partition stays unserved (clients see COORDINATOR_LOAD_IN_PROGRESS and retry).
+        this.options.logger.error("loading offsets partition failed", {
+          partition: index,
+          error: String(error),
+        });
+      })
+      .finally(() => this.loads.delete(load));
+    this.loads.add(load);
+  }
+}
+
+/** Kafka's `offsets.commit.timeout.ms`: how long a commit waits for its replicas. */
+export const OFFSET_COMMIT_TIMEOUT_MS = 5_000;
+
+function waiterKey(kind: "join" | "sync", groupId: string, memberId: string): string {
+  return `${kind}\u0000${groupId}\u0000${memberId}`;
+}
+
+function replacedDelivery(kind: "join" | "sync", groupId: string, memberId: string) {
+  const errorCode = ErrorCode.REBALANCE_IN_PROGRESS;
+  return kind === "join"
+    ? { kind, groupId, memberId, result: joinError(errorCode, memberId) }
+    : { kind, groupId, memberId, result: syncError(errorCode) };
+}
+
+/** A random (version 4) UUID in its usual hyphenated text form, as Java's UUID.toString. */
+function randomUuidText(random: Random): string {
+  const bytes = random.fill(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20)];
+  return `${parts.join("-")}-${hex.slice(20)}`;
+}

@@ -1,0 +1,44 @@
+// The group coordinator (see README.md): the pure classic group state machine, committed
+// offsets, and the driver that keeps them in `__consumer_offsets`.
+export type {
+  GroupDelivery,
+  GroupMember,
+  GroupState,
+  JoinResult,
+  JoinedMember,
+  MemberProtocol,
+  SyncResult,
+  Answer,
+} from "./group-types.js";
+export {
+  DEFAULT_GROUP_CONFIG,
+  OFFSETS_TOPIC,
+  javaStringHashCode,
+  offsetsPartitionFor,
+  type GroupConfig,
+} from "./group-config.js";
+export { ClassicGroup, type GroupEffects } from "./classic-group.js";
+export type { JoinRequest } from "./group-join.js";
+export type { SyncRequest } from "./group-sync.js";
+export {
+  GroupCoordinatorState,
+  type GroupDescription,
+  type GroupListing,
+  type Outcome,
+} from "./group-coordinator-state.js";
+export { DeadlineHeap, type Deadline } from "./deadline-heap.js";
+export { OffsetStore, type CommittedOffset, type OffsetKey } from "./offset-store.js";
+export {
+  encodeOffsetRecords,
+  replayOffsetsRecord,
+  type OffsetRecord,
+  type ReplayedRecord,
+} from "./offset-records.js";
+export { loadOffsetsPartition, type LoadReport } from "./offsets-loader.driver.js";
+export { commitErrorOf } from "./offset-writes.driver.js";
+export {
+  GroupCoordinator,
+  OFFSET_COMMIT_TIMEOUT_MS,
+  type CoordinatorStatus,
+  type GroupCoordinatorOptions,
+} from "./group-coordinator.driver.js";

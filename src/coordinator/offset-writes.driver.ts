@@ -1,0 +1,83 @@
+/**
+ * Appending offset records to a `__consumer_offsets` partition as its leader, and waiting until
+ * the high watermark covers them (acks=-1), with Kafka's mapping of append errors to the
+ * errors a commit answers (GroupMetadataManager's appendForGroup).
+ */
+import { ErrorCode } from "../common/index.js";
+import type { Timers } from "../ports/index.js";
+import type { Partition, ReplicaManager } from "../replication/index.js";
+import { encodeOffsetRecords, type OffsetRecord } from "./offset-records.js";
+
+/** Where an append ended, or its error as a commit reports it. */
+export type OffsetWrite =
+  | { readonly kind: "written"; readonly requiredOffset: number }
+  | { readonly kind: "error"; readonly errorCode: number };
+
+/** Appends `records` in one batch to `partition` with acks=-1. */
+export async function writeOffsetRecords(
+  replicaManager: ReplicaManager,
+  partition: Partition,
+  write: { readonly records: readonly OffsetRecord[]; readonly nowMs: number },
+): Promise<OffsetWrite> {
+  const bytes = encodeOffsetRecords(write.records, write.nowMs);
+  const appended = await replicaManager.appendRecords(
+    [{ topicPartition: partition.topicPartition, records: bytes }],
+    { requiredAcks: -1 },
+  );
+  const outcome = appended.results[0]?.outcome;
+  if (outcome === undefined) return { kind: "error", errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
+  if (outcome.kind === "error")
+    return { kind: "error", errorCode: commitErrorOf(outcome.errorCode) };
+  return { kind: "written", requiredOffset: outcome.lastOffset + 1 };
+}
+
+/**
+ * Waits until the partition's high watermark reaches `requiredOffset`; REQUEST_TIMED_OUT (as a
+ * commit reports it) after `timeoutMs`, Kafka's `offsets.commit.timeout.ms`.
+ */
+export function awaitDurable(
+  partition: Partition,
+  requiredOffset: number,
+  options: { readonly timers: Timers; readonly timeoutMs: number },
+): Promise<number> {
+  const check = (): number | undefined => {
+    const progress = partition.checkEnoughReplicasReachOffset(requiredOffset);
+    return progress.kind === "done" ? commitErrorOf(progress.errorCode) : undefined;
+  };
+  const first = check();
+  if (first !== undefined) return Promise.resolve(first);
+  return new Promise<number>((resolve) => {
+    const finish = (errorCode: number): void => {
+      stop();
+      timer.cancel();
+      resolve(errorCode);
+    };
+    const stop = partition.onHighWatermarkChanged(() => {
+      const errorCode = check();
+      if (errorCode !== undefined) finish(errorCode);
+    });
+    const timer = options.timers.schedule(options.timeoutMs, () =>
+      finish(commitErrorOf(ErrorCode.REQUEST_TIMED_OUT)),
+    );
+  });
+}
+
+/** Kafka's translation of an append error into the error a group request answers. */
+export function commitErrorOf(errorCode: number): number {
+  switch (errorCode) {
+    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+    case ErrorCode.NOT_ENOUGH_REPLICAS:
+    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+    case ErrorCode.REQUEST_TIMED_OUT:
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
+    case ErrorCode.KAFKA_STORAGE_ERROR:
+      return ErrorCode.NOT_COORDINATOR;
+    case ErrorCode.MESSAGE_TOO_LARGE:
+    case ErrorCode.RECORD_LIST_TOO_LARGE:
+    case ErrorCode.INVALID_FETCH_SIZE:
+      return ErrorCode.INVALID_COMMIT_OFFSET_SIZE;
+    default:
+      return errorCode;
+  }
+}

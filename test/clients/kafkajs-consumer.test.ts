@@ -1,0 +1,89 @@
+/**
+ * kafkajs's Consumer against a Sluice node: it finds the group coordinator, joins a group,
+ * reads every produced message from the beginning, commits offsets, and a second consumer of
+ * the same group resumes from the committed offset.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
+import { SluiceProcess, withDeadline } from "./sluice-process.js";
+
+let node: SluiceProcess;
+let kafka: Kafka;
+let admin: Admin;
+let producer: Producer;
+const TOPIC = "consumer-topic";
+const GROUP = "consumer-group";
+
+before(async () => {
+  node = await SluiceProcess.create();
+  await node.start();
+  kafka = new Kafka({
+    clientId: "sluice-consumer-test",
+    brokers: [node.bootstrap],
+    logLevel: logLevel.NOTHING,
+  });
+  admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 2 }], waitForLeaders: true });
+  producer = kafka.producer({ idempotent: false, allowAutoTopicCreation: false });
+  await producer.connect();
+});
+
+after(async () => {
+  await producer?.disconnect();
+  await admin?.disconnect();
+  await node.destroy();
+});
+
+/** Consumes until `count` messages arrived, commits them, and stops the consumer. */
+async function consume(count: number): Promise<{ key: string; value: string; offset: string }[]> {
+  const consumer = kafka.consumer({ groupId: GROUP, sessionTimeout: 10_000 });
+  await consumer.connect();
+  await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+  const seen: { key: string; value: string; offset: string }[] = [];
+  const done = new Promise<void>((resolve) => {
+    void consumer.run({
+      autoCommit: true,
+      eachMessage: async ({ message }) => {
+        seen.push({
+          key: message.key?.toString() ?? "",
+          value: message.value?.toString() ?? "",
+          offset: message.offset,
+        });
+        if (seen.length >= count) resolve();
+      },
+    });
+  });
+  await withDeadline(done, 60_000, () => `only ${seen.length} of ${count} messages arrived`);
+  await consumer.disconnect();
+  return seen;
+}
+
+test("a kafkajs consumer group reads from the beginning and resumes from its commits", async () => {
+  const first = Array.from({ length: 20 }, (_, index) => ({
+    key: `k${index}`,
+    value: `v${index}`,
+  }));
+  await producer.send({ topic: TOPIC, acks: -1, messages: first });
+  const seen = await consume(first.length);
+  assert.deepEqual(
+    seen.map(({ key, value }) => `${key}=${value}`).sort(),
+    first.map(({ key, value }) => `${key}=${value}`).sort(),
+  );
+  const committed = await admin.fetchOffsets({ groupId: GROUP, topics: [TOPIC] });
+  const total = committed[0]?.partitions.reduce((sum, p) => sum + Number(p.offset), 0);
+  assert.equal(total, first.length, "every message's offset is committed");
+
+  const second = Array.from({ length: 5 }, (_, index) => ({
+    key: `n${index}`,
+    value: `w${index}`,
+  }));
+  await producer.send({ topic: TOPIC, acks: -1, messages: second });
+  const resumed = await consume(second.length);
+  assert.deepEqual(
+    resumed.map(({ key, value }) => `${key}=${value}`).sort(),
+    second.map(({ key, value }) => `${key}=${value}`).sort(),
+    "the restarted consumer starts at the committed offsets",
+  );
+});
