@@ -1,24 +1,41 @@
 /**
- * `sluice format --config FILE --cluster-id ID [--set K=V]... [--ignore-formatted]`: writes
+ * `sluice format --config FILE --cluster-id ID [--set K=V]... [--ignore-formatted]
+ * [--standalone | --initial-controllers LIST | --no-initial-controllers]`: writes
  * meta.properties (version 1, cluster.id, node.id and a new directory.id) into every log dir and
  * the metadata log dir, as Kafka's storage tool does. A dir already formatted is refused unless
- * --ignore-formatted, and a dir of another cluster or node is refused always.
+ * --ignore-formatted, and a dir of another cluster or node is refused always. For a dynamic
+ * quorum (KIP-853) --standalone makes this controller the only voter and --initial-controllers
+ * names the first voters: either writes the bootstrap checkpoint of the metadata log. A broker-only
+ * node without node.id (a Sluice extension) has its dirs formatted with cluster.id and
+ * directory.id only; the controller assigns its id at the first registration, and the broker
+ * writes it into every dir (docs/decisions/0006).
  */
-import { brokerId, uuidFromBase64, uuidToBase64, type NodeId } from "../common/index.js";
+import { brokerId, uuidFromBase64, uuidToBase64, type NodeId, type Uuid } from "../common/index.js";
 import { isFileSystemError, type Clock, type FileSystem, type Random } from "../ports/index.js";
 import { formatProblem, loadNodeConfigFrom, type NodeConfig } from "../main/index.js";
 import {
   MalformedFileError,
   checkIdentity,
-  readMetaProperties,
+  readStoredMetaProperties,
   writeMetaProperties,
+  type StoredMetaProperties,
 } from "../storage/index.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
 import { newRandomUuid } from "./random-uuid.js";
+import {
+  initialQuorumOf,
+  maybeWriteBootstrap,
+  ownDirectoryId,
+  type InitialQuorum,
+} from "./quorum-bootstrap.js";
 
 /** The usage text of the command. */
 export const FORMAT_USAGE =
-  "usage: sluice format --config FILE --cluster-id ID [--set KEY=VALUE]... [--ignore-formatted]";
+  "usage: sluice format --config FILE --cluster-id ID [--set KEY=VALUE]... [--ignore-formatted]" +
+  " [--standalone | --initial-controllers ID@HOST:PORT:DIRECTORY_ID,... |" +
+  " --no-initial-controllers]\n" +
+  "A broker-only node may leave node.id out: its dirs are formatted without one, and the\n" +
+  "controller assigns it an id (from sluice.broker.id.base) that the broker keeps in them.";
 
 /** What `format` needs from the outside world. */
 export interface FormatIo extends CommandOutput {
@@ -37,8 +54,8 @@ type DirPlan =
 /** Runs `sluice format` with the arguments after the command name. */
 export async function format(args: readonly string[], io: FormatIo): Promise<number> {
   const parsed = parseCommandOptions(args, {
-    booleans: ["--ignore-formatted"],
-    values: ["--config", "--cluster-id"],
+    booleans: ["--ignore-formatted", "--standalone", "--no-initial-controllers"],
+    values: ["--config", "--cluster-id", "--initial-controllers"],
     repeatable: ["--set"],
   });
   if (parsed.kind === "usage" || parsed.positionals.length > 0) {
@@ -71,19 +88,29 @@ export async function format(args: readonly string[], io: FormatIo): Promise<num
     return EXIT.failed;
   }
   const ignoreFormatted = parsed.booleans.has("--ignore-formatted");
-  return formatDirs(loaded.config, { clusterId, ignoreFormatted }, io);
+  const quorum = initialQuorumOf(parsed, loaded.config);
+  if (quorum.kind === "refused") {
+    io.error(quorum.message);
+    return EXIT.failed;
+  }
+  return formatDirs(loaded.config, { clusterId, ignoreFormatted, quorum }, io);
 }
 
 async function formatDirs(
   config: NodeConfig,
-  request: { readonly clusterId: string; readonly ignoreFormatted: boolean },
+  request: {
+    readonly clusterId: string;
+    readonly ignoreFormatted: boolean;
+    readonly quorum: InitialQuorum;
+  },
   io: FormatIo,
 ): Promise<number> {
-  if (config.nodeId === undefined) {
-    io.error("node.id must be set to format: the id is written into every log dir");
+  if (config.nodeId === undefined && config.isController) {
+    io.error("node.id must be set to format a controller: the id is written into every log dir");
     return EXIT.failed;
   }
-  const nodeId = brokerId(config.nodeId);
+  // Undefined for a broker whose id the controller assigns.
+  const nodeId = config.nodeId === undefined ? undefined : brokerId(config.nodeId);
   const dirs = [...new Set([...config.log.logDirs, config.log.metadataLogDir])];
   const plans: DirPlan[] = [];
   for (const dir of dirs) plans.push(await planDir(io.fileSystem, dir, request.clusterId, nodeId));
@@ -103,7 +130,15 @@ async function formatDirs(
   if (toFormat.length === 0) io.write("All of the log directories are already formatted.");
   for (const plan of toFormat) {
     try {
-      await formatDir(plan.dir, request.clusterId, nodeId, io);
+      const isMetadataDir = plan.dir === config.log.metadataLogDir;
+      const directoryId = await formatDir(plan.dir, request.clusterId, nodeId, {
+        io,
+        directoryId:
+          isMetadataDir && nodeId !== undefined
+            ? ownDirectoryId(request.quorum, nodeId)
+            : undefined,
+      });
+      if (isMetadataDir) await maybeWriteBootstrap(config, request.quorum, directoryId, io);
     } catch (error) {
       if (!isFileSystemError(error)) throw error;
       io.error(`cannot format ${plan.dir}: ${error.message}`);
@@ -117,11 +152,11 @@ async function planDir(
   fileSystem: FileSystem,
   dir: string,
   clusterId: string,
-  nodeId: NodeId,
+  nodeId: NodeId | undefined,
 ): Promise<DirPlan> {
-  let found;
+  let stored: StoredMetaProperties | undefined;
   try {
-    found = await readMetaProperties(fileSystem, dir);
+    stored = await readStoredMetaProperties(fileSystem, dir);
   } catch (error) {
     if (!(error instanceof MalformedFileError) && !isFileSystemError(error)) throw error;
     return {
@@ -130,8 +165,15 @@ async function planDir(
       message: `cannot read the identity of ${dir}: ${error.message}`,
     };
   }
-  if (found === undefined) return { kind: "format", dir };
-  const check = checkIdentity(found, { clusterId, nodeId });
+  if (stored === undefined) return { kind: "format", dir };
+  const found = stored.properties;
+  // A dir formatted without node.id belongs to any node of its cluster: the node's start writes
+  // the id in; and a broker without node.id finds its assigned id in the dir.
+  const expected = { clusterId, nodeId: nodeId ?? brokerId(-1) };
+  const check =
+    stored.kind === "assigned" && nodeId !== undefined
+      ? checkIdentity(stored.properties, expected)
+      : checkIdentity({ ...found, nodeId: expected.nodeId }, expected);
   switch (check.kind) {
     case "match":
       return { kind: "formatted", dir };
@@ -153,15 +195,22 @@ async function planDir(
 async function formatDir(
   dir: string,
   clusterId: string,
-  nodeId: NodeId,
-  io: FormatIo,
-): Promise<void> {
-  const directoryId = newRandomUuid(io.random);
+  nodeId: NodeId | undefined,
+  options: { readonly io: FormatIo; readonly directoryId: Uuid | undefined },
+): Promise<Uuid> {
+  const io = options.io;
+  const directoryId = options.directoryId ?? newRandomUuid(io.random);
   await io.fileSystem.mkdir(dir, { recursive: true });
-  const properties = { version: 1, clusterId, nodeId, directoryId } as const;
+  const properties =
+    nodeId === undefined
+      ? ({ version: 1, clusterId, directoryId } as const)
+      : ({ version: 1, clusterId, nodeId, directoryId } as const);
   await writeMetaProperties(io.fileSystem, dir, properties, io.clock.nowMs());
+  const node =
+    nodeId === undefined ? "no node.id (the controller assigns it)" : `node.id ${nodeId}`;
   io.write(
-    `Formatting ${dir} with cluster.id ${clusterId}, node.id ${nodeId}, ` +
+    `Formatting ${dir} with cluster.id ${clusterId}, ${node}, ` +
       `directory.id ${uuidToBase64(directoryId)}.`,
   );
+  return directoryId;
 }

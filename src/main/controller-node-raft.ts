@@ -10,7 +10,7 @@ import {
   type ClientPorts,
   type ClientResult,
 } from "../client/index.js";
-import type { FetchRequest } from "../protocol/index.js";
+import type { FetchRequest, FetchResponseNodeEndpoint } from "../protocol/index.js";
 import type { Logger } from "../ports/index.js";
 import { respond, hasTopLevelErrorCode, type RequestRouter } from "../broker/index.js";
 import {
@@ -49,6 +49,7 @@ export function raftConfigOf(
       directoryId: null,
       endpoints: [{ name: listenerName, host: voter.host, port: voter.port }],
     })),
+    bootstrapServerCount: quorum.bootstrapServers.length,
     kraftVersion: quorum.voters.length > 0 ? 0 : 1,
     timings: {
       ...DEFAULT_RAFT_TIMINGS,
@@ -82,6 +83,10 @@ export class ClientRaftTransport implements RaftTransport {
     for (const voter of config.quorum.voters) {
       this.pool.setNodeAddress(brokerId(voter.nodeId), { host: voter.host, port: voter.port });
     }
+    // The node addresses bootstrap server i as -(i + 1) when it knows no voter (KIP-853).
+    config.quorum.bootstrapServers.forEach((server, index) => {
+      this.pool.setNodeAddress(brokerId(-(index + 1)), { host: server.host, port: server.port });
+    });
   }
 
   /**
@@ -117,7 +122,22 @@ export class ClientRaftTransport implements RaftTransport {
       return undefined;
     }
     // The codec of the request's API decoded the body, so it is that API's response.
-    return { api: request.api, body: result.body } as RaftResponse;
+    const response = { api: request.api, body: result.body } as RaftResponse;
+    if (response.api === "fetch") this.learnLeaderEndpoints(response.body.nodeEndpoints);
+    return response;
+  }
+
+  /**
+   * Remembers the leader endpoints a Fetch response (v16+) names, so that an observer that
+   * found the leader through a bootstrap server reaches it before the voter set (with the
+   * leader's endpoints) is in its log. The voter set's endpoints win when it has them.
+   */
+  private learnLeaderEndpoints(nodeEndpoints: readonly FetchResponseNodeEndpoint[]): void {
+    for (const endpoint of nodeEndpoints) {
+      if (endpoint.nodeId < 0 || this.voterEndpoints(endpoint.nodeId) !== undefined) continue;
+      const address = { host: endpoint.host, port: endpoint.port };
+      this.pool.setNodeAddress(brokerId(endpoint.nodeId), address);
+    }
   }
 
   /**

@@ -1,11 +1,11 @@
 /**
  * The broker side of a node (Kafka's BrokerServer), built before the metadata log starts so
- * that its metadata loader sees every committed record: the channel to the active controller,
- * the metadata cache and the replica manager as publishers of the broker's own loader, the
- * AlterPartition sender, the admin forwarder and the lifecycle manager (register, catch up,
- * unfence, controlled shutdown).
+ * that its metadata loader sees every committed record: first its membership (the channel to the
+ * active controller, the loader, the lifecycle manager: register, catch up, unfence, controlled
+ * shutdown), then the metadata cache and the replica manager as publishers of the loader, the
+ * AlterPartition sender and the admin forwarder.
  */
-import { brokerId, type NodeId } from "../common/index.js";
+import { brokerId, type BrokerId, type NodeId, type Uuid } from "../common/index.js";
 import {
   BrokerLifecycleManager,
   ControllerAlterPartitionSender,
@@ -31,37 +31,53 @@ import type { NodeIdentity, NodePorts } from "./node-types.js";
 /** Kafka's default `request.timeout.ms` for requests a broker sends to the controller. */
 const CONTROLLER_REQUEST_TIMEOUT_MS = 30_000;
 
-/** The broker's parts, wired to each other and not yet started. */
-export interface BrokerSide {
+/**
+ * The broker's membership in the cluster, built first: the channel to the active controller, the
+ * metadata loader (whose applied offset the heartbeats report) and the lifecycle manager. A
+ * broker whose id the controller assigns starts it before anything else (node-assigned-id.ts).
+ */
+export interface BrokerMembership {
   readonly loader: MetadataLoader;
-  readonly metadataCache: MetadataCache;
-  readonly replicaManager: ReplicaManager;
   readonly lifecycle: BrokerLifecycleManager;
-  readonly forwarder: ControllerForwarder;
   readonly channel: ControllerChannel;
   /** Closes the connections to the controllers. */
   close(): void;
 }
 
-/** What the broker side reads from the rest of the node. */
-export interface BrokerSideContext {
-  readonly identity: NodeIdentity;
-  readonly logManager: LogManager;
-  /** The metadata log's Raft leader now (the active controller), once the log runs. */
-  readonly raftLeader: () => NodeId | undefined;
+/** The broker's parts, wired to each other and not yet started. */
+export interface BrokerSide extends BrokerMembership {
+  readonly metadataCache: MetadataCache;
+  readonly replicaManager: ReplicaManager;
+  readonly forwarder: ControllerForwarder;
 }
 
-/** Builds the broker side of a node; nothing is sent until `lifecycle.start()`. */
-export function createBrokerSide(
+/** Who the broker registers as, and what of the node its heartbeats read. */
+export interface MembershipContext {
+  readonly clusterId: string;
+  /** `node.id`, or undefined when the controller is to assign one. */
+  readonly nodeId: NodeId | undefined;
+  /** The directory ids of the log dirs, in `log.dirs` order. */
+  readonly logDirIds: readonly Uuid[];
+  /** The broker epoch of the clean-shutdown marker, or -1. */
+  readonly previousBrokerEpoch: number;
+  /** The log manager once it runs: the heartbeats report its offline dirs. */
+  readonly logManager: () => LogManager | undefined;
+  /** The metadata log's Raft leader now (the active controller), once the log runs. */
+  readonly raftLeader: () => NodeId | undefined;
+  /** Makes an assigned id durable before the broker uses it; required without `nodeId`. */
+  readonly persistAssignedBrokerId?: (brokerId: BrokerId) => Promise<void>;
+}
+
+/** Builds the broker's membership; nothing is sent until `lifecycle.start()`. */
+export function createBrokerMembership(
   ports: NodePorts,
   config: NodeConfig,
-  context: BrokerSideContext,
-): BrokerSide {
-  const { identity, logManager } = context;
+  context: MembershipContext,
+): BrokerMembership {
   const logger = ports.logger.child({ component: "broker" });
   const pool = new ClientPool(ports, {
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
-    clientId: `broker-${identity.nodeId}-to-controller`,
+    clientId: `broker-${context.nodeId ?? "unassigned"}-to-controller`,
   });
   const channel = new ControllerChannel(
     { pool, clock: ports.clock, timers: ports.timers, logger },
@@ -73,7 +89,30 @@ export function createBrokerSide(
     },
   );
   const loader = new MetadataLoader({ nowMs: ports.clock.monotonicMs() });
-  const lifecycle = createLifecycle(ports, config, { identity, logManager, channel, loader });
+  const lifecycle = createLifecycle(ports, config, { context, channel, loader });
+  const close = (): void => {
+    channel.close();
+    pool.close();
+  };
+  return { loader, lifecycle, channel, close };
+}
+
+/** What the broker side reads from the rest of the node. */
+export interface BrokerSideContext {
+  readonly identity: NodeIdentity;
+  readonly logManager: LogManager;
+  readonly membership: BrokerMembership;
+}
+
+/** Builds the rest of the broker side around its membership, under the node's id. */
+export function createBrokerSide(
+  ports: NodePorts,
+  config: NodeConfig,
+  context: BrokerSideContext,
+): BrokerSide {
+  const { identity, logManager, membership } = context;
+  const { lifecycle, channel, loader } = membership;
+  const logger = ports.logger.child({ component: "broker" });
   const brokerEpoch = (): number => lifecycle.registration?.brokerEpoch ?? -1;
   const alterPartitionSender = new ControllerAlterPartitionSender(
     channel,
@@ -96,11 +135,7 @@ export function createBrokerSide(
   const forwarder = new ControllerForwarder(channel, {
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
   });
-  const close = (): void => {
-    channel.close();
-    pool.close();
-  };
-  return { loader, metadataCache, replicaManager, lifecycle, forwarder, channel, close };
+  return { ...membership, metadataCache, replicaManager, forwarder };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */
@@ -108,26 +143,25 @@ function createLifecycle(
   ports: NodePorts,
   config: NodeConfig,
   parts: {
-    readonly identity: NodeIdentity;
-    readonly logManager: LogManager;
+    readonly context: MembershipContext;
     readonly channel: ControllerChannel;
     readonly loader: MetadataLoader;
   },
 ): BrokerLifecycleManager {
-  const { identity, logManager } = parts;
-  const logDirIds = config.log.logDirs.flatMap((dir) => {
-    const id = logManager.directoryIdOf(dir);
-    return id === undefined ? [] : [id];
-  });
-  const offlineLogDirs = () =>
-    config.log.logDirs.flatMap((dir) => {
+  const { context } = parts;
+  const offlineLogDirs = (): Uuid[] => {
+    const logManager = context.logManager();
+    if (logManager === undefined) return [];
+    return config.log.logDirs.flatMap((dir) => {
       const id = logManager.directoryIdOf(dir);
       return id === undefined || logManager.isLogDirOnline(dir) ? [] : [id];
     });
-  const lifecycle = new BrokerLifecycleManager({
+  };
+  const persist = context.persistAssignedBrokerId;
+  return new BrokerLifecycleManager({
     identity: {
-      nodeId: identity.nodeId,
-      clusterId: identity.clusterId,
+      nodeId: context.nodeId,
+      clusterId: context.clusterId,
       incarnationId: newIncarnationId(ports.random),
       listeners: config.advertisedListeners.map(({ name, host, port }) => ({
         name,
@@ -136,7 +170,7 @@ function createLifecycle(
         securityProtocol: 0,
       })),
       rack: null,
-      logDirIds,
+      logDirIds: context.logDirIds,
       features: [
         {
           name: METADATA_VERSION,
@@ -144,7 +178,7 @@ function createLifecycle(
           maxSupportedVersion: METADATA_VERSION_LATEST,
         },
       ],
-      previousBrokerEpoch: logManager.previousBrokerEpoch ?? -1,
+      previousBrokerEpoch: context.previousBrokerEpoch,
     },
     config: {
       heartbeatIntervalMs: config.brokerHeartbeatIntervalMs,
@@ -157,8 +191,8 @@ function createLifecycle(
       metadataOffset: parts.loader.image.provenance.lastContainedOffset,
       offlineLogDirs: offlineLogDirs(),
     }),
+    ...(persist === undefined ? {} : { persistAssignedBrokerId: persist }),
   });
-  return lifecycle;
 }
 
 /** The controllers a broker talks to: the static voters, else the bootstrap servers. */

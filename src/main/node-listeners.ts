@@ -38,7 +38,8 @@ export async function startBrokerServing(
 ): Promise<void> {
   const logManager = parts.logManager;
   if (logManager === undefined) throw new Error("a broker has a log manager");
-  broker.lifecycle.start();
+  // A broker whose id the controller assigned registered before anything else started.
+  if (broker.lifecycle.state === "notRunning") broker.lifecycle.start();
   try {
     await broker.lifecycle.whenUnfenced();
   } catch (cause) {

@@ -21,6 +21,9 @@ import type { StartOutput, StartRequest } from "./controller-node-process.js";
 import { startNode, type RunningNode } from "./node.js";
 import { NodeStartError } from "./node-types.js";
 
+/** The longest delay a Node timer takes (2^31 - 1 ms); the keep-alive timer never fires. */
+const START_KEEP_ALIVE_MS = 2_147_483_647;
+
 /** Runs a node until a signal stops it; resolves to the process exit code. */
 export async function runNodeProcess(request: StartRequest, io: StartOutput): Promise<number> {
   const fs = new NodeFileSystem();
@@ -58,6 +61,10 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
     stop(1);
   };
   let node: RunningNode;
+  // The node's timers do not hold the process open, and before its listeners are bound nothing
+  // else may (a broker waiting between registration attempts for its assigned id), so a
+  // referenced timer keeps the process alive until the start ends.
+  const keepAlive = new NodeTimers({ unref: false }).schedule(START_KEEP_ALIVE_MS, () => undefined);
   try {
     node = await startNode(ports, {
       config,
@@ -72,6 +79,8 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
     if (!(error instanceof NodeStartError)) throw error;
     io.error(`sluice: ${error.message}`);
     return 1;
+  } finally {
+    keepAlive.cancel();
   }
   io.write(listeningLine(config, node));
   const onSignal = (): void => stop(0);

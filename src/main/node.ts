@@ -1,18 +1,20 @@
 /**
  * The composition root of a node of any role (Kafka's KafkaRaftServer with its BrokerServer and
- * ControllerServer), started in Kafka's order: storage identity → log manager (recovery) →
+ * ControllerServer), started in Kafka's order: storage identity (for a broker without node.id,
+ * registering to be assigned one, node-assigned-id.ts) → log manager (recovery) →
  * metadata log (Raft) with its listeners (the controller, the broker's metadata loader) →
  * controller listener → broker lifecycle (register, catch up, unfence) → client listener →
  * periodic tasks → HTTP. `shutdown` undoes it in reverse (node-shutdown.ts).
  */
 import type { PrometheusRegistry } from "../adapters/index.js";
-import { brokerId } from "../common/index.js";
+import { brokerId, type NodeId } from "../common/index.js";
 import { RaftDriver, type RaftListener } from "../raft/index.js";
 import type { Address } from "../ports/index.js";
-import type { LogConfig } from "../storage/index.js";
+import type { LogConfig, LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { ClientRaftTransport, raftConfigOf } from "./controller-node-raft.js";
-import { createBrokerSide } from "./node-broker.js";
+import { awaitAssignedNodeId } from "./node-assigned-id.js";
+import { createBrokerMembership, createBrokerSide, type BrokerMembership } from "./node-broker.js";
 import { createControllerSide } from "./node-controller.js";
 import { startHttp } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
@@ -44,8 +46,26 @@ export interface RunningNode {
 /** Starts a node; throws NodeStartError when its configuration or dirs refuse it. */
 export async function startNode(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
   const { config } = options;
-  const identity = await prepareStorage(ports, config, options.format);
-  const { logManager, broker, controller, raftHolder } = await buildSides(ports, config, identity);
+  const late: LateBound = {};
+  const raftLeader = (): NodeId | undefined => {
+    const leaderId = late.raft?.status.leaderId;
+    return leaderId === undefined || leaderId === null ? undefined : brokerId(leaderId);
+  };
+  const prepared = await prepareStorage(ports, config, options.format);
+  const assigned =
+    prepared.kind === "identified"
+      ? { identity: prepared.identity, membership: undefined }
+      : await awaitAssignedNodeId(ports, config, {
+          storage: prepared,
+          logManager: () => late.logManager,
+          raftLeader,
+        });
+  const { identity } = assigned;
+  const { logManager, broker, controller } = await buildSides(ports, config, {
+    ...assigned,
+    late,
+    raftLeader,
+  });
   const listeners: RaftListener[] = [];
   if (controller !== undefined) listeners.push(controller.raftListener);
   if (broker !== undefined) listeners.push(broker.loader);
@@ -58,7 +78,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
     listeners,
     onFatalError: options.onFatalError,
   });
-  raftHolder.driver = raft;
+  late.raft = raft;
   controller?.attach(raft);
   const parts: NodeParts = {
     ...{ ports, config, identity, raft, transport, controller, broker, logManager },
@@ -92,35 +112,83 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
   };
 }
 
-/** The log manager, the controller side and the broker side the node's roles call for. */
-async function buildSides(ports: NodePorts, config: NodeConfig, identity: NodeIdentity) {
+/** Parts that exist only later in the start, read through closures built earlier. */
+interface LateBound {
+  raft?: RaftDriver;
+  logManager?: LogManager;
+}
+
+/**
+ * The log manager, the controller side and the broker side the node's roles call for; a broker
+ * whose id the controller assigned brings its running membership.
+ */
+async function buildSides(
+  ports: NodePorts,
+  config: NodeConfig,
+  context: {
+    readonly identity: NodeIdentity;
+    readonly membership: BrokerMembership | undefined;
+    readonly late: LateBound;
+    readonly raftLeader: () => NodeId | undefined;
+  },
+) {
+  const { identity, late } = context;
   // The log manager asks for topic configs before the replica manager (which resolves them
   // from the metadata image) exists, so the lookup is bound late.
   const topicConfigs: { of?: (topic: string) => LogConfig } = {};
   const defaultLogConfig = defaultLogConfigOf(config);
-  const logManager = config.isBroker
-    ? await openLogManager(ports, config, identity, (topic) =>
-        topicConfigs.of === undefined ? defaultLogConfig : topicConfigs.of(topic),
-      )
-    : undefined;
+  let logManager: LogManager | undefined;
+  try {
+    logManager = config.isBroker
+      ? await openLogManager(ports, config, identity, (topic) =>
+          topicConfigs.of === undefined ? defaultLogConfig : topicConfigs.of(topic),
+        )
+      : undefined;
+  } catch (error) {
+    // A broker registered under an assigned id stops heartbeating before the start fails.
+    context.membership?.lifecycle.close();
+    context.membership?.close();
+    throw error;
+  }
+  if (logManager !== undefined) late.logManager = logManager;
   const controller = config.isController
     ? createControllerSide(ports, config, identity)
     : undefined;
-  const raftHolder: { driver?: RaftDriver } = {};
   const broker =
     logManager === undefined
       ? undefined
       : createBrokerSide(ports, config, {
           identity,
           logManager,
-          raftLeader: () => {
-            const leaderId = raftHolder.driver?.status.leaderId;
-            return leaderId === undefined || leaderId === null ? undefined : brokerId(leaderId);
-          },
+          membership: context.membership ?? membershipOf(ports, config, { ...context, logManager }),
         });
   if (broker !== undefined) {
     const replicaManager = broker.replicaManager;
     topicConfigs.of = (topic) => replicaManager.logConfigOf(topic);
   }
-  return { logManager, broker, controller, raftHolder };
+  return { logManager, broker, controller };
+}
+
+/** The membership of a broker with a node id, registering with its log manager's dirs. */
+function membershipOf(
+  ports: NodePorts,
+  config: NodeConfig,
+  context: {
+    readonly identity: NodeIdentity;
+    readonly logManager: LogManager;
+    readonly raftLeader: () => NodeId | undefined;
+  },
+): BrokerMembership {
+  const { identity, logManager } = context;
+  return createBrokerMembership(ports, config, {
+    clusterId: identity.clusterId,
+    nodeId: identity.nodeId,
+    logDirIds: config.log.logDirs.flatMap((dir) => {
+      const id = logManager.directoryIdOf(dir);
+      return id === undefined ? [] : [id];
+    }),
+    previousBrokerEpoch: logManager.previousBrokerEpoch ?? -1,
+    logManager: () => logManager,
+    raftLeader: context.raftLeader,
+  });
 }

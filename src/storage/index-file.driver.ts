@@ -98,3 +98,71 @@ export class IndexFile {
     return this.handle;
   }
 }
+
+/** The parts of an in-memory index that SegmentIndexFile forwards to. */
+export interface SegmentIndex extends EncodableIndex {
+  readonly baseOffset: number;
+  isFull(): boolean;
+  truncateTo(target: number): number;
+}
+
+/**
+ * What the offset index and time index files share: an in-memory index and its IndexFile, with
+ * every operation that is the same for both. Subclasses add the lookups and appends of their kind.
+ */
+export abstract class SegmentIndexFile<I extends SegmentIndex> {
+  protected constructor(
+    protected readonly file: IndexFile,
+    /** The in-memory entries; read it freely, change it only through this class. */
+    readonly index: I,
+  ) {}
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  get baseOffset(): number {
+    return this.index.baseOffset;
+  }
+
+  get entryCount(): number {
+    return this.index.entryCount;
+  }
+
+  /** True when the log must roll to a new segment (see each index's `isFull`). */
+  isFull(): boolean {
+    return this.index.isFull();
+  }
+
+  /** Removes every entry whose offset is >= `target`, in memory and in the file. */
+  async truncateTo(target: number): Promise<void> {
+    this.index.truncateTo(target);
+    await this.file.truncateToEntries(this.index);
+  }
+
+  /** Makes the written entries durable (fsync). */
+  async flush(): Promise<void> {
+    await this.file.flush();
+  }
+
+  /** Cuts the file to its valid entries; done when a segment stops being active and on close. */
+  async trimToValidSize(): Promise<void> {
+    await this.file.trimToValidSize(this.index);
+  }
+
+  /** Renames the file, e.g. to add the `.deleted` suffix. */
+  async renameTo(newPath: string): Promise<void> {
+    await this.file.renameTo(newPath);
+  }
+
+  /** Trims the file to its entries and closes it. */
+  async close(): Promise<void> {
+    await this.trimToValidSize();
+    await this.file.close();
+  }
+
+  /** Closes and removes the file. */
+  async delete(): Promise<void> {
+    await this.file.delete();
+  }
+}

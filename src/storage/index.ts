@@ -47,12 +47,20 @@ export {
   META_PROPERTIES_FILE,
   formatMetaProperties,
   parseMetaProperties,
+  parseStoredMetaProperties,
   checkIdentity,
   LogDirIdentityError,
 } from "./meta-properties.js";
-export type { MetaProperties, ExpectedIdentity, IdentityCheck } from "./meta-properties.js";
+export type {
+  MetaProperties,
+  UnassignedMetaProperties,
+  StoredMetaProperties,
+  ExpectedIdentity,
+  IdentityCheck,
+} from "./meta-properties.js";
 export {
   readMetaProperties,
+  readStoredMetaProperties,
   writeMetaProperties,
   verifyLogDirIdentity,
 } from "./meta-properties.driver.js";

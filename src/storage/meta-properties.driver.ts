@@ -11,8 +11,11 @@ import {
   LogDirIdentityError,
   META_PROPERTIES_FILE,
   parseMetaProperties,
+  parseStoredMetaProperties,
   type ExpectedIdentity,
   type MetaProperties,
+  type StoredMetaProperties,
+  type UnassignedMetaProperties,
 } from "./meta-properties.js";
 
 /** The identity of `logDir`, or undefined when it has no meta.properties (not formatted yet). */
@@ -26,11 +29,25 @@ export async function readMetaProperties(
   return parsedOrThrow(parseMetaProperties(text), path);
 }
 
+/**
+ * The identity of `logDir` as the start-up of a broker whose id the controller assigns reads it:
+ * also a dir formatted without node.id. Undefined when the dir has no meta.properties.
+ */
+export async function readStoredMetaProperties(
+  fileSystem: FileSystem,
+  logDir: string,
+): Promise<StoredMetaProperties | undefined> {
+  const path = joinPath(logDir, META_PROPERTIES_FILE);
+  const text = await readTextFileIfExists(fileSystem, path);
+  if (text === undefined) return undefined;
+  return parsedOrThrow(parseStoredMetaProperties(text), path);
+}
+
 /** Writes `properties` as the identity of `logDir`, atomically, dated `nowMs`. */
 export async function writeMetaProperties(
   fileSystem: FileSystem,
   logDir: string,
-  properties: MetaProperties,
+  properties: MetaProperties | UnassignedMetaProperties,
   nowMs: number,
 ): Promise<void> {
   const path = joinPath(logDir, META_PROPERTIES_FILE);

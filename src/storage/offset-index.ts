@@ -6,8 +6,10 @@
  */
 import { assert, offset, type Offset } from "../common/index.js";
 import {
+  decodeIndexEntries,
+  encodeIndexEntries,
   grownColumn,
-  judgeIndexFile,
+  indexCapacity,
   largestLowerBoundSlot,
   smallestUpperBoundSlot,
   type IndexOptions,
@@ -41,12 +43,10 @@ export class OffsetIndex {
   private count = 0;
 
   constructor(options: IndexOptions) {
-    assert(Number.isSafeInteger(options.baseOffset), "the base offset is a safe integer");
-    assert(options.baseOffset >= 0, "the base offset is not negative");
-    assert(Number.isSafeInteger(options.maxIndexSizeBytes), "the index size is an integer");
-    assert(options.maxIndexSizeBytes >= 0, "the index size is not negative");
-    this.baseOffset = offset(options.baseOffset);
-    this.maxEntries = Math.floor(options.maxIndexSizeBytes / OFFSET_INDEX_ENTRY_BYTES);
+    ({ baseOffset: this.baseOffset, maxEntries: this.maxEntries } = indexCapacity(
+      options,
+      OFFSET_INDEX_ENTRY_BYTES,
+    ));
   }
 
   /**
@@ -59,23 +59,13 @@ export class OffsetIndex {
     options: IndexOptions,
   ): { index: OffsetIndex; sanity: IndexSanity } {
     const index = new OffsetIndex(options);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const available = Math.floor(bytes.length / OFFSET_INDEX_ENTRY_BYTES);
-    let stopReason: string | undefined;
-    for (let slot = 0; slot < available && slot < index.maxEntries; slot++) {
-      const relativeOffset = view.getInt32(slot * OFFSET_INDEX_ENTRY_BYTES);
-      const position = view.getInt32(slot * OFFSET_INDEX_ENTRY_BYTES + 4);
-      stopReason = index.rejectionOf(relativeOffset, position);
-      if (stopReason !== undefined) break;
-      index.push(relativeOffset, position);
-    }
-    if (stopReason === undefined && available > index.maxEntries) stopReason = "too many entries";
-    const sanity = judgeIndexFile({
-      fileSizeBytes: bytes.length,
-      entrySizeBytes: OFFSET_INDEX_ENTRY_BYTES,
-      validEntries: index.count,
-      maxEntries: index.maxEntries,
-      stopReason,
+    const layout = { entrySizeBytes: OFFSET_INDEX_ENTRY_BYTES, maxEntries: index.maxEntries };
+    const sanity = decodeIndexEntries(bytes, layout, (view, at) => {
+      const relativeOffset = view.getInt32(at);
+      const position = view.getInt32(at + 4);
+      const reason = index.rejectionOf(relativeOffset, position);
+      if (reason === undefined) index.push(relativeOffset, position);
+      return reason;
     });
     return { index, sanity };
   }
@@ -162,16 +152,11 @@ export class OffsetIndex {
 
   /** The file bytes of the entries in slots [fromSlot, toSlot). */
   encode(fromSlot = 0, toSlot = this.count): Uint8Array {
-    assert(0 <= fromSlot && fromSlot <= toSlot, "an encoded range starts within the entries");
-    assert(toSlot <= this.count, "an encoded range ends within the entries");
-    const bytes = new Uint8Array((toSlot - fromSlot) * OFFSET_INDEX_ENTRY_BYTES);
-    const view = new DataView(bytes.buffer);
-    for (let slot = fromSlot; slot < toSlot; slot++) {
-      const at = (slot - fromSlot) * OFFSET_INDEX_ENTRY_BYTES;
+    const range = { fromSlot, toSlot, entryCount: this.count };
+    return encodeIndexEntries(range, OFFSET_INDEX_ENTRY_BYTES, (view, at, slot) => {
       view.setInt32(at, this.relativeOffsets[slot] as number);
       view.setInt32(at + 4, this.positions[slot] as number);
-    }
-    return bytes;
+    });
   }
 
   /** Why an entry cannot follow the current last entry, or undefined when it can. */

@@ -4,17 +4,11 @@
  */
 import type { FileSystem } from "../ports/index.js";
 import type { IndexOptions, IndexSanity } from "./index-common.js";
-import { IndexFile } from "./index-file.driver.js";
+import { IndexFile, SegmentIndexFile } from "./index-file.driver.js";
 import { TIME_INDEX_ENTRY_BYTES, TimeIndex, type TimestampOffset } from "./time-index.js";
 
 /** A time index and its file. */
-export class TimeIndexFile {
-  private constructor(
-    private readonly file: IndexFile,
-    /** The in-memory entries; read it freely, change it only through this class. */
-    readonly index: TimeIndex,
-  ) {}
-
+export class TimeIndexFile extends SegmentIndexFile<TimeIndex> {
   /**
    * Opens the time index file at `path` (created empty when missing) and loads its entries. A
    * verdict of "corrupt" keeps the valid leading entries; the log then rebuilds the index.
@@ -27,23 +21,6 @@ export class TimeIndexFile {
     const { file, content } = await IndexFile.open(fileSystem, path);
     const { index, sanity } = TimeIndex.decode(content, options);
     return { timeIndex: new TimeIndexFile(file, index), sanity };
-  }
-
-  get path(): string {
-    return this.file.path;
-  }
-
-  get baseOffset(): number {
-    return this.index.baseOffset;
-  }
-
-  get entryCount(): number {
-    return this.index.entryCount;
-  }
-
-  /** True when the log must roll (the last slot is kept for the roll). */
-  isFull(): boolean {
-    return this.index.isFull();
   }
 
   /** The last entry, or (NO_TIMESTAMP, base offset) when empty. */
@@ -68,37 +45,5 @@ export class TimeIndexFile {
     if (!this.index.maybeAppend(timestamp, target, options)) return false;
     await this.file.writeEntries(this.index, this.index.entryCount - 1, TIME_INDEX_ENTRY_BYTES);
     return true;
-  }
-
-  /** Removes every entry whose offset is >= `target`, in memory and in the file. */
-  async truncateTo(target: number): Promise<void> {
-    this.index.truncateTo(target);
-    await this.file.truncateToEntries(this.index);
-  }
-
-  /** Makes the written entries durable (fsync). */
-  async flush(): Promise<void> {
-    await this.file.flush();
-  }
-
-  /** Cuts the file to its valid entries; done when a segment stops being active and on close. */
-  async trimToValidSize(): Promise<void> {
-    await this.file.trimToValidSize(this.index);
-  }
-
-  /** Renames the file, e.g. to add the `.deleted` suffix. */
-  async renameTo(newPath: string): Promise<void> {
-    await this.file.renameTo(newPath);
-  }
-
-  /** Trims the file to its entries and closes it. */
-  async close(): Promise<void> {
-    await this.trimToValidSize();
-    await this.file.close();
-  }
-
-  /** Closes and removes the file. */
-  async delete(): Promise<void> {
-    await this.file.delete();
   }
 }

@@ -7,8 +7,10 @@
  */
 import { assert, offset, type Offset } from "../common/index.js";
 import {
+  decodeIndexEntries,
+  encodeIndexEntries,
   grownColumn,
-  judgeIndexFile,
+  indexCapacity,
   largestLowerBoundSlot,
   smallestUpperBoundSlot,
   type IndexOptions,
@@ -37,12 +39,10 @@ export class TimeIndex {
   private count = 0;
 
   constructor(options: IndexOptions) {
-    assert(Number.isSafeInteger(options.baseOffset), "the base offset is a safe integer");
-    assert(options.baseOffset >= 0, "the base offset is not negative");
-    assert(Number.isSafeInteger(options.maxIndexSizeBytes), "the index size is an integer");
-    assert(options.maxIndexSizeBytes >= 0, "the index size is not negative");
-    this.baseOffset = offset(options.baseOffset);
-    this.maxEntries = Math.floor(options.maxIndexSizeBytes / TIME_INDEX_ENTRY_BYTES);
+    ({ baseOffset: this.baseOffset, maxEntries: this.maxEntries } = indexCapacity(
+      options,
+      TIME_INDEX_ENTRY_BYTES,
+    ));
   }
 
   /**
@@ -55,23 +55,13 @@ export class TimeIndex {
     options: IndexOptions,
   ): { index: TimeIndex; sanity: IndexSanity } {
     const index = new TimeIndex(options);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const available = Math.floor(bytes.length / TIME_INDEX_ENTRY_BYTES);
-    let stopReason: string | undefined;
-    for (let slot = 0; slot < available && slot < index.maxEntries; slot++) {
-      const timestamp = Number(view.getBigInt64(slot * TIME_INDEX_ENTRY_BYTES));
-      const relativeOffset = view.getInt32(slot * TIME_INDEX_ENTRY_BYTES + 8);
-      stopReason = index.rejectionOf(timestamp, relativeOffset);
-      if (stopReason !== undefined) break;
-      index.push(timestamp, relativeOffset);
-    }
-    if (stopReason === undefined && available > index.maxEntries) stopReason = "too many entries";
-    const sanity = judgeIndexFile({
-      fileSizeBytes: bytes.length,
-      entrySizeBytes: TIME_INDEX_ENTRY_BYTES,
-      validEntries: index.count,
-      maxEntries: index.maxEntries,
-      stopReason,
+    const layout = { entrySizeBytes: TIME_INDEX_ENTRY_BYTES, maxEntries: index.maxEntries };
+    const sanity = decodeIndexEntries(bytes, layout, (view, at) => {
+      const timestamp = Number(view.getBigInt64(at));
+      const relativeOffset = view.getInt32(at + 8);
+      const reason = index.rejectionOf(timestamp, relativeOffset);
+      if (reason === undefined) index.push(timestamp, relativeOffset);
+      return reason;
     });
     return { index, sanity };
   }
@@ -157,16 +147,11 @@ export class TimeIndex {
 
   /** The file bytes of the entries in slots [fromSlot, toSlot). */
   encode(fromSlot = 0, toSlot = this.count): Uint8Array {
-    assert(0 <= fromSlot && fromSlot <= toSlot, "an encoded range starts within the entries");
-    assert(toSlot <= this.count, "an encoded range ends within the entries");
-    const bytes = new Uint8Array((toSlot - fromSlot) * TIME_INDEX_ENTRY_BYTES);
-    const view = new DataView(bytes.buffer);
-    for (let slot = fromSlot; slot < toSlot; slot++) {
-      const at = (slot - fromSlot) * TIME_INDEX_ENTRY_BYTES;
+    const range = { fromSlot, toSlot, entryCount: this.count };
+    return encodeIndexEntries(range, TIME_INDEX_ENTRY_BYTES, (view, at, slot) => {
       view.setBigInt64(at, BigInt(this.timestamps[slot] as number));
       view.setInt32(at + 8, this.relativeOffsets[slot] as number);
-    }
-    return bytes;
+    });
   }
 
   /** Why an entry cannot follow the current last entry, or undefined when it can. */

@@ -8,21 +8,36 @@ import { assert, dirname, type NodeId, type Uuid } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
 import {
   LogDirIdentityError,
-  readMetaProperties,
+  readStoredMetaProperties,
   writeMetaProperties,
   type MetaProperties,
+  type StoredMetaProperties,
 } from "../../storage/index.js";
 
 /** What the log dirs say about this node's id. */
 export type StoredNodeId =
   /** No log dir holds meta.properties yet: the broker asks the controller for an id. */
   | { readonly kind: "none" }
+  /**
+   * Every formatted dir was formatted without node.id (`sluice format` of a broker without
+   * node.id): the broker registers with their directory ids and asks the controller for an id.
+   */
+  | {
+      readonly kind: "unassigned";
+      readonly clusterId: string;
+      readonly directoryIds: ReadonlyMap<string, Uuid>;
+    }
   | {
       readonly kind: "stored";
       readonly nodeId: NodeId;
       readonly clusterId: string;
       /** The directory id of each log dir that has one, by path. */
       readonly directoryIds: ReadonlyMap<string, Uuid>;
+      /**
+       * Dirs still formatted without node.id: a crash came between writing the assigned id into
+       * one dir and the next. The id must be written into them before they are used.
+       */
+      readonly unassignedDirs: readonly string[];
     }
   /** The dirs disagree: the node must not start on them. */
   | { readonly kind: "inconsistent"; readonly message: string };
@@ -32,25 +47,34 @@ export async function readStoredNodeId(
   fileSystem: FileSystem,
   logDirs: readonly string[],
 ): Promise<StoredNodeId> {
-  const found: { logDir: string; properties: MetaProperties }[] = [];
+  const found: { logDir: string; stored: StoredMetaProperties }[] = [];
   for (const logDir of logDirs) {
-    const properties = await readMetaProperties(fileSystem, logDir);
-    if (properties !== undefined) found.push({ logDir, properties });
+    const stored = await readStoredMetaProperties(fileSystem, logDir);
+    if (stored !== undefined) found.push({ logDir, stored });
   }
   const first = found[0];
   if (first === undefined) return { kind: "none" };
+  const clusterId = first.stored.properties.clusterId;
   const directoryIds = new Map<string, Uuid>();
-  for (const { logDir, properties } of found) {
-    if (properties.clusterId !== first.properties.clusterId) {
+  const unassignedDirs: string[] = [];
+  let assigned: { logDir: string; nodeId: NodeId } | undefined;
+  for (const { logDir, stored } of found) {
+    if (stored.properties.clusterId !== clusterId) {
       return inconsistent("cluster.id", logDir, first.logDir);
     }
-    if (properties.nodeId !== first.properties.nodeId) {
-      return inconsistent("node.id", logDir, first.logDir);
+    if (stored.properties.directoryId !== undefined) {
+      directoryIds.set(logDir, stored.properties.directoryId);
     }
-    if (properties.directoryId !== undefined) directoryIds.set(logDir, properties.directoryId);
+    if (stored.kind === "unassigned") {
+      unassignedDirs.push(logDir);
+    } else if (assigned === undefined) {
+      assigned = { logDir, nodeId: stored.properties.nodeId };
+    } else if (stored.properties.nodeId !== assigned.nodeId) {
+      return inconsistent("node.id", logDir, assigned.logDir);
+    }
   }
-  const { nodeId, clusterId } = first.properties;
-  return { kind: "stored", nodeId, clusterId, directoryIds };
+  if (assigned === undefined) return { kind: "unassigned", clusterId, directoryIds };
+  return { kind: "stored", nodeId: assigned.nodeId, clusterId, directoryIds, unassignedDirs };
 }
 
 function inconsistent(key: string, logDir: string, other: string): StoredNodeId {
@@ -66,7 +90,7 @@ export interface LogDirToFormat {
 /**
  * Writes `nodeId` into meta.properties of every log dir, with the cluster id and the directory id
  * the broker registered. A dir that already records another cluster or node is refused with
- * LogDirIdentityError before anything is written.
+ * LogDirIdentityError before anything is written; a dir formatted without node.id takes the id.
  */
 export async function persistAssignedNodeId(
   fileSystem: FileSystem,
@@ -79,9 +103,10 @@ export async function persistAssignedNodeId(
 ): Promise<void> {
   const { clusterId, nodeId, nowMs } = options;
   assert(options.logDirs.length > 0, "a broker has at least one log dir");
-  for (const { logDir } of options.logDirs) {
-    const found = await readMetaProperties(fileSystem, logDir);
-    if (found === undefined) continue;
+  for (const { logDir, directoryId } of options.logDirs) {
+    const stored = await readStoredMetaProperties(fileSystem, logDir);
+    if (stored === undefined) continue;
+    const found = stored.properties;
     if (found.clusterId !== clusterId) {
       throw new LogDirIdentityError(logDir, {
         kind: "clusterIdMismatch",
@@ -89,12 +114,16 @@ export async function persistAssignedNodeId(
         found: found.clusterId,
       });
     }
-    if (found.nodeId !== nodeId) {
+    if (stored.kind === "assigned" && stored.properties.nodeId !== nodeId) {
       throw new LogDirIdentityError(logDir, {
         kind: "nodeIdMismatch",
         expected: nodeId,
-        found: found.nodeId,
+        found: stored.properties.nodeId,
       });
+    }
+    // The broker registered each formatted dir under the directory id the dir records.
+    if (found.directoryId !== undefined) {
+      assert(found.directoryId === directoryId, "the broker registered the dir's own id");
     }
   }
   for (const { logDir, directoryId } of options.logDirs) {

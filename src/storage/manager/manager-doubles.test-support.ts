@@ -1,18 +1,8 @@
 /**
  * Small port doubles for the log manager's tests: a clock moved by hand, a seeded random
- * source, a logger that keeps its lines, and a metrics sink that keeps its numbers.
+ * source and a logger that keeps its lines. Metrics go to sim/'s MemoryMetricsSink.
  */
-import type {
-  Clock,
-  Counter,
-  Gauge,
-  Histogram,
-  LogFields,
-  Logger,
-  MetricLabels,
-  MetricsSink,
-  Random,
-} from "../../ports/index.js";
+import type { Clock, LogFields, Logger, Random } from "../../ports/index.js";
 
 /** A clock that moves only when the test moves it. */
 export class TestClock implements Clock {
@@ -77,28 +67,5 @@ export class TestLogger implements Logger {
   }
   child(fields: LogFields): Logger {
     return new TestLogger(this.lines, { ...this.base, ...fields });
-  }
-}
-
-/** A metrics sink whose series values can be read back by name and labels. */
-export class TestMetrics implements MetricsSink {
-  readonly values = new Map<string, number>();
-  private key(name: string, labels: MetricLabels = {}): string {
-    return `${name}${JSON.stringify(labels)}`;
-  }
-  valueOf(name: string, labels: MetricLabels = {}): number | undefined {
-    return this.values.get(this.key(name, labels));
-  }
-  counter(name: string, _help: string, labels?: MetricLabels): Counter {
-    const key = this.key(name, labels);
-    return { inc: (amount = 1) => this.values.set(key, (this.values.get(key) ?? 0) + amount) };
-  }
-  gauge(name: string, _help: string, labels?: MetricLabels): Gauge {
-    const key = this.key(name, labels);
-    return { set: (value) => this.values.set(key, value) };
-  }
-  histogram(name: string, _help: string, labels?: MetricLabels): Histogram {
-    const key = this.key(name, labels);
-    return { observe: (value) => this.values.set(key, value) };
   }
 }
