@@ -8,14 +8,14 @@
  * every committed batch (ClusterChecker) and every Raft output (the Raft checker); at the end
  * every live node's image must equal the committed history's.
  */
-import { AssertionError, type Uuid } from "../../src/common/index.js";
+import type { Uuid } from "../../src/common/index.js";
 import type { ConfiguredVoter, RaftConfig } from "../../src/raft/index.js";
 import { SimNetwork } from "../net/sim-network.js";
 import { FaultInjector } from "../raft/fault-injector.js";
 import { nodeName, simulatedTimings, type RaftEnvelope } from "../raft/settings.js";
 import type { SeededRandom } from "../random.js";
 import { Scheduler } from "../scheduler.js";
-import { InvariantViolation } from "../workloads/registry.js";
+import { InvariantViolation, runSeedPhases, type SeedResult } from "../workloads/registry.js";
 import { createTopic, type TopicSpec } from "./admin-client.js";
 import { BrokerMember } from "./broker-member.js";
 import { ClusterChecker } from "./cluster-checker.js";
@@ -40,12 +40,7 @@ export interface ClusterRunReport {
 }
 
 /** One seed's result: its trace hash, and its report or the broken invariant. */
-export interface ClusterSeedResult {
-  readonly traceHash: string;
-  readonly outcome:
-    | { readonly kind: "passed"; readonly report: ClusterRunReport }
-    | { readonly kind: "failed"; readonly reason: string; readonly recentTrace: readonly string[] };
-}
+export type ClusterSeedResult = SeedResult<ClusterRunReport>;
 
 function directoryOf(id: number): Uuid {
   return id.toString(16).padStart(2, "0").repeat(16) as Uuid;
@@ -137,19 +132,7 @@ class ClusterSimulation {
  */
 export async function runClusterSeed(seed: number): Promise<ClusterSeedResult> {
   const simulation = new ClusterSimulation(seed);
-  const scheduler = simulation.scheduler;
-  try {
-    const report = await runPhases(simulation);
-    return { traceHash: scheduler.traceHash(), outcome: { kind: "passed", report } };
-  } catch (error) {
-    if (!(error instanceof InvariantViolation) && !(error instanceof AssertionError)) throw error;
-    const reason = error instanceof AssertionError ? `assertion: ${error.message}` : error.message;
-    scheduler.record(`failed: ${reason}`);
-    return {
-      traceHash: scheduler.traceHash(),
-      outcome: { kind: "failed", reason, recentTrace: scheduler.trace.recentLines() },
-    };
-  }
+  return runSeedPhases(simulation.scheduler, () => runPhases(simulation));
 }
 
 async function setUp(simulation: ClusterSimulation): Promise<TopicSpec[]> {

@@ -5,12 +5,12 @@
  * until a fresh proposal commits is measured against a bound; after a quiet time every live node
  * must hold the whole committed history. The checker runs on every output throughout.
  */
-import { AssertionError, type Uuid } from "../../src/common/index.js";
+import type { Uuid } from "../../src/common/index.js";
 import type { ConfiguredVoter, RaftConfig } from "../../src/raft/index.js";
 import { SimNetwork } from "../net/sim-network.js";
 import type { SeededRandom } from "../random.js";
 import { Scheduler } from "../scheduler.js";
-import { InvariantViolation } from "../workloads/registry.js";
+import { InvariantViolation, runSeedPhases, type SeedResult } from "../workloads/registry.js";
 import { RaftChecker } from "./checker.js";
 import { FaultInjector } from "./fault-injector.js";
 import { ProposalClient } from "./proposal-client.js";
@@ -130,12 +130,7 @@ class RaftSimulation {
 }
 
 /** One seed's result: its trace hash, and its report or the broken invariant. */
-export interface RaftSeedResult {
-  readonly traceHash: string;
-  readonly outcome:
-    | { readonly kind: "passed"; readonly report: RaftRunReport }
-    | { readonly kind: "failed"; readonly reason: string; readonly recentTrace: readonly string[] };
-}
+export type RaftSeedResult = SeedResult<RaftRunReport>;
 
 /**
  * Runs one seed. A broken invariant (the checker's InvariantViolation, or an assertion inside
@@ -143,19 +138,7 @@ export interface RaftSeedResult {
  */
 export async function runRaftSeed(seed: number): Promise<RaftSeedResult> {
   const simulation = new RaftSimulation(seed);
-  const scheduler = simulation.scheduler;
-  try {
-    const report = await runPhases(simulation);
-    return { traceHash: scheduler.traceHash(), outcome: { kind: "passed", report } };
-  } catch (error) {
-    if (!(error instanceof InvariantViolation) && !(error instanceof AssertionError)) throw error;
-    const reason = error instanceof AssertionError ? `assertion: ${error.message}` : error.message;
-    scheduler.record(`failed: ${reason}`);
-    return {
-      traceHash: scheduler.traceHash(),
-      outcome: { kind: "failed", reason, recentTrace: scheduler.trace.recentLines() },
-    };
-  }
+  return runSeedPhases(simulation.scheduler, () => runPhases(simulation));
 }
 
 async function runPhases(simulation: RaftSimulation): Promise<RaftRunReport> {

@@ -1,4 +1,5 @@
-import { assert } from "../../src/common/index.js";
+import { AssertionError, assert } from "../../src/common/index.js";
+import type { Scheduler } from "../scheduler.js";
 
 /** The outcome of one workload run on one seed. */
 export type WorkloadOutcome =
@@ -26,6 +27,37 @@ export interface Workload {
 /** Thrown by a workload's checker when an invariant does not hold. */
 export class InvariantViolation extends Error {
   override readonly name = "InvariantViolation";
+}
+
+/** How one seed of a workload ended: its report, or the broken invariant and the trace before. */
+export interface SeedResult<Report> {
+  readonly traceHash: string;
+  readonly outcome:
+    | { readonly kind: "passed"; readonly report: Report }
+    | { readonly kind: "failed"; readonly reason: string; readonly recentTrace: readonly string[] };
+}
+
+/**
+ * Runs the phases of one seed on `scheduler`. A broken invariant (a checker's InvariantViolation,
+ * or an assertion anywhere in the code under test) ends the run and is reported with the latest
+ * trace lines; any other error is a fault of the simulation itself and propagates.
+ */
+export async function runSeedPhases<Report>(
+  scheduler: Scheduler,
+  phases: () => Promise<Report>,
+): Promise<SeedResult<Report>> {
+  try {
+    const report = await phases();
+    return { traceHash: scheduler.traceHash(), outcome: { kind: "passed", report } };
+  } catch (error) {
+    if (!(error instanceof InvariantViolation) && !(error instanceof AssertionError)) throw error;
+    const reason = error instanceof AssertionError ? `assertion: ${error.message}` : error.message;
+    scheduler.record(`failed: ${reason}`);
+    return {
+      traceHash: scheduler.traceHash(),
+      outcome: { kind: "failed", reason, recentTrace: scheduler.trace.recentLines() },
+    };
+  }
 }
 
 const registered = new Map<string, Workload>();

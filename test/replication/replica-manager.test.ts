@@ -16,7 +16,8 @@ import {
 } from "../../src/metadata/records.test-support.js";
 import { defaultPartitionConfig, ReplicaManager } from "../../src/replication/index.js";
 import { defaultLogConfig, defaultLogManagerConfig, LogManager } from "../../src/storage/index.js";
-import { TestMetrics, TestRandom } from "../../src/storage/manager/manager-doubles.test-support.js";
+import { MemoryMetricsSink } from "../../sim/index.js";
+import { TestRandom } from "../../src/storage/manager/manager-doubles.test-support.js";
 import { LogHarness } from "../storage/log-harness.js";
 import { clientBatch, RecordingSender, TOPIC_ID } from "./fixtures.js";
 
@@ -28,7 +29,7 @@ async function start(seed: number) {
       clock: harness.node.clock,
       random: new TestRandom(),
       logger: harness.logger,
-      metrics: new TestMetrics(),
+      metrics: new MemoryMetricsSink(),
       config: defaultLogManagerConfig(["/data/a"]),
       identity: { clusterId: "Dz1DTnH3T0WL3dxJgZCkvg", nodeId: brokerId(1) },
       formatUnformatted: true,

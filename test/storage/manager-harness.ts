@@ -12,8 +12,7 @@ import {
   type PartitionLog,
   type TopicPartition,
 } from "../../src/storage/index.js";
-import type { SchedulerOptions } from "../../sim/index.js";
-import { TestMetrics } from "../../src/storage/manager/manager-doubles.test-support.js";
+import { MemoryMetricsSink, type SchedulerOptions } from "../../sim/index.js";
 import { LogHarness, concat, makeBatch, testConfig } from "./log-harness.js";
 
 export const dirA = "/data/a";
@@ -31,7 +30,7 @@ export const ordersPartition = (partition: number): TopicPartition => ({
 
 /** A node's disk and a log manager on it. */
 export class ManagerHarness extends LogHarness {
-  readonly metrics = new TestMetrics();
+  readonly metrics = new MemoryMetricsSink();
   readonly failures: LogDirFailure[] = [];
 
   constructor(seed: number, schedulerOptions: Omit<SchedulerOptions, "seed"> = {}) {

@@ -7,7 +7,11 @@
  */
 import type { MetadataImage } from "../../metadata/index.js";
 import type { RequestHeader } from "../../protocol/index.js";
-import type { ControllerOperation, QuorumControllerSettings } from "../quorum/index.js";
+import type {
+  ControllerOperation,
+  ControllerRefusal,
+  QuorumControllerSettings,
+} from "../quorum/index.js";
 import type { WriteContext, WriteResult } from "../quorum/index.js";
 import { responseForVersion } from "./version-fit.js";
 
@@ -46,64 +50,43 @@ export interface ControllerApi {
   ): object;
 }
 
-/** How one write API computes and fails; `Request` is the codec's decoded body type. */
-export interface WriteApiSpec<Request, Response> {
+/** What every queued API spec states: which API it is and Kafka's error response of it. */
+export interface QueuedApiSpec<Request, Response> {
   readonly apiKey: number;
   readonly name: string;
   readonly minVersion: number;
   readonly maxVersion: number;
-  compute(context: WriteContext, request: Request, version: number): WriteResult<Response>;
   errorResponse(
     request: Request,
     version: number,
     errorCode: number,
     errorMessage: string | null,
   ): Response;
+}
+
+/** How one write API computes and fails; `Request` is the codec's decoded body type. */
+export interface WriteApiSpec<Request, Response> extends QueuedApiSpec<Request, Response> {
+  compute(context: WriteContext, request: Request, version: number): WriteResult<Response>;
 }
 
 /** A write API: the request becomes one write operation of the queue. */
 export function writeApi<Request, Response extends object>(
   spec: WriteApiSpec<Request, Response>,
 ): ControllerApi {
-  const bodyOf = (request: ControllerApiRequest): Request => request.body as unknown as Request;
-  return {
-    ...identity(spec),
-    handle: (controller, request) => {
-      const body = bodyOf(request);
-      const version = request.header.apiVersion;
-      const answer = controller.submit<Response>({
-        kind: "write",
-        name: spec.name,
-        compute: (context) => spec.compute(context, body, version),
-        refuse: (refusal) =>
-          spec.errorResponse(body, version, refusal.errorCode, refusal.errorMessage),
-      });
-      return answer.then((response) => responseForVersion(spec.apiKey, version, response));
-    },
-    errorResponse: (request, errorCode, errorMessage) => {
-      const version = request.header.apiVersion;
-      const response = spec.errorResponse(bodyOf(request), version, errorCode, errorMessage);
-      return responseForVersion(spec.apiKey, version, response);
-    },
-  };
+  return queuedApi(spec, (body, version, refuse) => ({
+    kind: "write",
+    name: spec.name,
+    compute: (context) => spec.compute(context, body, version),
+    refuse,
+  }));
 }
 
 /** How one read API answers from the committed image and fails. */
-export interface ReadApiSpec<Request, Response> {
-  readonly apiKey: number;
-  readonly name: string;
-  readonly minVersion: number;
-  readonly maxVersion: number;
+export interface ReadApiSpec<Request, Response> extends QueuedApiSpec<Request, Response> {
   compute(
     context: { readonly image: MetadataImage; readonly settings: QuorumControllerSettings },
     request: Request,
     version: number,
-  ): Response;
-  errorResponse(
-    request: Request,
-    version: number,
-    errorCode: number,
-    errorMessage: string | null,
   ): Response;
 }
 
@@ -111,35 +94,46 @@ export interface ReadApiSpec<Request, Response> {
 export function readApi<Request, Response extends object>(
   spec: ReadApiSpec<Request, Response>,
 ): ControllerApi {
+  return queuedApi(spec, (body, version, refuse) => ({
+    kind: "read",
+    name: spec.name,
+    compute: (context) => spec.compute(context, body, version),
+    refuse,
+  }));
+}
+
+/**
+ * The handler that submits the operation `operationOf` makes of each request to the queue and
+ * fits the response, or Kafka's error response, to the request's version.
+ */
+function queuedApi<Request, Response extends object>(
+  spec: QueuedApiSpec<Request, Response>,
+  operationOf: (
+    body: Request,
+    version: number,
+    refuse: (refusal: ControllerRefusal) => Response,
+  ) => ControllerOperation<Response>,
+): ControllerApi {
+  const { apiKey, name, minVersion, maxVersion } = spec;
   const bodyOf = (request: ControllerApiRequest): Request => request.body as unknown as Request;
   return {
-    ...identity(spec),
+    apiKey,
+    name,
+    minVersion,
+    maxVersion,
     handle: (controller, request) => {
       const body = bodyOf(request);
       const version = request.header.apiVersion;
-      const answer = controller.submit<Response>({
-        kind: "read",
-        name: spec.name,
-        compute: (context) => spec.compute(context, body, version),
-        refuse: (refusal) =>
-          spec.errorResponse(body, version, refusal.errorCode, refusal.errorMessage),
-      });
-      return answer.then((response) => responseForVersion(spec.apiKey, version, response));
+      const operation = operationOf(body, version, (refusal) =>
+        spec.errorResponse(body, version, refusal.errorCode, refusal.errorMessage),
+      );
+      const answer = controller.submit<Response>(operation);
+      return answer.then((response) => responseForVersion(apiKey, version, response));
     },
     errorResponse: (request, errorCode, errorMessage) => {
       const version = request.header.apiVersion;
       const response = spec.errorResponse(bodyOf(request), version, errorCode, errorMessage);
-      return responseForVersion(spec.apiKey, version, response);
+      return responseForVersion(apiKey, version, response);
     },
   };
-}
-
-function identity(spec: {
-  readonly apiKey: number;
-  readonly name: string;
-  readonly minVersion: number;
-  readonly maxVersion: number;
-}): Pick<ControllerApi, "apiKey" | "name" | "minVersion" | "maxVersion"> {
-  const { apiKey, name, minVersion, maxVersion } = spec;
-  return { apiKey, name, minVersion, maxVersion };
 }

@@ -19,7 +19,11 @@ import type {
 } from "../../protocol/index.js";
 import { hasDirectoryAssignment, unsupportedFeatureMessage } from "../features/index.js";
 import { BrokerHeartbeats } from "./broker-heartbeats.js";
-import { metadataVersionOf, registerBrokerRecord } from "./cluster-records.js";
+import {
+  announcedEndpointsAndFeatures,
+  metadataVersionOf,
+  registerBrokerRecord,
+} from "./cluster-records.js";
 import type { ClusterControlConfig } from "./cluster-control-config.js";
 import type { ControllerResult } from "./controller-result.js";
 import type { PartitionHooks } from "./partition-hooks.js";
@@ -108,17 +112,7 @@ function newRegistration(
     isMigratingZkBroker: request.isMigratingZkBroker,
     incarnationId: request.incarnationId,
     brokerEpoch,
-    endPoints: request.listeners.map(({ name, host, port, securityProtocol }) => ({
-      name,
-      host,
-      port,
-      securityProtocol,
-    })),
-    features: request.features.map(({ name, minSupportedVersion, maxSupportedVersion }) => ({
-      name,
-      minSupportedVersion,
-      maxSupportedVersion,
-    })),
+    ...announcedEndpointsAndFeatures(request),
     rack: request.rack,
     fenced: true,
     inControlledShutdown: false,

@@ -13,6 +13,45 @@ import { registerBrokerRecordVersion } from "../features/index.js";
 
 const T = MetadataRecordType;
 
+/** An endpoint as registration requests announce it and registration records keep it. */
+interface AnnouncedEndpoint {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+  readonly securityProtocol: number;
+}
+
+/** A feature range as registration requests announce it and registration records keep it. */
+interface AnnouncedFeature {
+  readonly name: string;
+  readonly minSupportedVersion: number;
+  readonly maxSupportedVersion: number;
+}
+
+/**
+ * The endpoints and supported features of a BrokerRegistration or ControllerRegistration request,
+ * copied field by field into the form of their registration record (the request's own entries
+ * carry request-only fields such as unknown tagged fields).
+ */
+export function announcedEndpointsAndFeatures(request: {
+  readonly listeners: readonly AnnouncedEndpoint[];
+  readonly features: readonly AnnouncedFeature[];
+}): { endPoints: AnnouncedEndpoint[]; features: AnnouncedFeature[] } {
+  return {
+    endPoints: request.listeners.map(({ name, host, port, securityProtocol }) => ({
+      name,
+      host,
+      port,
+      securityProtocol,
+    })),
+    features: request.features.map(({ name, minSupportedVersion, maxSupportedVersion }) => ({
+      name,
+      minSupportedVersion,
+      maxSupportedVersion,
+    })),
+  };
+}
+
 /** The metadata.version an image runs at; an image without one has not been bootstrapped. */
 export function metadataVersionOf(image: MetadataImage): number {
   const level = image.features.metadataVersion;

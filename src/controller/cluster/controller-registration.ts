@@ -13,6 +13,7 @@ import type {
   RegisterControllerRecord,
 } from "../../protocol/index.js";
 import { unsupportedFeatureMessage } from "../features/index.js";
+import { announcedEndpointsAndFeatures } from "./cluster-records.js";
 import type { ControllerResult } from "./controller-result.js";
 import { answerOnly } from "./controller-result.js";
 
@@ -35,17 +36,7 @@ export function registerController(
     controllerId: request.controllerId,
     incarnationId: request.incarnationId,
     zkMigrationReady: request.zkMigrationReady,
-    endPoints: request.listeners.map(({ name, host, port, securityProtocol }) => ({
-      name,
-      host,
-      port,
-      securityProtocol,
-    })),
-    features: request.features.map(({ name, minSupportedVersion, maxSupportedVersion }) => ({
-      name,
-      minSupportedVersion,
-      maxSupportedVersion,
-    })),
+    ...announcedEndpointsAndFeatures(request),
   };
   const existing = image.cluster.controllers.get(request.controllerId as BrokerId);
   if (existing !== undefined && isSameRegistration(existing, data)) return answerOnly(ok);

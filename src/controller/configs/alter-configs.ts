@@ -9,35 +9,20 @@ import type {
   AlterConfigsRequest,
   AlterConfigsRequestAlterConfigsResource,
   AlterConfigsResponse,
-  MetadataRecord,
 } from "../../protocol/index.js";
 import type { ControllerResult } from "../cluster/index.js";
-import { changeTo, currentValues, refusal } from "./config-changes.js";
+import { alterEachResource, changeTo, currentValues, refusal } from "./config-changes.js";
 import type { ResourceChange } from "./config-changes.js";
-import { checkResource, duplicateResources } from "./config-resources.js";
+import { checkResource } from "./config-resources.js";
 
 /** Handles an AlterConfigs request. */
 export function alterConfigs(
   image: MetadataImage,
   request: AlterConfigsRequest,
 ): ControllerResult<AlterConfigsResponse> {
-  const duplicates = duplicateResources(request.resources);
-  const records: MetadataRecord[] = [];
-  const responses = request.resources.map((resource, index) => {
-    const change = duplicates.has(index)
-      ? refusal(ErrorCode.INVALID_REQUEST, "the resource is named more than once")
-      : replaceConfigs(image, resource);
-    if (change.kind === "changed" && !request.validateOnly) records.push(...change.records);
-    const { resourceType, resourceName } = resource;
-    return change.kind === "refused"
-      ? {
-          errorCode: change.errorCode,
-          errorMessage: change.errorMessage,
-          resourceType,
-          resourceName,
-        }
-      : { errorCode: ErrorCode.NONE, errorMessage: null, resourceType, resourceName };
-  });
+  const { records, responses } = alterEachResource(request, (resource) =>
+    replaceConfigs(image, resource),
+  );
   return { records, response: { throttleTimeMs: 0, responses } };
 }
 

@@ -12,6 +12,7 @@ import type { CheckedResource } from "./config-resources.js";
 import {
   configRecord,
   definitionOn,
+  duplicateResources,
   resourceTypeOf,
   unknownKeyMessage,
 } from "./config-resources.js";
@@ -27,6 +28,42 @@ export type ResourceChange =
 /** A refusal of one resource. */
 export function refusal(errorCode: number, errorMessage: string): ResourceChange {
   return { kind: "refused", errorCode, errorMessage };
+}
+
+/** The response entry of one resource, the same in AlterConfigs and IncrementalAlterConfigs. */
+export interface ResourceResponse {
+  readonly errorCode: number;
+  readonly errorMessage: string | null;
+  readonly resourceType: number;
+  readonly resourceName: string;
+}
+
+/**
+ * Applies `alter` to each resource of an AlterConfigs or IncrementalAlterConfigs request: a
+ * resource named twice is refused, the others succeed or fail alone, and with validateOnly no
+ * record is kept.
+ */
+export function alterEachResource<
+  R extends { readonly resourceType: number; readonly resourceName: string },
+>(
+  request: { readonly resources: readonly R[]; readonly validateOnly: boolean },
+  alter: (resource: R) => ResourceChange,
+): { records: MetadataRecord[]; responses: ResourceResponse[] } {
+  const duplicates = duplicateResources(request.resources);
+  const records: MetadataRecord[] = [];
+  const responses = request.resources.map((resource, index): ResourceResponse => {
+    const change = duplicates.has(index)
+      ? refusal(ErrorCode.INVALID_REQUEST, "the resource is named more than once")
+      : alter(resource);
+    if (change.kind === "changed" && !request.validateOnly) records.push(...change.records);
+    const { resourceType, resourceName } = resource;
+    if (change.kind === "refused") {
+      const { errorCode, errorMessage } = change;
+      return { errorCode, errorMessage, resourceType, resourceName };
+    }
+    return { errorCode: ErrorCode.NONE, errorMessage: null, resourceType, resourceName };
+  });
+  return { records, responses };
 }
 
 /** The values set on the resource now. */

@@ -10,18 +10,12 @@ import type {
   IncrementalAlterConfigsRequest,
   IncrementalAlterConfigsRequestAlterConfigsResource,
   IncrementalAlterConfigsResponse,
-  MetadataRecord,
 } from "../../protocol/index.js";
 import type { ControllerResult } from "../cluster/index.js";
 import { listItems } from "./config-definition.js";
-import { changeTo, currentValues, refusal } from "./config-changes.js";
+import { alterEachResource, changeTo, currentValues, refusal } from "./config-changes.js";
 import type { ConfigurableResource, ResourceChange } from "./config-changes.js";
-import {
-  checkResource,
-  definitionOn,
-  duplicateResources,
-  unknownKeyMessage,
-} from "./config-resources.js";
+import { checkResource, definitionOn, unknownKeyMessage } from "./config-resources.js";
 
 /** IncrementalAlterConfigs configOperation values. */
 export const ConfigOperation = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
@@ -31,23 +25,9 @@ export function incrementalAlterConfigs(
   image: MetadataImage,
   request: IncrementalAlterConfigsRequest,
 ): ControllerResult<IncrementalAlterConfigsResponse> {
-  const duplicates = duplicateResources(request.resources);
-  const records: MetadataRecord[] = [];
-  const responses = request.resources.map((resource, index) => {
-    const change = duplicates.has(index)
-      ? refusal(ErrorCode.INVALID_REQUEST, "the resource is named more than once")
-      : alterResource(image, resource);
-    if (change.kind === "changed" && !request.validateOnly) records.push(...change.records);
-    const { resourceType, resourceName } = resource;
-    return change.kind === "refused"
-      ? {
-          errorCode: change.errorCode,
-          errorMessage: change.errorMessage,
-          resourceType,
-          resourceName,
-        }
-      : { errorCode: ErrorCode.NONE, errorMessage: null, resourceType, resourceName };
-  });
+  const { records, responses } = alterEachResource(request, (resource) =>
+    alterResource(image, resource),
+  );
   return { records, response: { throttleTimeMs: 0, responses } };
 }
 

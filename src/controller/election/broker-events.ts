@@ -45,6 +45,18 @@ function changeAll(
   return changes;
 }
 
+/** The change of a partition that `brokerId` leaves: out of the ISR, and of the lead if it led. */
+function leavingRequest(
+  brokerId: BrokerId,
+  trigger: string,
+): (entry: PartitionEntry) => PartitionChangeRequest {
+  return ({ partition }) => ({
+    trigger,
+    overrides: { leaving: brokerId },
+    targetIsr: withoutReplicas(partition.isr, [brokerId]),
+  });
+}
+
 /**
  * Takes `brokerId` out of every ISR it is in and elects new leaders where it led. Used for
  * fencing, controlled shutdown (the membership code calls it under this name) and
@@ -63,39 +75,30 @@ export function movePartitionsAwayFrom(
     entry.isr.includes(brokerId) ||
     (reason === "unregistered" && entry.eligibleLeaderReplicas.includes(brokerId));
   const entries = partitionsWhere(image, isAffected);
-  return changeAll(image, defaults, entries, ({ partition }) => ({
-    trigger: `broker ${brokerId} ${reason}`,
-    overrides: { leaving: brokerId },
-    targetIsr: withoutReplicas(partition.isr, [brokerId]),
-  }));
+  return changeAll(
+    image,
+    defaults,
+    entries,
+    leavingRequest(brokerId, `broker ${brokerId} ${reason}`),
+  );
+}
+
+/** A handler of one broker event that moves partitions away from the broker for `reason`. */
+function moveAwayHandler(
+  reason: MoveAwayReason,
+): (image: MetadataImage, brokerId: BrokerId, defaults?: ReplicationDefaults) => PartitionChanges {
+  return (image, brokerId, defaults = DEFAULT_REPLICATION_DEFAULTS) =>
+    movePartitionsAwayFrom(image, brokerId, reason, defaults);
 }
 
 /** The partition changes when `brokerId` is fenced. */
-export function handleBrokerFenced(
-  image: MetadataImage,
-  brokerId: BrokerId,
-  defaults: ReplicationDefaults = DEFAULT_REPLICATION_DEFAULTS,
-): PartitionChanges {
-  return movePartitionsAwayFrom(image, brokerId, "fenced", defaults);
-}
+export const handleBrokerFenced = moveAwayHandler("fenced");
 
 /** The partition changes when `brokerId` enters controlled shutdown. */
-export function handleBrokerShutdown(
-  image: MetadataImage,
-  brokerId: BrokerId,
-  defaults: ReplicationDefaults = DEFAULT_REPLICATION_DEFAULTS,
-): PartitionChanges {
-  return movePartitionsAwayFrom(image, brokerId, "controlledShutdown", defaults);
-}
+export const handleBrokerShutdown = moveAwayHandler("controlledShutdown");
 
 /** The partition changes when `brokerId` is unregistered. */
-export function handleBrokerUnregistered(
-  image: MetadataImage,
-  brokerId: BrokerId,
-  defaults: ReplicationDefaults = DEFAULT_REPLICATION_DEFAULTS,
-): PartitionChanges {
-  return movePartitionsAwayFrom(image, brokerId, "unregistered", defaults);
-}
+export const handleBrokerUnregistered = moveAwayHandler("unregistered");
 
 /**
  * The partition changes when `brokerId` is unfenced: every leaderless partition elects again,
@@ -159,9 +162,6 @@ export function handleOfflineLogDirs(
       partition.replicas.includes(brokerId) &&
       newlyOffline.includes(replicaDirectory(partition, brokerId)),
   );
-  return changeAll(image, defaults, entries, ({ partition }) => ({
-    trigger: `log dirs of broker ${brokerId} offline`,
-    overrides: { leaving: brokerId },
-    targetIsr: withoutReplicas(partition.isr, [brokerId]),
-  }));
+  const trigger = `log dirs of broker ${brokerId} offline`;
+  return changeAll(image, defaults, entries, leavingRequest(brokerId, trigger));
 }

@@ -1,3 +1,4 @@
+import { uuidFromBytes, uuidToBytes, type Uuid } from "../../common/index.js";
 import { fromBase64, toBase64 } from "../codec/base64.js";
 import { DecodeError } from "../codec/decode-error.js";
 import { EncodeError } from "../codec/encode-error.js";
@@ -18,22 +19,10 @@ const INTEGER_RANGES: Partial<Record<PrimitiveType, readonly [number, number]>> 
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
-function hexToBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
-
-function bytesToHex(bytes: Uint8Array): string {
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex;
-}
-
 /** A primitive as Kafka's generated JSON converters write it (uuid in URL-safe base64). */
 function primitiveToJson(type: PrimitiveType, value: unknown): JsonValue {
   if (value === null) return null;
-  if (type === "uuid") return toBase64(hexToBytes(value as string), true);
+  if (type === "uuid") return toBase64(uuidToBytes(value as Uuid), true);
   if (type === "bytes" || type === "records") return toBase64(value as Uint8Array);
   return value as JsonValue;
 }
@@ -65,7 +54,7 @@ function primitiveFromJson(type: PrimitiveType, json: JsonValue, path: string): 
     case "uuid": {
       const bytes = typeof json === "string" ? fromBase64(json) : null;
       if (bytes === null || bytes.length !== 16) throw invalid(path, "a base64 uuid");
-      return bytesToHex(bytes);
+      return uuidFromBytes(bytes);
     }
     case "bytes":
     case "records": {

@@ -26,10 +26,8 @@ import {
   defaultLogManagerConfig,
   LogManager,
 } from "../../../src/storage/index.js";
-import {
-  TestMetrics,
-  TestRandom,
-} from "../../../src/storage/manager/manager-doubles.test-support.js";
+import { MemoryMetricsSink } from "../../../sim/index.js";
+import { TestRandom } from "../../../src/storage/manager/manager-doubles.test-support.js";
 import {
   DelayedOperationPurgatory,
   FetchSessionCache,
@@ -200,7 +198,7 @@ async function startStorage(harness: LogHarness, logDirs: string[] | undefined) 
       clock,
       random: new TestRandom(),
       logger: harness.logger,
-      metrics: new TestMetrics(),
+      metrics: new MemoryMetricsSink(),
       config: defaultLogManagerConfig(logDirs ?? ["/data/a"]),
       identity: { clusterId: "Dz1DTnH3T0WL3dxJgZCkvg", nodeId: brokerId(1) },
       formatUnformatted: true,
