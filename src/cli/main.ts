@@ -10,6 +10,12 @@ import { EXIT, parseCommandOptions } from "./command-options.js";
 import { dumpLog } from "./dump-log.js";
 import { format } from "./format.js";
 import { quorumDescribe, QUORUM_DESCRIBE_USAGE } from "./quorum-describe.js";
+import {
+  ADD_CONTROLLER_USAGE,
+  quorumAddController,
+  quorumRemoveController,
+  REMOVE_CONTROLLER_USAGE,
+} from "./quorum-voters.js";
 import { randomUuid } from "./random-uuid.js";
 
 /** The `sluice` command line. Returns the process exit code. */
@@ -34,17 +40,7 @@ export async function main(args: readonly string[]): Promise<number> {
         environment: process.env,
       });
     case "quorum":
-      if (args[1] !== "describe") {
-        console.error(QUORUM_DESCRIBE_USAGE);
-        return 2;
-      }
-      return quorumDescribe(args.slice(2), {
-        ...standardOutput,
-        network: new NodeNetwork(),
-        timers: new NodeTimers(),
-        clock: new SystemClock(),
-        random: new CryptoRandom(),
-      });
+      return quorum(args.slice(1));
     case undefined:
     case "help":
     case "--help":
@@ -53,6 +49,7 @@ export async function main(args: readonly string[]): Promise<number> {
           START_USAGE,
           "       sluice format --config FILE --cluster-id ID",
           "       sluice random-uuid",
+          ...QUORUM_USAGES.map((usage) => usage.replace("usage:", "      ")),
         ].join("\n"),
       );
       return command === undefined ? 1 : 0;
@@ -71,6 +68,35 @@ const standardOutput = {
     process.stderr.write(`${line}\n`);
   },
 };
+
+/** The usage texts of the `sluice quorum` subcommands. */
+const QUORUM_USAGES = [QUORUM_DESCRIBE_USAGE, ADD_CONTROLLER_USAGE, REMOVE_CONTROLLER_USAGE];
+
+/** `sluice quorum describe | add-controller | remove-controller` over real sockets. */
+async function quorum(args: readonly string[]): Promise<number> {
+  const io = {
+    ...standardOutput,
+    network: new NodeNetwork(),
+    timers: new NodeTimers(),
+    clock: new SystemClock(),
+    random: new CryptoRandom(),
+  };
+  switch (args[0]) {
+    case "describe":
+      return quorumDescribe(args.slice(1), io);
+    case "add-controller":
+      return quorumAddController(args.slice(1), {
+        ...io,
+        fileSystem: new NodeFileSystem(),
+        environment: process.env,
+      });
+    case "remove-controller":
+      return quorumRemoveController(args.slice(1), io);
+    default:
+      for (const usage of QUORUM_USAGES) console.error(usage);
+      return 2;
+  }
+}
 
 /** The usage text of `sluice start`. */
 const START_USAGE = "usage: sluice start [--config FILE] [--cluster-id ID] [--set KEY=VALUE]...";

@@ -64,6 +64,12 @@ export interface RaftConfig {
    * kraftVersion 0) or the voters of the bootstrap checkpoint (kraftVersion 1).
    */
   readonly bootstrapVoters: readonly ConfiguredVoter[];
+  /**
+   * How many `controller.quorum.bootstrap.servers` there are (0 when absent). An observer that
+   * knows no other voter asks them who leads, addressing server i as destination id -(i + 1):
+   * the transport maps those ids to the servers' addresses (KIP-853).
+   */
+  readonly bootstrapServerCount?: number;
   /** The finalised kraft.version before the log says otherwise: 0 static voters, 1 dynamic. */
   readonly kraftVersion: 0 | 1;
   readonly timings: RaftTimings;

@@ -49,7 +49,10 @@ export function maybeSendFetch(core: NodeCore): void {
   state.inflightRequestId = core.sendRequest(state.leaderId, { api: "fetchSnapshot", body });
 }
 
-/** An observer that knows no leader asks a random voter, whose answer names the leader. */
+/**
+ * An observer that knows no leader asks a random voter, whose answer names the leader; one that
+ * knows no other voter (formatted with --no-initial-controllers) asks a random bootstrap server.
+ */
 export function maybeDiscoverLeader(core: NodeCore): void {
   const state = core.state;
   if (state.kind !== "unattached" || core.isLocalVoter() || core.discoveryAtMs > core.nowMs) return;
@@ -58,7 +61,10 @@ export function maybeDiscoverLeader(core: NodeCore): void {
     .latest()
     .ids()
     .filter((id) => id !== core.config.nodeId);
-  const destinationId = others[core.random.nextInt(Math.max(1, others.length))];
+  const bootstrapCount = core.config.bootstrapServerCount ?? 0;
+  const candidates =
+    others.length > 0 ? others : Array.from({ length: bootstrapCount }, (_, index) => -(index + 1));
+  const destinationId = candidates[core.random.nextInt(Math.max(1, candidates.length))];
   if (destinationId === undefined) return;
   core.discoveryAtMs = core.nowMs + core.config.timings.retryBackoffMs;
   fetchRequestTo(core, destinationId, 0);

@@ -9,7 +9,7 @@ import type { LeaderState, ParkedFetch } from "./leader-state.js";
 import type { NodeCore } from "./node-core.js";
 import { buildFetchResponse, buildFetchSnapshotResponse } from "./response-builders.js";
 import { checkQuorumTimeoutMs } from "./transitions.js";
-import type { OffsetAndEpoch, ReplicaKey, SnapshotId } from "./types.js";
+import type { Endpoint, OffsetAndEpoch, ReplicaKey, SnapshotId } from "./types.js";
 import { directoryOrNull } from "./voter-set.js";
 
 interface FetchAnswer {
@@ -21,7 +21,9 @@ interface FetchAnswer {
 }
 
 function answerFetch(core: NodeCore, requestId: number, answer: FetchAnswer): void {
+  const leaderEndpoint = leaderEndpointOf(core);
   const body = buildFetchResponse({
+    ...(leaderEndpoint === undefined ? {} : { leaderEndpoint }),
     errorCode: answer.errorCode ?? ErrorCode.NONE,
     partitionErrorCode: answer.partitionErrorCode ?? ErrorCode.NONE,
     leader: core.leaderAndEpoch(),
@@ -50,6 +52,14 @@ export function leaderOnlyError(core: NodeCore, epoch: number): number {
   if (epoch > core.epoch()) return ErrorCode.UNKNOWN_LEADER_EPOCH;
   if (core.state.kind !== "leader") return ErrorCode.NOT_LEADER_OR_FOLLOWER;
   return ErrorCode.NONE;
+}
+
+/** The first endpoint of the leader this node knows: its own when it leads, else the voter's. */
+function leaderEndpointOf(core: NodeCore): Endpoint | undefined {
+  const { leaderId } = core.leaderAndEpoch();
+  if (leaderId < 0) return undefined;
+  if (leaderId === core.config.nodeId) return core.config.listeners[0];
+  return core.voters.latest().voter(leaderId)?.endpoints[0];
 }
 
 /** Notes that a voter reached the leader: it counts for check quorum and acknowledges it. */

@@ -14,6 +14,7 @@ import { METADATA_TOPIC_ID } from "./request-builders.js";
 import {
   METADATA_PARTITION_INDEX as PARTITION,
   METADATA_TOPIC_NAME as TOPIC,
+  type Endpoint,
   type OffsetAndEpoch,
   type SnapshotId,
 } from "./types.js";
@@ -76,6 +77,11 @@ export function buildFetchResponse(options: {
   readonly logStartOffset: number;
   readonly divergingEpoch?: OffsetAndEpoch;
   readonly snapshotId?: SnapshotId;
+  /**
+   * The leader's endpoint, when known: Fetch v16+ names it in `nodeEndpoints` so that an
+   * observer that found the quorum through a bootstrap server can reach the leader (KIP-853).
+   */
+  readonly leaderEndpoint?: Endpoint;
 }): FetchResponse {
   const partition = {
     partitionIndex: PARTITION,
@@ -101,7 +107,17 @@ export function buildFetchResponse(options: {
     errorCode: options.errorCode,
     sessionId: 0,
     responses: [{ topic: TOPIC, topicId: METADATA_TOPIC_ID, partitions: [partition] }],
-    nodeEndpoints: [],
+    nodeEndpoints:
+      options.leaderEndpoint === undefined
+        ? []
+        : [
+            {
+              nodeId: options.leader.leaderId,
+              host: options.leaderEndpoint.host,
+              port: options.leaderEndpoint.port,
+              rack: null,
+            },
+          ],
   };
 }
 
