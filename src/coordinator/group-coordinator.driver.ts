@@ -139,6 +139,9 @@ export class GroupCoordinator {
     });
     if (durable !== ErrorCode.NONE) return durable;
     for (const record of records) this.state.offsets.replay(record.key, record.value);
+    // A timer may have forgotten the group (Empty, no offsets yet) while the commit waited for
+    // its replicas; a group with offsets must exist, as after a load, so it is made again.
+    if (this.state.offsets.hasOffsets(groupId)) this.state.ensureGroup(groupId, this.nowMs());
     return ErrorCode.NONE;
   }
 

@@ -14,7 +14,7 @@ import {
   registerGroupApis,
   type SocketServer,
 } from "../broker/index.js";
-import { DEFAULT_GROUP_CONFIG, GroupCoordinator } from "../coordinator/index.js";
+import { GroupCoordinator } from "../coordinator/index.js";
 import { METADATA_VERSION_FEATURE } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
@@ -63,7 +63,7 @@ export async function openClientListener(
   });
   const coordinator = new GroupCoordinator({
     ...ports,
-    config: DEFAULT_GROUP_CONFIG,
+    config: config.group,
     replicaManager: broker.replicaManager,
     logger: ports.logger.child({ component: "group-coordinator" }),
   });

@@ -79,6 +79,8 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
     onFatalError: options.onFatalError,
   });
   late.raft = raft;
+  // Voters are reached at the endpoints of the voter set in the log (KIP-853).
+  transport.useVoterEndpoints((id) => raft.voterEndpoints(id));
   controller?.attach(raft);
   const parts: NodeParts = {
     ...{ ports, config, identity, raft, transport, controller, broker, logManager },

@@ -16,7 +16,8 @@ const TOPIC = "consumer-topic";
 const GROUP = "consumer-group";
 
 before(async () => {
-  node = await SluiceProcess.create();
+  // Without the initial rebalance delay (3 s by default) each join completes at once.
+  node = await SluiceProcess.create(["group.initial.rebalance.delay.ms=0"]);
   await node.start();
   kafka = new Kafka({
     clientId: "sluice-consumer-test",

@@ -2,9 +2,9 @@
  * kafkajs against a Sluice node: the admin client creates, describes, reads the offsets of and
  * deletes topics; a producer with acks=-1 (not idempotent: Sluice does not serve InitProducerId
  * yet) writes keyed messages; they are read back from the beginning through kafkajs's own
- * cluster and fetch code. kafkajs's Consumer needs a group coordinator, which Sluice does not
- * have yet (FindCoordinator, JoinGroup, ...), so the test reads with the Fetch request the
- * Consumer would send, through kafkajs's internal cluster object.
+ * cluster and fetch code. The test reads with the Fetch request a Consumer would send, through
+ * kafkajs's internal cluster object, to check fetching on its own; kafkajs's Consumer and its
+ * consumer group are tested in kafkajs-consumer.test.ts.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

@@ -2,6 +2,7 @@
  * Every configuration key Sluice knows, looked up by name or by environment variable.
  */
 import { clusterDefinitions } from "./definitions-cluster.js";
+import { groupDefinitions } from "./definitions-group.js";
 import { logDefinitions } from "./definitions-log.js";
 import { quorumDefinitions } from "./definitions-quorum.js";
 import type { ConfigDefinition } from "./config-types.js";
@@ -12,6 +13,7 @@ export const ENVIRONMENT_PREFIX = "SLUICE_";
 /** Every key, sorted by name. */
 export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
   ...clusterDefinitions,
+  ...groupDefinitions,
   ...quorumDefinitions,
   ...logDefinitions,
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -13,6 +13,7 @@ import {
 } from "./addresses.js";
 import type { ConfigProblem } from "./config-types.js";
 import type { ConfigValues } from "./config-values.js";
+import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 
@@ -39,6 +40,8 @@ export interface NodeConfig extends Roles, ListenerSettings {
   readonly nodeId: NodeId | undefined;
   readonly quorum: QuorumSettings;
   readonly log: LogSettings;
+  /** The group coordinator's keys (group.* and offsets.*). */
+  readonly group: GroupSettings;
   readonly brokerHeartbeatIntervalMs: number;
   readonly brokerSessionTimeoutMs: number;
   readonly numPartitions: number;
@@ -92,6 +95,7 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
     quorum,
     ...listeners.value,
     log,
+    group: groupSettingsOf(values),
     ...plainSettings(values),
     values,
   };
