@@ -71,8 +71,9 @@ export function leaderChangeBatch(options: {
   readonly kraftVersion: number;
   readonly timestamp: number;
   /**
-   * The voter set when it is known only from the bootstrap checkpoint (KIP-853): the batch then
-   * also carries a KRaftVersion and a Voters record, so the set reaches every replica's log.
+   * The voter set when it is not in the log yet, known only from the bootstrap checkpoint or
+   * the configuration (KIP-853): the batch then also carries a KRaftVersion and a Voters
+   * record, so the set reaches every replica's log.
    */
   readonly bootstrapVoters?: VoterSet;
 }): { bytes: Uint8Array; recordCount: number } {

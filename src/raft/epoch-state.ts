@@ -47,9 +47,17 @@ export interface LeaderStateHolder {
   readonly leader: LeaderState;
 }
 
-/** A snapshot download in progress (KIP-630). */
+/**
+ * A snapshot download in progress (KIP-630). It belongs to the follower state of one leader in
+ * one epoch: another leader's file for the same id holds other bytes (its own header
+ * timestamp, possibly a header of another length), so resuming from it would splice two files.
+ */
 export interface SnapshotDownload {
   readonly snapshotId: SnapshotId;
+  /** The leader the bytes come from. */
+  readonly leaderId: number;
+  /** The epoch in which that leader serves them. */
+  readonly epoch: number;
   /** The bytes written so far; the next FetchSnapshot asks from here. */
   position: number;
   /** The first bytes of the file, kept until its first batch (the control records) is whole. */

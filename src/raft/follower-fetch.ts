@@ -30,6 +30,10 @@ export function maybeSendFetch(core: NodeCore): void {
   if (state.awaitingEndOffset !== null || state.nextFetchAtMs > core.nowMs) return;
   const download = core.download;
   if (download !== null && download.isInstalling) return;
+  if (download !== null) {
+    assert(download.leaderId === state.leaderId, "a download continues from its own leader");
+    assert(download.epoch === state.epoch, "a download continues in its own epoch");
+  }
   if (download === null) {
     state.inflightRequestId = fetchRequestTo(
       core,
@@ -118,7 +122,7 @@ export function handleFetchResponse(
     return;
   }
   if (partition.snapshotId.endOffset >= 0) {
-    startDownload(core, {
+    startDownload(core, state, {
       endOffset: partition.snapshotId.endOffset,
       epoch: partition.snapshotId.epoch,
     });
@@ -141,14 +145,35 @@ export function truncateTo(core: NodeCore, endOffset: number): void {
   core.persistedEndOffset = Math.min(core.persistedEndOffset, endOffset);
 }
 
-function startDownload(core: NodeCore, snapshotId: { endOffset: number; epoch: number }): void {
+/**
+ * Starts downloading the snapshot the leader named, from position 0. A download of the same id
+ * from the same leader in the same epoch goes on where it was; any other is abandoned first
+ * (the transitions already drop those of another leader or epoch, KIP-630).
+ */
+function startDownload(
+  core: NodeCore,
+  state: FollowerState,
+  snapshotId: { endOffset: number; epoch: number },
+): void {
   const download = core.download;
-  if (download !== null && download.snapshotId.endOffset === snapshotId.endOffset) {
-    if (download.snapshotId.epoch === snapshotId.epoch) return;
-  }
+  if (download?.isInstalling === true) return;
+  const isSameDownload =
+    download !== null &&
+    download.snapshotId.endOffset === snapshotId.endOffset &&
+    download.snapshotId.epoch === snapshotId.epoch &&
+    download.leaderId === state.leaderId &&
+    download.epoch === state.epoch;
+  if (isSameDownload) return;
   if (download !== null)
     core.out.snapshot({ kind: "abandonSnapshotDownload", snapshotId: download.snapshotId });
-  core.download = { snapshotId, position: 0, head: new Uint8Array(0), isInstalling: false };
+  core.download = {
+    snapshotId,
+    leaderId: state.leaderId,
+    epoch: state.epoch,
+    position: 0,
+    head: new Uint8Array(0),
+    isInstalling: false,
+  };
 }
 
 /** Appends the whole batches the leader sent that continue the log; the rest waits. */

@@ -49,15 +49,13 @@ export class NodeCore {
   readonly inflight = new Map<number, InflightRequest>();
   /** Per destination, the time before which no new request goes to it (after a failure). */
   readonly retryAtMs = new Map<number, number>();
-  /** The snapshot being downloaded from the leader, if any; it outlives epoch changes. */
+  /**
+   * The snapshot being downloaded from the leader, if any. It lives as long as the follower
+   * state of its leader and epoch, except once installing (all bytes are written by then).
+   */
   download: SnapshotDownload | null = null;
   /** The leader state just left, whose waiting requests poll answers. */
   formerLeader: LeaderState | null = null;
-  /**
-   * True when the voter set before the log came from a bootstrap checkpoint (KIP-853) rather
-   * than from configuration; a leader then writes it to the log at the start of its epoch.
-   */
-  hasBootstrapCheckpoint = false;
   /** When an observer that knows no leader may next ask a voter who leads. */
   discoveryAtMs = 0;
   private nextRequestId = 1;
@@ -74,6 +72,25 @@ export class NodeCore {
     this.state = initial.state;
     this.persisted = initial.persisted;
     this.persistedEndOffset = log.endOffset;
+  }
+
+  /**
+   * Abandons the download under way when the node is no longer the follower of the leader and
+   * epoch it belongs to, as Kafka drops the partial snapshot with its FollowerState on any
+   * transition. An installing download stays: its bytes are whole. Says whether it abandoned.
+   */
+  maybeAbandonDownload(): boolean {
+    const download = this.download;
+    if (download === null || download.isInstalling) return false;
+    const state = this.state;
+    const isSameFollower =
+      state.kind === "follower" &&
+      state.leaderId === download.leaderId &&
+      state.epoch === download.epoch;
+    if (isSameFollower) return false;
+    this.out.snapshot({ kind: "abandonSnapshotDownload", snapshotId: download.snapshotId });
+    this.download = null;
+    return true;
   }
 
   /** Starts the output of one input at `nowMs`; time never goes back. */

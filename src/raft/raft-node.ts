@@ -87,10 +87,6 @@ export class RaftNode {
     });
     this.core = new NodeCore(config, random, log, voters, kraftVersion, initial);
     this.core.nowMs = options.nowMs;
-    // The bootstrap checkpoint is the snapshot at end offset 0, so its records sit at -1.
-    this.core.hasBootstrapCheckpoint = options.log.controlRecords.some(
-      (record) => record.offset === -1 && record.value.type === "kraftVoters",
-    );
   }
 
   /** The node's current epoch state (read-only use: tests, metrics, the driver's logging). */

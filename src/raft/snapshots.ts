@@ -89,6 +89,8 @@ export function handleFetchSnapshotResponse(
   )
     return;
   if (inflight.epoch !== state.epoch || download === null || download.isInstalling) return;
+  // Only the bytes of the download's own leader and epoch continue its file.
+  if (inflight.destinationId !== download.leaderId || inflight.epoch !== download.epoch) return;
   if (partition.errorCode !== ErrorCode.NONE) {
     // The snapshot is gone or the position wrong: start over from a Fetch, which names the
     // leader's current snapshot.

@@ -16,7 +16,8 @@
  *   any         -> follower      a higher epoch with a known leader
  *
  * Observers (replicas outside the voter set) are only ever unattached or follower. Every
- * transition persists the election state when it changes and reports a leader change.
+ * transition persists the election state when it changes and reports a leader change, and
+ * abandons a snapshot download that belonged to the follower state it left.
  */
 import { assert } from "../common/index.js";
 import { AppendAccumulator } from "./append-accumulator.js";
@@ -49,6 +50,7 @@ export function becomeUnattached(core: NodeCore, epoch: number, votedKey: Replic
     votedKey,
     electionDeadlineMs: core.randomElectionDeadlineMs(),
   };
+  core.maybeAbandonDownload();
   core.persistElectionState();
   reportLeader(core, before);
 }
@@ -68,6 +70,7 @@ export function becomeFollower(core: NodeCore, epoch: number, leaderId: number):
     nextFetchAtMs: core.nowMs,
     awaitingEndOffset: null,
   };
+  core.maybeAbandonDownload();
   core.persistElectionState();
   reportLeader(core, before);
 }
@@ -98,6 +101,7 @@ export function becomeProspective(core: NodeCore, retries: number): void {
     retries,
     electionDeadlineMs: core.randomElectionDeadlineMs(),
   };
+  core.maybeAbandonDownload();
   core.persistElectionState();
 }
 
@@ -114,6 +118,7 @@ export function becomeCandidate(core: NodeCore, retries: number): void {
     electionDeadlineMs: core.randomElectionDeadlineMs(),
     backoffUntilMs: null,
   };
+  core.maybeAbandonDownload();
   core.persistElectionState();
   reportLeader(core, before);
 }
@@ -162,6 +167,7 @@ export function abandonPreVote(core: NodeCore): void {
     votedKey: state.votedKey,
     electionDeadlineMs: core.randomElectionDeadlineMs() + backoffMs,
   };
+  core.maybeAbandonDownload();
   core.persistElectionState();
 }
 
@@ -190,6 +196,7 @@ export function becomeLeader(core: NodeCore): void {
     accumulator,
   });
   core.state = { kind: "leader", epoch: state.epoch, leader };
+  core.maybeAbandonDownload();
   const granting = voterSet.voters().filter((voter) => state.granted.has(voter.key.id));
   const batches = accumulator.appendControl((baseOffset) =>
     leaderChangeBatch({
@@ -200,10 +207,10 @@ export function becomeLeader(core: NodeCore): void {
       grantingVoters: granting.map((voter) => voter.key),
       kraftVersion: core.kraftVersion.latest(),
       timestamp: core.nowMs,
-      // A voter set known only from the bootstrap checkpoint is written to the log, as Kafka's
-      // appendStartOfEpochControlRecords does, so that replicas formatted without it
-      // (observers that join later) learn it.
-      ...(core.hasBootstrapCheckpoint && core.voters.latestOffset() < 0
+      // Under kraft.version 1 a voter set not yet in the log (from the bootstrap checkpoint or
+      // the configuration) is written to it, as Kafka's appendStartOfEpochControlRecords does,
+      // so that replicas formatted without it (observers that join later) learn it.
+      ...(core.kraftVersion.latest() >= 1 && core.voters.latestOffset() < 0
         ? { bootstrapVoters: voterSet }
         : {}),
     }),
@@ -241,6 +248,7 @@ export function becomeResigned(core: NodeCore): void {
     electionDeadlineMs: core.randomElectionDeadlineMs(),
     retryAtMs: core.nowMs,
   };
+  core.maybeAbandonDownload();
   core.persistElectionState();
   reportLeader(core, before);
 }

@@ -3,6 +3,11 @@
  * built, so the adapter is built first, passed to the driver as a listener (it fans every call
  * out to the listeners registered with it), and attached to the driver once that has started.
  * The driver is described structurally here, so this file depends on its shape, not its module.
+ *
+ * A leader change that comes before `attach` is held back until then: a single voter elects
+ * itself while its driver starts, and a controller told of it at once would propose its
+ * activation to no driver, be refused as notLeader, and activate only when a tick retries (never,
+ * under timers that do not run by themselves).
  */
 import { assert } from "../../common/index.js";
 import type { CommittedBatch, LoadedSnapshot } from "../../metadata/index.js";
@@ -33,14 +38,23 @@ export interface RaftDriverSurface {
 export class RaftDriverAdapter implements ControllerRaft {
   private driver: RaftDriverSurface | undefined;
   private readonly listeners: ControllerRaftListener[] = [];
+  /** The leader change the listeners were last told of. */
   private lastLeader: LeaderAndEpoch = { leaderId: null, epoch: 0 };
+  /** The latest leader change received before `attach`, which delivers it. */
+  private heldLeaderChange: LeaderAndEpoch | undefined;
 
   constructor(readonly nodeId: number) {}
 
-  /** Connects the started driver; proposals before this are refused as "notLeader". */
+  /**
+   * Connects the started driver, then tells the listeners of a leader change held back until
+   * now. Proposals before this are refused as "notLeader".
+   */
   attach(driver: RaftDriverSurface): void {
     assert(this.driver === undefined, "a RaftDriverAdapter is attached once");
     this.driver = driver;
+    const held = this.heldLeaderChange;
+    this.heldLeaderChange = undefined;
+    if (held !== undefined) this.deliverLeaderChange(held);
   }
 
   /**
@@ -83,8 +97,16 @@ export class RaftDriverAdapter implements ControllerRaft {
     for (const listener of this.listeners) listener.handleLoadSnapshot(snapshot);
   }
 
-  /** RaftListener: a new leader or epoch. */
+  /** RaftListener: a new leader or epoch; before `attach`, held back until then. */
   handleLeaderChange(change: LeaderAndEpoch): void {
+    if (this.driver === undefined) {
+      this.heldLeaderChange = change;
+      return;
+    }
+    this.deliverLeaderChange(change);
+  }
+
+  private deliverLeaderChange(change: LeaderAndEpoch): void {
     this.lastLeader = change;
     for (const listener of this.listeners) listener.handleLeaderChange(change);
   }

@@ -63,6 +63,8 @@ export class Cluster {
     observers: number[];
     kraftVersion: 0 | 1;
     seed: number;
+    /** FetchSnapshot's chunk size; small ones make a download take several round trips. */
+    snapshotChunkBytes?: number;
   }) {
     const bootstrapVoters = options.voters.map((id) => ({
       id,
@@ -78,7 +80,10 @@ export class Cluster {
         listeners: [{ name: "CONTROLLER", host: `node${id}`, port: 9093 }],
         bootstrapVoters,
         kraftVersion: options.kraftVersion,
-        timings: DEFAULT_RAFT_TIMINGS,
+        timings: {
+          ...DEFAULT_RAFT_TIMINGS,
+          snapshotChunkBytes: options.snapshotChunkBytes ?? DEFAULT_RAFT_TIMINGS.snapshotChunkBytes,
+        },
       };
       const node = new RaftNode({
         config,

@@ -142,6 +142,7 @@ function parseClusterArgs(args: string[]): {
   observers: number[];
   kraftVersion: 0 | 1;
   seed: number;
+  snapshotChunkBytes?: number;
 } {
   const options = new Map(args.map((arg) => arg.split("=") as [string, string]));
   const list = (text: string | undefined): number[] =>
@@ -151,6 +152,7 @@ function parseClusterArgs(args: string[]): {
     observers: list(options.get("observers")),
     kraftVersion: options.get("kraft") === "1" ? 1 : 0,
     seed: Number(options.get("seed") ?? "1"),
+    ...(options.has("chunk") ? { snapshotChunkBytes: Number(options.get("chunk")) } : {}),
   };
 }
 
