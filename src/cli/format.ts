@@ -35,7 +35,7 @@ export const FORMAT_USAGE =
   " [--standalone | --initial-controllers ID@HOST:PORT:DIRECTORY_ID,... |" +
   " --no-initial-controllers]\n" +
   "A broker-only node may leave node.id out: its dirs are formatted without one, and the\n" +
-  "controller assigns it an id (from sluice.broker.id.base) that the broker keeps in them.";
+  "controller assigns it an id (1000 or above) that the broker keeps in them.";
 
 /** What `format` needs from the outside world. */
 export interface FormatIo extends CommandOutput {

@@ -7,8 +7,8 @@ import {
 } from "../adapters/index.js";
 import { runNodeProcess } from "../main/index.js";
 import { EXIT, parseCommandOptions } from "./command-options.js";
-import { dumpLog } from "./dump-log.js";
-import { format } from "./format.js";
+import { dumpLog, DUMP_LOG_USAGE } from "./dump-log.js";
+import { format, FORMAT_USAGE } from "./format.js";
 import { quorumDescribe, QUORUM_DESCRIBE_USAGE } from "./quorum-describe.js";
 import {
   ADD_CONTROLLER_USAGE,
@@ -47,8 +47,9 @@ export async function main(args: readonly string[]): Promise<number> {
       console.log(
         [
           START_USAGE,
-          "       sluice format --config FILE --cluster-id ID",
+          (FORMAT_USAGE.split("\n")[0] ?? "").replace("usage:", "      "),
           "       sluice random-uuid",
+          DUMP_LOG_USAGE.replace("usage:", "      "),
           ...QUORUM_USAGES.map((usage) => usage.replace("usage:", "      ")),
         ].join("\n"),
       );

@@ -1,5 +1,5 @@
-// The public surface of src/main: today the node configuration (definitions, loading,
-// validation, the typed NodeConfig and the single-node preset).
+// The public surface of src/main: the node configuration (definitions, loading,
+// validation, the typed NodeConfig and the single-node preset) and the node assembly.
 export type {
   ConfigDefinition,
   ConfigProblem,

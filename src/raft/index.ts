@@ -51,7 +51,7 @@ export {
 } from "./types.js";
 export { VoterSet, SUPPORTED_KRAFT_VERSIONS, type Voter } from "./voter-set.js";
 export { computeHighWatermark, type HighWatermarkInput } from "./high-watermark.js";
-// The driver (added by the driver's task): persistence, transport, timers and listeners.
+// The driver: persistence, transport, timers and listeners.
 export {
   RaftDriver,
   type RaftDriverOptions,

@@ -1,8 +1,7 @@
 /**
  * A broker started without node.id, as real processes on loopback: the controller assigns it an
- * id at or above `sluice.broker.id.base` (1000 by default), the broker keeps it in
- * meta.properties, and after a restart on another port it registers under the same id with the
- * new endpoint (the issue "Controller and metadata", after RocketMQ's controller mode).
+ * id at or above 1000, the broker keeps it in meta.properties, and after a restart on another
+ * port it registers under the same id with the new endpoint (after RocketMQ's controller mode).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 /**
- * Three combined (broker and controller) nodes as real processes on loopback, the issue
- * "Controller and metadata"'s real-process test: kill -9 the active controller, and a new one is
+ * Three combined (broker and controller) nodes as real processes on loopback, the
+ * real-process failover test: kill -9 the active controller, and a new one is
  * active and a CreateTopics (sent to a surviving broker, which forwards it) succeeds within 3 s;
  * kill -9 a broker that leads partitions, and they get new leaders within
  * `broker.session.timeout.ms` + 1 s. The session timeout is set to 3000 ms (Kafka's default is
@@ -10,8 +10,8 @@
  *
  * `controller.quorum.fetch.timeout.ms` is 1000 (Kafka's default is 2000): with the default, a
  * follower waits 2 s before it stands for election and the first CreateTopics after the kill
- * succeeded after about 3.7 s, over the issue's 3 s. The shorter timeout keeps the issue's bound
- * with the failover path as it is; see the report of this change.
+ * succeeded after about 3.7 s, over the required 3 s. The shorter timeout keeps that bound with
+ * the failover path as it is (docs/running.md, "Failover", gives the figure).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -187,7 +187,7 @@ async function killPartitionLeader(members: Member[], survivor: Member): Promise
   return performance.now() - brokerKilledAt;
 }
 
-test("the controller and partition leaders fail over within the issue's deadlines", async (t) => {
+test("the controller and partition leaders fail over within the required deadlines", async (t) => {
   const members = await startCluster();
   const [first] = members;
   assert.ok(first !== undefined);

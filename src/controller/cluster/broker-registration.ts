@@ -6,7 +6,7 @@
  * fenced. The broker epoch is the offset of the RegisterBrokerRecord, as in Kafka.
  *
  * Sluice extension (after RocketMQ's controller mode): a broker may register with id -1 and is
- * given the lowest unused id at or above `sluice.broker.id.base`. Real Kafka brokers always send
+ * given the lowest unused id at or above the base (1000). Real Kafka brokers always send
  * their configured node.id, so they never take this path.
  */
 import { ErrorCode } from "../../common/index.js";

@@ -8,8 +8,9 @@ export interface ClusterControlConfig {
   /** `broker.session.timeout.ms`: a broker silent this long is fenced (Kafka's default 9000). */
   readonly sessionTimeoutMs: number;
   /**
-   * `sluice.broker.id.base`: a broker that registers without an id (a Sluice extension) gets the
-   * lowest unused id at or above this. Ids below it stay for brokers configured with `node.id`.
+   * Where assigned ids start (1000; not a configuration key): a broker that registers without an
+   * id (a Sluice extension) gets the lowest unused id at or above this. Ids below it stay for
+   * brokers configured with `node.id`.
    */
   readonly brokerIdBase: number;
 }

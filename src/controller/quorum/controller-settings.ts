@@ -16,7 +16,7 @@ import type { TopicDefaults } from "../topics/index.js";
 export interface QuorumControllerSettings {
   /** The cluster id brokers must register with (meta.properties). */
   readonly clusterId: string;
-  /** `broker.session.timeout.ms` and `sluice.broker.id.base`. */
+  /** `broker.session.timeout.ms`, and the fixed base of assigned broker ids. */
   readonly cluster: ClusterControlConfig;
   /**
    * How often the liveness scan runs. Kafka scans on a short fixed interval rather than once per
