@@ -5,7 +5,7 @@
  */
 import { registerApiVersions, RequestRouter, type ApiHandler } from "../broker/index.js";
 import { QuorumController, RaftDriverAdapter, controllerApiHandlers } from "../controller/index.js";
-import type { LeaderChange, RaftDriver, RaftListener } from "../raft/index.js";
+import type { RaftDriver, RaftListener } from "../raft/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { registerRaftApis } from "./controller-node-raft.js";
 import { controllerSettingsOf } from "./node-settings.js";
@@ -15,8 +15,8 @@ import type { NodeIdentity, NodePorts } from "./node-types.js";
 export interface ControllerSide {
   readonly controller: QuorumController;
   /**
-   * Passed to the RaftDriver as a listener before it starts; it holds back leader changes
-   * until `attach`, then delivers the latest.
+   * Passed to the RaftDriver as a listener before it starts; the adapter behind it holds back
+   * leader changes until `attach`, then delivers the latest.
    */
   readonly raftListener: RaftListener;
   /** Connects the started driver, so that the controller can propose and snapshot. */
@@ -39,19 +39,9 @@ export function createControllerSide(
     logger: ports.logger.child({ component: "controller" }),
     metrics: ports.metrics,
   });
-  // A single voter elects itself while the driver starts, before `attach`. Told then, the
-  // controller would propose its activation to a driver it cannot reach yet, be refused as
-  // notLeader, and activate only on its next tick; so the change waits for `attach`.
-  let isAttached = false;
-  let heldLeaderChange: LeaderChange | undefined;
-  const raftListener: RaftListener = {
-    handleCommit: (batch) => adapter.handleCommit(batch),
-    handleLoadSnapshot: (snapshot) => adapter.handleLoadSnapshot(snapshot),
-    handleLeaderChange: (change) => {
-      if (isAttached) adapter.handleLeaderChange(change);
-      else heldLeaderChange = change;
-    },
-  };
+  // The adapter holds back a leader change that comes before `attach` (a single voter elects
+  // itself while its driver starts), so it is the Raft listener as it stands.
+  const raftListener: RaftListener = adapter;
   const attach = (raft: RaftDriver): void => {
     adapter.attach({
       get leaderId() {
@@ -63,9 +53,6 @@ export function createControllerSide(
       propose: (records) => raft.propose(records),
       createSnapshot: (request) => raft.createSnapshot(request),
     });
-    isAttached = true;
-    if (heldLeaderChange !== undefined) adapter.handleLeaderChange(heldLeaderChange);
-    heldLeaderChange = undefined;
   };
   return { controller, raftListener, attach };
 }
