@@ -30,3 +30,4 @@ export * from "./request.js";
 export * from "./error-response.js";
 export * from "./api-versions.js";
 export * from "./records/index.js";
+export * from "./authorized-operations.js";

@@ -16,11 +16,17 @@ import type {
 const EARLIEST_LOCAL_TIMESTAMP = -4;
 
 /**
+ * ListOffsets' LATEST_TIERED_TIMESTAMP (v9, KIP-1005): the highest offset in remote storage.
+ * Without tiered storage nothing is tiered, and Kafka answers offset -1 and epoch -1.
+ */
+const LATEST_TIERED_TIMESTAMP = -5;
+
+/**
  * ListOffsets: -2 earliest, -1 latest (the high watermark for read_uncommitted, the last stable
- * offset for read_committed, the log end for a replica), -3 the max timestamp, or the first
- * record at or after a timestamp. A client's lookup fails with OFFSET_NOT_AVAILABLE while a new
- * leader's high watermark is below its epoch start offset (KIP-207), and finds nothing at or past
- * the last fetchable offset.
+ * offset for read_committed, the log end for a replica), -3 the max timestamp, -4 the local log
+ * start, -5 nothing (no tiered storage), or the first record at or after a timestamp. A client's
+ * lookup fails with OFFSET_NOT_AVAILABLE while a new leader's high watermark is below its epoch
+ * start offset (KIP-207), and finds nothing at or past the last fetchable offset.
  */
 export async function fetchOffsetForTimestamp(
   partition: Partition,
@@ -47,6 +53,7 @@ export async function fetchOffsetForTimestamp(
       leaderEpoch: state.leaderEpoch,
     };
   }
+  if (timestamp === LATEST_TIERED_TIMESTAMP) return { kind: "notFound" };
   const asked = timestamp === EARLIEST_LOCAL_TIMESTAMP ? EARLIEST_TIMESTAMP : timestamp;
   const found = await log.fetchOffsetByTimestamp(asked);
   if (asked === EARLIEST_TIMESTAMP) {

@@ -2,18 +2,22 @@
  * Metadata (3, v0-12, as Kafka 3.x brokers serve): live brokers on the request's listener, the
  * cluster id, a live broker as controller id, and the topics asked for (all when the list is
  * null, or empty in v0) with partitions, leader epochs (v7+), offline replicas (v5+) and topic
- * ids (v10+; v10+ may ask by id, UNKNOWN_TOPIC_ID when none matches). A missing topic is
- * auto-created when `auto.create.topics.enable` is on and the request allows it (always before
- * v4, `allowAutoTopicCreation` from v4): it answers LEADER_NOT_AVAILABLE while the controller
- * creates it, else UNKNOWN_TOPIC_OR_PARTITION; an invalid name is INVALID_TOPIC_EXCEPTION.
+ * ids (v10+; v10+ may ask by id, UNKNOWN_TOPIC_ID when none matches), and authorized operations
+ * when asked (v8+; the cluster's in v8-10), every supported one since there is no authorizer.
+ * A missing topic is auto-created when `auto.create.topics.enable` is on and the request allows
+ * it (always before v4, `allowAutoTopicCreation` from v4): it answers LEADER_NOT_AVAILABLE while
+ * the controller creates it, else UNKNOWN_TOPIC_OR_PARTITION; an invalid name is
+ * INVALID_TOPIC_EXCEPTION.
  */
 import { ErrorCode, ZERO_UUID } from "../../common/index.js";
 import { invalidTopicNameReason } from "../../controller/index.js";
 import type { MetadataImage, TopicImage } from "../../metadata/index.js";
-import type {
-  MessageInput,
-  MetadataRequest,
-  MetadataResponseMetadataResponseTopic,
+import {
+  AUTHORIZED_OPERATIONS_OMITTED,
+  authorizedOperations,
+  type MessageInput,
+  type MetadataRequest,
+  type MetadataResponseMetadataResponseTopic,
 } from "../../protocol/index.js";
 import { partitionsMetadata, type MetadataCache } from "../metadata-cache/index.js";
 import { respond, type ApiHandler } from "../router/handler.js";
@@ -21,8 +25,6 @@ import type { TopicAutoCreation } from "./auto-topic-creation.driver.js";
 
 /** The Metadata versions served. */
 export const METADATA_VERSIONS = { minVersion: 0, maxVersion: 12 } as const;
-/** Kafka's value for "authorized operations not asked for" (Integer.MIN_VALUE). */
-const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 /** Kafka's internal topics, flagged isInternal. */
 const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
 
@@ -58,8 +60,15 @@ export function metadataHandler(options: MetadataHandlerOptions): ApiHandler {
         brokers,
         clusterId: metadataCache.clusterId,
         controllerId: metadataCache.controllerIdForClients(image),
-        topics,
-        clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+        topics: withTopicOperations(
+          topics,
+          version >= 8 && request.includeTopicAuthorizedOperations,
+        ),
+        // v8-10 only: v11 moved the cluster's operations to DescribeCluster.
+        clusterAuthorizedOperations: authorizedOperations(
+          "cluster",
+          version >= 8 && version <= 10 && request.includeClusterAuthorizedOperations,
+        ),
       });
     },
     errorResponse: (context, errorCode) => {
@@ -123,6 +132,20 @@ function answerTopics(
   }
   if (toCreate.length > 0) options.autoCreation.createTopics(toCreate);
   return answers;
+}
+
+/**
+ * Sets each named topic's operations when the request asked (v8+), as Kafka does for every
+ * topic it looked up by name; a topic id that matched nothing has no name and keeps the
+ * not-asked value, as in Kafka.
+ */
+function withTopicOperations(topics: TopicMetadata[], asked: boolean): TopicMetadata[] {
+  if (!asked) return topics;
+  return topics.map((topic) =>
+    topic.name === null
+      ? topic
+      : { ...topic, topicAuthorizedOperations: authorizedOperations("topic", true) },
+  );
 }
 
 function existingTopic(image: MetadataImage, topic: TopicImage, query: TopicsQuery): TopicMetadata {

@@ -3,11 +3,7 @@ import assert from "node:assert/strict";
 import { ErrorCode } from "../../common/index.js";
 import { registerController } from "./controller-registration.js";
 import { brokerRecord, imageOf, replay, testUuid } from "./controls.test-support.js";
-import {
-  AUTHORIZED_OPERATIONS_OMITTED,
-  EndpointType,
-  describeCluster,
-} from "./describe-cluster.js";
+import { EndpointType, describeCluster } from "./describe-cluster.js";
 
 const image = imageOf(
   brokerRecord(2, { rack: "r2" }),
@@ -21,7 +17,8 @@ test("DescribeCluster lists unfenced brokers on the request's listener, in id or
   const response = describeCluster({ ...base, servedBy: "broker" }, request);
   assert.equal(response.errorCode, ErrorCode.NONE);
   assert.equal(response.clusterId, "c1");
-  assert.equal(response.clusterAuthorizedOperations, AUTHORIZED_OPERATIONS_OMITTED);
+  // Asked, and with no authorizer: every operation a cluster supports, as Kafka answers.
+  assert.equal(response.clusterAuthorizedOperations, 8096);
   assert.deepEqual(response.brokers, [
     { brokerId: 1, host: "broker1", port: 9092, rack: null },
     { brokerId: 2, host: "broker2", port: 9092, rack: "r2" },

@@ -1,22 +1,24 @@
 /**
  * DescribeCluster (v0-v1): the cluster id, a controller id, and the brokers (or, with endpoint
  * type CONTROLLER, the controllers, KIP-919) reachable on the listener the request came in on.
- * As Kafka's brokers do, only unfenced brokers are listed. Sluice has no authorizer, so the
- * cluster's authorized operations are always "not requested" (Integer.MIN_VALUE).
+ * As Kafka's brokers do, only unfenced brokers are listed. Sluice has no authorizer, so when
+ * asked the cluster's authorized operations are every operation a cluster supports.
  */
 import { ErrorCode } from "../../common/index.js";
 import type { Endpoint, MetadataImage } from "../../metadata/index.js";
-import type {
-  DescribeClusterRequest,
-  DescribeClusterResponse,
-  DescribeClusterResponseDescribeClusterBroker,
+import {
+  AUTHORIZED_OPERATIONS_OMITTED,
+  authorizedOperations,
+  type DescribeClusterRequest,
+  type DescribeClusterResponse,
+  type DescribeClusterResponseDescribeClusterBroker,
 } from "../../protocol/index.js";
 
 /** DescribeClusterRequest.endpointType: 1 asks for brokers, 2 for controllers. */
 export const EndpointType = { BROKER: 1, CONTROLLER: 2 } as const;
 
-/** clusterAuthorizedOperations when they are not computed. */
-export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
+/** clusterAuthorizedOperations when they are not asked for (Kafka's Integer.MIN_VALUE). */
+export { AUTHORIZED_OPERATIONS_OMITTED };
 
 /** Who answers and on which listener. */
 export interface DescribeClusterContext {
@@ -41,7 +43,10 @@ export function describeCluster(
     endpointType: request.endpointType,
     clusterId: context.clusterId,
     controllerId: context.controllerId,
-    clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+    clusterAuthorizedOperations: authorizedOperations(
+      "cluster",
+      request.includeClusterAuthorizedOperations,
+    ),
   };
   if (request.endpointType !== wanted) {
     const errorMessage =

@@ -5,10 +5,12 @@
  */
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
-import type {
-  DeleteGroupsRequest,
-  DescribeGroupsRequest,
-  ListGroupsRequest,
+import {
+  AUTHORIZED_OPERATIONS_OMITTED,
+  authorizedOperations,
+  type DeleteGroupsRequest,
+  type DescribeGroupsRequest,
+  type ListGroupsRequest,
 } from "../../../protocol/index.js";
 import { respond, type ApiHandler } from "../../router/handler.js";
 
@@ -16,9 +18,6 @@ import { respond, type ApiHandler } from "../../router/handler.js";
 export const DESCRIBE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 export const LIST_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
 export const DELETE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 2 } as const;
-
-/** Kafka's "no operations were asked for" value of authorizedOperations. */
-const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 
 /** The DescribeGroups handler. */
 export function describeGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
@@ -38,8 +37,11 @@ export function describeGroupsHandler(coordinator: GroupCoordinator): ApiHandler
           const empty = { groupState: "", protocolType: "", protocolData: "", members: [] };
           return { ...base, ...empty, errorCode: refused };
         }
+        // As Kafka, only a group described without error gets its operations (v3+, when asked).
+        const asked = request.includeAuthorizedOperations && described.errorCode === ErrorCode.NONE;
         return {
           ...base,
+          authorizedOperations: authorizedOperations("group", asked),
           errorCode: described.errorCode,
           groupState: described.state,
           protocolType: described.protocolType,

@@ -1,0 +1,67 @@
+/**
+ * The authorized-operations bit fields of Metadata (v8+), DescribeCluster and DescribeGroups
+ * (v3+). Sluice has no authorizer, and Kafka without one grants every operation a resource type
+ * supports (AclEntry.supportedOperations), so a request that asks gets that whole set. A request
+ * that does not ask gets Integer.MIN_VALUE, Kafka's "not asked for".
+ */
+
+/** Kafka's value of an authorized-operations field that was not asked for. */
+export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
+
+/** Kafka's AclOperation codes; a field sets bit `code` for each operation it grants. */
+const AclOperation = {
+  READ: 3,
+  WRITE: 4,
+  CREATE: 5,
+  DELETE: 6,
+  ALTER: 7,
+  DESCRIBE: 8,
+  CLUSTER_ACTION: 9,
+  DESCRIBE_CONFIGS: 10,
+  ALTER_CONFIGS: 11,
+  IDEMPOTENT_WRITE: 12,
+} as const;
+
+/** The resource types whose operations these APIs report. */
+export type AuthorizedResourceType = "topic" | "group" | "cluster";
+
+/** The operations each resource type supports, as Kafka 4's AclEntry lists them. */
+const SUPPORTED_OPERATIONS: Readonly<Record<AuthorizedResourceType, readonly number[]>> = {
+  topic: [
+    AclOperation.READ,
+    AclOperation.WRITE,
+    AclOperation.CREATE,
+    AclOperation.DELETE,
+    AclOperation.ALTER,
+    AclOperation.DESCRIBE,
+    AclOperation.DESCRIBE_CONFIGS,
+    AclOperation.ALTER_CONFIGS,
+  ],
+  group: [
+    AclOperation.READ,
+    AclOperation.DELETE,
+    AclOperation.DESCRIBE,
+    AclOperation.DESCRIBE_CONFIGS,
+    AclOperation.ALTER_CONFIGS,
+  ],
+  cluster: [
+    AclOperation.CREATE,
+    AclOperation.ALTER,
+    AclOperation.DESCRIBE,
+    AclOperation.CLUSTER_ACTION,
+    AclOperation.DESCRIBE_CONFIGS,
+    AclOperation.ALTER_CONFIGS,
+    AclOperation.IDEMPOTENT_WRITE,
+  ],
+};
+
+/**
+ * The authorized-operations field for a resource of `resourceType`: every supported operation
+ * when the request asked for them, else AUTHORIZED_OPERATIONS_OMITTED.
+ */
+export function authorizedOperations(resourceType: AuthorizedResourceType, asked: boolean): number {
+  if (!asked) return AUTHORIZED_OPERATIONS_OMITTED;
+  let field = 0;
+  for (const code of SUPPORTED_OPERATIONS[resourceType]) field |= 1 << code;
+  return field;
+}
