@@ -2,8 +2,9 @@
  * Reads of a partition for Fetch (Kafka's Partition.fetchRecords and readRecords). Consumers
  * (replica id -1) read up to the high watermark, or with read_committed up to the last stable
  * offset, which equals the high watermark until transactions exist. Followers read up to the log
- * end offset; the leader first checks their last fetched epoch for divergence (KIP-320) and
- * afterwards records their fetch offset, which may grow the ISR and move the high watermark.
+ * end offset and afterwards have their fetch offset recorded, which may grow the ISR and move the
+ * high watermark. Any fetcher that sends its last fetched epoch (Fetch v12+) is first checked
+ * for divergence (KIP-320, KIP-595), consumers too, as Kafka's readRecords does.
  */
 import { ErrorCode, type BrokerId } from "../common/index.js";
 import type { Partition } from "./partition.driver.js";
@@ -26,7 +27,7 @@ export interface ReadRequest {
   readonly logStartOffset: number;
   /** A follower's broker epoch (-1 when not sent). */
   readonly brokerEpoch: number;
-  /** The epoch of the follower's last fetched batch, or -1 (Fetch v12+). */
+  /** The epoch of the fetcher's last fetched batch, or -1 (Fetch v12+). */
   readonly lastFetchedEpoch: number;
 }
 
@@ -57,7 +58,7 @@ export async function readRecords(
     logStartOffset: log.logStartOffset,
     logEndOffset: log.logEndOffset,
   };
-  if (isFollower && request.lastFetchedEpoch >= 0) {
+  if (request.lastFetchedEpoch >= 0) {
     const diverging = divergenceOf(partition, request, before.logStartOffset);
     if (diverging.kind === "error") return refuse(diverging.errorCode);
     if (diverging.epoch !== undefined) return emptyRead(before, diverging.epoch);
@@ -96,8 +97,8 @@ function emptyRead(
 }
 
 /**
- * Kafka's divergence check: the end of the follower's last fetched epoch in the leader's log;
- * when that epoch is unknown here, or ends before the fetch offset, the follower must truncate.
+ * Kafka's divergence check: the end of the fetcher's last fetched epoch in the leader's log;
+ * when that epoch is unknown here, or ends before the fetch offset, the fetcher must truncate.
  */
 function divergenceOf(
   partition: Partition,

@@ -91,6 +91,27 @@ test("a follower with an epoch unknown to the leader is told where to truncate",
   assert.equal(read.sizeInBytes, 0);
 });
 
+test("a consumer that sends its last fetched epoch is told of divergence too", async () => {
+  const { harness, partition } = await newPartition(2);
+  partition.becomeLeader(registration({ replicas: [1], leader: 1, leaderEpoch: 4 }), 0);
+  await harness.run(
+    partition.appendRecordsToLeader(clientBatch([{ timestamp: 1 }]), { requiredAcks: 1, nowMs: 1 }),
+  );
+  const read = async (lastFetchedEpoch: number, fetchOffset: number) =>
+    harness.run(
+      partition.readRecords({ ...consumerRead, fetchOffset, lastFetchedEpoch, nowMs: 2 }),
+    );
+  const diverged = await read(3, 1);
+  assert.ok(diverged.kind === "records");
+  // Epoch 3 is older than any in the log: it ended where epoch 4 began.
+  assert.deepEqual(diverged.divergingEpoch, { epoch: 3, endOffset: 0 });
+  assert.equal(diverged.sizeInBytes, 0);
+  const agreed = await read(4, 0);
+  assert.ok(agreed.kind === "records");
+  assert.equal(agreed.divergingEpoch, undefined);
+  assert.ok(agreed.sizeInBytes > 0, "a consumer in agreement reads on");
+});
+
 test("ListOffsets, OffsetForLeaderEpoch and DeleteRecords on a single-replica leader", async () => {
   const { harness, partition, checkpoints } = await newPartition(3);
   partition.becomeLeader(registration({ replicas: [1], leader: 1, leaderEpoch: 2 }), 0);

@@ -1,8 +1,9 @@
 /**
- * DescribeLogDirs (35, v1-4, as Kafka 4 serves): every configured log dir of this broker, an
+ * DescribeLogDirs (35, v1-3; Kafka 3.2 served up to v3): every configured log dir of this broker, an
  * offline one with KAFKA_STORAGE_ERROR and nothing in it, an online one with the sizes of the
  * replicas it holds (all, or those asked for), future replicas of a move flagged with their lag
- * behind the current log. Disk totals (v4) are -1: the file-system port does not report them.
+ * behind the current log. Not v4: its disk totals need volume sizes, which the file-system port
+ * does not report, and Kafka sends -1 only for a dir it cannot read.
  */
 import type { DescribeLogDirsRequest } from "../../protocol/index.js";
 import { ErrorCode, dirname } from "../../common/index.js";
@@ -10,7 +11,7 @@ import type { LogManager, PartitionLog } from "../../storage/index.js";
 import { respond, type ApiHandler } from "../router/handler.js";
 
 /** The DescribeLogDirs versions served. */
-export const DESCRIBE_LOG_DIRS_VERSIONS = { minVersion: 1, maxVersion: 4 } as const;
+export const DESCRIBE_LOG_DIRS_VERSIONS = { minVersion: 1, maxVersion: 3 } as const;
 /** Kafka's value of a volume size it does not know. */
 const UNKNOWN_VOLUME_BYTES = -1;
 

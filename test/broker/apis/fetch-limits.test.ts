@@ -96,7 +96,7 @@ test("a storage error reading the bytes is KAFKA_STORAGE_ERROR, not a failed req
     at(body, "responses", 0, "partitions", 1, "errorCode"),
     ErrorCode.KAFKA_STORAGE_ERROR,
   );
-  const dirs = await broker.call(35, 4, { topics: null });
+  const dirs = await broker.call(35, 3, { topics: null });
   assert.equal(at(dirs, "results", 0, "errorCode"), ErrorCode.KAFKA_STORAGE_ERROR);
 });
 
