@@ -77,7 +77,10 @@ export function registerClientApis(
   });
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
-  router.register(0, produceHandler({ replicaManager, purgatory: purgatories.produce, wakeups }));
+  router.register(
+    0,
+    produceHandler({ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache }),
+  );
   router.register(
     1,
     fetchHandler({

@@ -6,7 +6,9 @@
  * the answer, except that the first batch of the first non-empty partition is returned whole
  * (KIP-74). Consumers (replica id -1) read to the high watermark, read_committed to the last
  * stable offset, which is the high watermark while Sluice has no transactions (and so no aborted
- * transactions: an empty list). Throttle time 0, preferred read replica -1.
+ * transactions: an empty list). Throttle time 0, preferred read replica -1. From v16 (KIP-951)
+ * a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current
+ * leader, and the response gives that leader's endpoint.
  */
 import { ZERO_UUID } from "../../common/index.js";
 import type {
@@ -30,9 +32,13 @@ import {
   type PartitionRead,
   type PartitionToRead,
 } from "./fetch-read.driver.js";
+import { LeaderHints } from "./leader-hints.js";
 
 /** The Fetch versions served. */
 export const FETCH_VERSIONS = { minVersion: 4, maxVersion: 17 } as const;
+
+/** The first version whose partition errors carry leader hints (KIP-951). */
+const LEADER_HINT_VERSION = 16;
 
 /** What the Fetch handler works with. */
 export interface FetchHandlerOptions extends FetchReadPorts {
@@ -112,13 +118,19 @@ async function handleFetch(options: FetchHandlerOptions, context: RequestContext
     maxBytes,
     isolation,
   });
-  const answers = reads.map((read) => answerOf(read, isolation === "read_committed"));
+  // The hints come from the image the topic ids were resolved in, so that both agree.
+  const hints =
+    version >= LEADER_HINT_VERSION
+      ? new LeaderHints(image, context.connection.listenerName)
+      : undefined;
+  const answers = reads.map((read) => answerOf(read, isolation === "read_committed", hints));
   const completed = completeFetchContext(options.sessions, sessionContext, answers, context.nowMs);
   return respond({
     throttleTimeMs: 0,
     errorCode: 0,
     sessionId: completed.sessionId,
     responses: groupByTopic(completed.answers),
+    ...(hints === undefined ? {} : { nodeEndpoints: hints.nodeEndpoints }),
   });
 }
 
@@ -150,12 +162,27 @@ function forgottenPartitions(request: FetchRequest, usesTopicIds: boolean) {
   );
 }
 
-function answerOf(read: PartitionRead, isReadCommitted: boolean): FetchAnswer {
+function answerOf(
+  read: PartitionRead,
+  isReadCommitted: boolean,
+  hints: LeaderHints | undefined,
+): FetchAnswer {
   const { outcome, request } = read;
   const common = { partitionIndex: request.partition, preferredReadReplica: -1 };
   if (outcome.kind === "error") {
     const { errorCode, highWatermark, logStartOffset } = outcome;
-    const data = { ...common, errorCode, highWatermark, lastStableOffset: -1, logStartOffset };
+    const currentLeader =
+      read.topicPartition === undefined
+        ? undefined
+        : hints?.currentLeaderOf(read.topicPartition, errorCode);
+    const data = {
+      ...common,
+      errorCode,
+      highWatermark,
+      lastStableOffset: -1,
+      logStartOffset,
+      ...(currentLeader === undefined ? {} : { currentLeader }),
+    };
     const facts = { errorCode, highWatermark, lastStableOffset: -1, logStartOffset };
     return { request, ...facts, hasRecords: false, hasDivergingEpoch: false, data };
   }

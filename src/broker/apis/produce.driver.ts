@@ -12,6 +12,9 @@
  *   and every partition is refused with INVALID_TXN_STATE, as Kafka's partition verification
  *   (KIP-890) refuses a transactional produce to a partition outside an ongoing transaction.
  *
+ * From v10 (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
+ * names its current leader, and the response gives that leader's endpoint.
+ *
  * The appends are started before the handler's first await, so pipelined requests of one
  * connection append in request order.
  */
@@ -23,6 +26,7 @@ import type {
 } from "../../protocol/index.js";
 import type { AppendOutcome, ProduceEntry, ReplicaManager } from "../../replication/index.js";
 import { DelayedProduce, type PartitionWakeups } from "../delayed/index.js";
+import type { MetadataCache } from "../metadata-cache/index.js";
 import { topicPartitionKey } from "../purgatory/delayed-operation.js";
 import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js";
 import {
@@ -31,7 +35,9 @@ import {
   respond,
   type ApiHandler,
   type HandlerOutcome,
+  type RequestContext,
 } from "../router/handler.js";
+import { LeaderHints } from "./leader-hints.js";
 
 /** The Produce versions served. */
 export const PRODUCE_VERSIONS = { minVersion: 3, maxVersion: 11 } as const;
@@ -43,7 +49,12 @@ export interface ProduceHandlerOptions {
   readonly replicaManager: ReplicaManager;
   readonly purgatory: DelayedOperationPurgatory;
   readonly wakeups: PartitionWakeups;
+  /** The image whose leaders and endpoints the KIP-951 hints name. */
+  readonly metadataCache: MetadataCache;
 }
+
+/** The first version whose partition errors carry leader hints (KIP-951). */
+const LEADER_HINT_VERSION = 10;
 
 /** The Produce handler. */
 export function produceHandler(options: ProduceHandlerOptions): ApiHandler {
@@ -63,7 +74,7 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler {
       const appending = options.replicaManager.appendRecords(entries, {
         requiredAcks: request.acks,
       });
-      return finishProduce(options, request, { appending, malformed });
+      return finishProduce(options, context, { appending, malformed });
     },
     errorResponse: (context, errorCode) =>
       respond(
@@ -107,12 +118,13 @@ function entriesOf(request: ProduceRequest): {
 
 async function finishProduce(
   options: ProduceHandlerOptions,
-  request: ProduceRequest,
+  context: RequestContext,
   pending: {
     readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
     readonly malformed: ReadonlySet<string>;
   },
 ): Promise<HandlerOutcome> {
+  const request = context.body as unknown as ProduceRequest;
   const appended = await pending.appending;
   const outcomes = new Map<string, AppendOutcome>();
   for (const { topicPartition, outcome } of appended.results) {
@@ -125,8 +137,12 @@ async function finishProduce(
     options.purgatory.tryCompleteElseWatch(delayed, delayed.keys);
     waitErrors = await delayed.done;
   }
+  const hints =
+    context.header.apiVersion >= LEADER_HINT_VERSION
+      ? new LeaderHints(options.metadataCache.image, context.connection.listenerName)
+      : undefined;
   let hasError = false;
-  const response = answerAll(request, (key) => {
+  const response = answerAll(request, (key, topicPartition) => {
     if (pending.malformed.has(key)) {
       hasError = true;
       return refusedPartition(ErrorCode.INVALID_RECORD, "the partition's records are null");
@@ -137,23 +153,34 @@ async function finishProduce(
         ? refusedPartition(ErrorCode.UNKNOWN_SERVER_ERROR, null)
         : partitionResponseOf(outcome, waitErrors.get(key));
     if (answer.errorCode !== ErrorCode.NONE) hasError = true;
-    return answer;
+    const currentLeader = hints?.currentLeaderOf(topicPartition, answer.errorCode);
+    return currentLeader === undefined ? answer : { ...answer, currentLeader };
   });
-  if (request.acks !== 0) return respond(response);
+  if (request.acks !== 0) {
+    // Read after answerAll: by then every partition has named its leader.
+    const nodeEndpoints = hints === undefined ? {} : { nodeEndpoints: hints.nodeEndpoints };
+    return respond({ ...response, ...nodeEndpoints });
+  }
   return hasError ? closeConnection("an acks=0 produce failed") : NO_RESPONSE;
 }
 
 /** The response naming every partition of the request, answered by `answer`. */
 function answerAll(
   request: ProduceRequest,
-  answer: (key: string) => PartitionResponse & { readonly errorCode: number },
+  answer: (
+    key: string,
+    topicPartition: { readonly topic: string; readonly partition: number },
+  ) => PartitionResponse & { readonly errorCode: number },
 ): object {
   return {
     throttleTimeMs: 0,
     responses: request.topicData.map((topic) => ({
       name: topic.name,
       partitionResponses: topic.partitionData.map((partition) => ({
-        ...answer(topicPartitionKey(topic.name, partition.index)),
+        ...answer(topicPartitionKey(topic.name, partition.index), {
+          topic: topic.name,
+          partition: partition.index,
+        }),
         index: partition.index,
       })),
     })),
