@@ -144,8 +144,7 @@ export class Partition {
       kind: "appended",
       firstOffset: appended.firstOffset,
       lastOffset: appended.lastOffset,
-      logAppendTime:
-        appended.logAppendTime >= 0 ? appended.logAppendTime : validation.logAppendTimeMs,
+      logAppendTime: appended.logAppendTime,
       logStartOffset: this.state.logStartOffset,
     };
   }

@@ -3,8 +3,9 @@
  * ProduceRequest.validateRecords, UnifiedLog.analyzeAndValidateRecords and LogValidator), pure:
  * exactly one v2 batch, its size against `max.message.bytes`, its framing, CRC and records
  * (`validateBatch` with the client's rules), then each record's key and timestamp. An accepted
- * batch is fixed in place as Kafka fixes it: the maxTimestamp rewritten when the producer's is
- * wrong, or stamped with the append time for a LogAppendTime topic (the CRC recomputed).
+ * CreateTime batch is fixed in place as Kafka fixes it: the maxTimestamp rewritten when the
+ * producer's is wrong (the CRC recomputed). A LogAppendTime batch is left for the log, which
+ * stamps it with its own clock under the config it holds when it appends.
  */
 import { ErrorCode } from "../common/index.js";
 import {
@@ -27,11 +28,9 @@ export interface ProduceRules extends Omit<RecordRules, "nowMs"> {
 export type ProduceValidation =
   | {
       readonly ok: true;
-      /** The one batch, its header stamped as described above. */
+      /** The one batch, its header fixed as described above. */
       readonly header: RecordBatchHeader;
       readonly recordCount: number;
-      /** The append time stamped on the batch (LogAppendTime topics), else -1. */
-      readonly logAppendTimeMs: number;
     }
   | {
       readonly ok: false;
@@ -93,12 +92,11 @@ export function validateProduceRecords(
     },
   );
   if (recordErrors.length > 0) return refuseRecords(recordErrors);
-  const logAppendTimeMs = stampTimestamps(header, rules, {
-    nowMs,
+  fixMaxTimestamp(header, rules, {
     maxTimestamp: validated.maxTimestamp,
     isMaxTimestampConsistent: validated.isMaxTimestampConsistent,
   });
-  return { ok: true, header, recordCount: validated.recordCount, logAppendTimeMs };
+  return { ok: true, header, recordCount: validated.recordCount };
 }
 
 function framingMessage(error: Parameters<typeof describeBatchError>[0]): string {
@@ -134,25 +132,17 @@ function refuseRecords(recordErrors: readonly RecordError[]): ProduceValidation 
 }
 
 /**
- * Sets the batch's timestamp fields as Kafka's LogValidator leaves them: the append time for a
- * LogAppendTime topic, else the records' real maximum with type CreateTime. Returns the append
- * time stamped, or -1.
+ * Sets a CreateTime batch's timestamp fields as Kafka's LogValidator leaves them: type
+ * CreateTime and the records' real maximum. A LogAppendTime topic's batch is left alone: the
+ * log stamps the append time once, when it assigns the offsets.
  */
-function stampTimestamps(
+function fixMaxTimestamp(
   header: RecordBatchHeader,
   rules: ProduceRules,
-  at: {
-    readonly nowMs: number;
-    readonly maxTimestamp: number;
-    readonly isMaxTimestampConsistent: boolean;
-  },
-): number {
-  if (rules.messageTimestampType === "LogAppendTime") {
-    header.stampMaxTimestamp("logAppendTime", at.nowMs);
-    return at.nowMs;
-  }
+  at: { readonly maxTimestamp: number; readonly isMaxTimestampConsistent: boolean },
+): void {
+  if (rules.messageTimestampType === "LogAppendTime") return;
   if (header.timestampType !== "createTime" || !at.isMaxTimestampConsistent) {
     header.stampMaxTimestamp("createTime", at.maxTimestamp);
   }
-  return -1;
 }

@@ -16,6 +16,7 @@ import {
 import type { Clock, Logger } from "../ports/index.js";
 import type { LogConfig, LogManager, PartitionLog, TopicPartition } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
+import { topicsWithChangedConfigs, updateLogConfigs } from "./config-changes.js";
 import {
   HostedPartitions,
   type HostedPartition,
@@ -72,6 +73,13 @@ export class ReplicaManager implements MetadataPublisher {
   onMetadataUpdate(delta: MetadataDelta, image: MetadataImage): void {
     this.image = image;
     if (delta.configsDelta !== undefined || delta.topicsDelta !== undefined) this.configs.clear();
+    // The open logs take the new configs now, before any later append reads them.
+    if (delta.configsDelta !== undefined) {
+      updateLogConfigs(this.hosted.online(), topicsWithChangedConfigs(delta), {
+        logConfigOf: (topic) => this.logConfigOf(topic),
+        logManager: this.options.logManager,
+      });
+    }
     const changes = delta.localChanges(this.options.brokerId);
     const refreshConfigs = delta.configsDelta !== undefined;
     this.applying = this.applying.then(async () => {

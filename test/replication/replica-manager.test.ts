@@ -170,3 +170,48 @@ test("a partition in an offline log dir answers KAFKA_STORAGE_ERROR", async () =
   );
   assert.equal(produced.waits.length, 0);
 });
+
+test("a replayed ConfigRecord of a topic or a broker default reaches the open logs", async () => {
+  const { harness, logManager, replicas, publish } = await start(14);
+  const paymentsId = "fedcba9876543210fedcba9876543210";
+  await publish([
+    topicRecord("orders", TOPIC_ID),
+    partitionRecord(TOPIC_ID, 0, [1]),
+    topicRecord("payments", paymentsId),
+    partitionRecord(paymentsId, 0, [1]),
+  ]);
+  const logOf = (topic: string) => {
+    const lookup = logManager.getLog({ topic, partition: 0 });
+    assert.ok(lookup.kind === "online");
+    return lookup.log;
+  };
+  const ordersLog = logOf("orders");
+  const paymentsLog = logOf("payments");
+  assert.equal(ordersLog.config.messageTimestampType, "CreateTime");
+  await publish([
+    configRecord(2, "orders", "segment.bytes", "100000"),
+    configRecord(2, "orders", "cleanup.policy", "compact"),
+    configRecord(2, "orders", "message.timestamp.type", "LogAppendTime"),
+  ]);
+  assert.equal(logOf("orders"), ordersLog, "the log stayed open");
+  assert.equal(ordersLog.config.segmentBytes, 100_000);
+  assert.deepEqual(ordersLog.config.cleanupPolicy, { delete: false, compact: true });
+  assert.equal(paymentsLog.config.segmentBytes, defaultLogConfig.segmentBytes);
+  const produced = await harness.run(
+    replicas.appendRecords(
+      [{ topicPartition: orders, records: clientBatch([{ key: "k", timestamp: 1 }]) }],
+      {
+        requiredAcks: 1,
+      },
+    ),
+  );
+  const outcome = produced.results[0]?.outcome;
+  assert.ok(outcome?.kind === "appended");
+  assert.ok(outcome.logAppendTime >= 0, "the log stamped the append time");
+  await publish([configRecord(4, "", "log.retention.ms", "5000")]);
+  assert.equal(ordersLog.config.retentionMs, 5000);
+  assert.equal(paymentsLog.config.retentionMs, 5000);
+  await publish([configRecord(2, "orders", "segment.bytes", null)]);
+  assert.equal(ordersLog.config.segmentBytes, defaultLogConfig.segmentBytes);
+  assert.equal(ordersLog.config.retentionMs, 5000, "the broker default still applies");
+});

@@ -8,7 +8,7 @@ import { assert } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
 import { GroupCommit } from "./group-commit.driver.js";
-import type { LogConfig, TopicPartition } from "./log-config.js";
+import { checkLogConfig, type LogConfig, type TopicPartition } from "./log-config.js";
 import { LogClosedError, LogFailedError, isIoError } from "./log-errors.js";
 import { LogSegment, type SegmentOptions } from "./log-segment.driver.js";
 import { rollJitterMs } from "./segment-roll.js";
@@ -22,7 +22,6 @@ export interface LogContext {
   readonly logger: Logger;
   readonly dir: string;
   readonly topicPartition: TopicPartition;
-  readonly config: LogConfig;
   /** Told of every I/O error an operation of the log meets (see OpenLogOptions.onIoError). */
   readonly onIoError: ((error: unknown) => void) | undefined;
 }
@@ -40,6 +39,7 @@ export class LogCore {
   logStartOffset: number;
   lastFlushMs: number;
   isClosed = false;
+  private currentConfig: LogConfig;
   private pendingDeletions: PendingDeletion[] = [];
   private isDirectoryDirty = false;
   private failure: { readonly error: unknown } | undefined;
@@ -48,8 +48,13 @@ export class LogCore {
     readonly context: LogContext,
     readonly segments: SegmentList<LogSegment>,
     readonly epochCache: LeaderEpochFileCache,
-    state: { readonly logStartOffset: number; readonly recoveryPoint: number },
+    state: {
+      readonly config: LogConfig;
+      readonly logStartOffset: number;
+      readonly recoveryPoint: number;
+    },
   ) {
+    this.currentConfig = state.config;
     this.logStartOffset = state.logStartOffset;
     this.lastFlushMs = context.clock.nowMs();
     this.queue = new SerialQueue(() => this.groupCommit.onWriteSettled());
@@ -64,8 +69,18 @@ export class LogCore {
     );
   }
 
+  /** The topic config in force: every append, roll, retention and flush decision reads it. */
   get config(): LogConfig {
-    return this.context.config;
+    return this.currentConfig;
+  }
+
+  /**
+   * Replaces the config for the decisions still to come (Kafka's UnifiedLog.updateConfig). The
+   * active segment keeps its files; a smaller `segment.bytes` rolls it at the next append.
+   */
+  updateConfig(config: LogConfig): void {
+    checkLogConfig(config);
+    this.currentConfig = config;
   }
 
   /** The offset after the last batch whose write completed. */
@@ -75,7 +90,7 @@ export class LogCore {
 
   /** The options of the segment based at `baseOffset` in this log. */
   segmentOptions(baseOffset: number): SegmentOptions {
-    return segmentOptionsFor(this.context, baseOffset);
+    return segmentOptionsFor(this.context, this.config, baseOffset);
   }
 
   /** Throws when the log is closed or an earlier background I/O error failed it. */
@@ -207,9 +222,13 @@ export class LogCore {
   }
 }
 
-/** The options of the segment based at `baseOffset` of the log described by `context`. */
-export function segmentOptionsFor(context: LogContext, baseOffset: number): SegmentOptions {
-  const { config, topicPartition } = context;
+/** The options of the segment based at `baseOffset` of the log `context` under `config`. */
+export function segmentOptionsFor(
+  context: LogContext,
+  config: LogConfig,
+  baseOffset: number,
+): SegmentOptions {
+  const { topicPartition } = context;
   return {
     fileSystem: context.fileSystem,
     dir: context.dir,

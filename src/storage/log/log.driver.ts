@@ -39,6 +39,7 @@ export interface OpenLogOptions {
   /** The partition folder, `<log dir>/<topic>-<partition>`; created when missing. */
   readonly dir: string;
   readonly topicPartition: TopicPartition;
+  /** The topic config the log opens with; `updateConfig` replaces it later. */
   readonly config: LogConfig;
   /** From recovery-point-offset-checkpoint: below it everything was flushed. */
   readonly recoveryPoint: number;
@@ -74,14 +75,13 @@ export class PartitionLog {
       logger: options.logger,
       dir: options.dir,
       topicPartition: options.topicPartition,
-      config: options.config,
       onIoError: options.onIoError,
     };
     const loaded = await loadLog({
       fileSystem: options.fs,
       logger: options.logger,
       dir: options.dir,
-      segmentOptions: (baseOffset) => segmentOptionsFor(context, baseOffset),
+      segmentOptions: (baseOffset) => segmentOptionsFor(context, options.config, baseOffset),
       indexIntervalBytes: options.config.indexIntervalBytes,
       segmentIndexBytes: options.config.segmentIndexBytes,
       recoveryPoint: options.recoveryPoint,
@@ -94,7 +94,8 @@ export class PartitionLog {
     ) {
       await writePartitionMetadata(options.fs, options.dir, options.topicId);
     }
-    const core = new LogCore(context, new SegmentList(loaded.segments), loaded.epochCache, loaded);
+    const state = { ...loaded, config: options.config };
+    const core = new LogCore(context, new SegmentList(loaded.segments), loaded.epochCache, state);
     return new PartitionLog(core, loaded.report);
   }
 
@@ -106,6 +107,13 @@ export class PartitionLog {
   }
   get config(): LogConfig {
     return this.core.config;
+  }
+  /**
+   * Applies a changed topic config (Kafka's UnifiedLog.updateConfig) to the next append, roll,
+   * retention, cleaning and flush decisions; the segments already written stay as they are.
+   */
+  updateConfig(config: LogConfig): void {
+    this.core.updateConfig(config);
   }
   get logStartOffset(): number {
     return this.core.logStartOffset;

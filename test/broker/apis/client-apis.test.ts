@@ -6,6 +6,7 @@ import {
   topicRecord,
   configRecord,
 } from "../../../src/metadata/records.test-support.js";
+import { readBatchHeader } from "../../../src/protocol/index.js";
 import { clientBatch, TOPIC_ID } from "../../replication/fixtures.js";
 import { at, startBroker } from "./harness.js";
 
@@ -125,18 +126,27 @@ test("acks=-1 completes at once with one replica and times out waiting for a sec
   assert.equal(pair.purgatories.produce.pendingCount, 0);
 });
 
-test("a LogAppendTime topic stamps the append time on the batch and in the response", async () => {
-  const broker = await startBroker({ seed: 106 });
-  await broker.publish([
-    topicRecord("orders", TOPIC_ID),
-    partitionRecord(TOPIC_ID, 0, [1]),
-    configRecord(2, "orders", "message.timestamp.type", "LogAppendTime"),
-  ]);
+test("a topic switched to LogAppendTime after its log opened stamps the batch once", async () => {
+  const broker = await withTopic(106);
+  const created = await broker.call(0, 11, produceBody({ acks: 1 }));
+  assert.equal(at(created, "responses", 0, "partitionResponses", 0, "logAppendTimeMs"), -1);
+  await broker.publish([configRecord(2, "orders", "message.timestamp.type", "LogAppendTime")]);
   const before = broker.harness.node.clock.nowMs();
   const produced = await broker.call(0, 11, produceBody({ acks: 1 }));
   const stamped = at(produced, "responses", 0, "partitionResponses", 0, "logAppendTimeMs");
   assert.ok(typeof stamped === "number" && stamped >= before);
   assert.ok(stamped <= broker.harness.node.clock.nowMs());
+  const fetched = await broker.call(1, 11, fetchBody());
+  const records = at(fetched, "responses", 0, "partitions", 0, "records") as Uint8Array;
+  const first = readBatchHeader(records);
+  assert.ok(first.ok);
+  assert.equal(first.header.timestampType, "createTime");
+  assert.equal(first.header.maxTimestamp, 2000);
+  const second = readBatchHeader(records.subarray(first.header.sizeInBytes));
+  assert.ok(second.ok);
+  assert.equal(second.header.timestampType, "logAppendTime");
+  assert.equal(second.header.maxTimestamp, stamped, "the log's stamp is the one reported");
+  assert.ok(second.header.isCrcValid());
 });
 
 test("a fetch waits for min bytes until an append wakes it, or until max wait", async () => {

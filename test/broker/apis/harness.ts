@@ -192,6 +192,9 @@ export function at(value: unknown, ...path: (string | number)[]): unknown {
 /** The log manager and replica manager of broker 1 on the simulated disk. */
 async function startStorage(harness: LogHarness, logDirs: string[] | undefined) {
   const { clock } = harness.node;
+  // As the node assembly does: the log manager opens logs with the replica manager's topic
+  // configs, bound late because the replica manager needs the log manager first.
+  let replicaManager: ReplicaManager | undefined;
   const logManager = await harness.run(
     LogManager.start({
       fileSystem: harness.fs,
@@ -202,9 +205,10 @@ async function startStorage(harness: LogHarness, logDirs: string[] | undefined) 
       config: defaultLogManagerConfig(logDirs ?? ["/data/a"]),
       identity: { clusterId: "Dz1DTnH3T0WL3dxJgZCkvg", nodeId: brokerId(1) },
       formatUnformatted: true,
+      logConfigOf: (topic) => replicaManager?.logConfigOf(topic) ?? defaultLogConfig,
     }),
   );
-  const replicaManager = new ReplicaManager({
+  replicaManager = new ReplicaManager({
     brokerId: brokerId(1),
     brokerEpoch: () => 10,
     logManager,
