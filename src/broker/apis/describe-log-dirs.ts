@@ -2,8 +2,8 @@
  * DescribeLogDirs (35, v1-3; Kafka 3.2 served up to v3): every configured log dir of this
  * broker, an offline one with KAFKA_STORAGE_ERROR and nothing in it, an online one with the
  * sizes of the replicas it holds (all, or those asked for), future replicas of a move flagged
- * with their lag behind the current log. Not v4: its disk totals need volume sizes, which the file-system port
- * does not report, and Kafka sends -1 only for a dir it cannot read.
+ * with their lag behind the current log. Not v4: its disk totals need volume sizes, which the
+ * file-system port does not report, and Kafka sends -1 only for a dir it cannot read.
  */
 import type { DescribeLogDirsRequest } from "../../protocol/index.js";
 import { ErrorCode, dirname } from "../../common/index.js";
