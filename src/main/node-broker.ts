@@ -22,6 +22,7 @@ import {
   METADATA_VERSION_MIN,
 } from "../controller/index.js";
 import { MetadataLoader } from "../metadata/index.js";
+import type { RaftListener } from "../raft/index.js";
 import { ReplicaManager } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
@@ -95,6 +96,22 @@ export function createBrokerMembership(
     pool.close();
   };
   return { loader, lifecycle, channel, close };
+}
+
+/**
+ * The Raft listener that points the broker's controller channel at each new leader of the
+ * metadata log the moment its election ends, so that requests to the controller (forwarded
+ * admin requests, heartbeats, AlterPartition) reach the next active controller without first
+ * trying the dead one again or waiting out a backoff.
+ */
+export function controllerLeaderFollower(channel: ControllerChannel): RaftListener {
+  return {
+    handleCommit: () => undefined,
+    handleLoadSnapshot: () => undefined,
+    handleLeaderChange: (change) => {
+      channel.followLeader(change.leaderId === null ? undefined : brokerId(change.leaderId));
+    },
+  };
 }
 
 /** What the broker side reads from the rest of the node. */

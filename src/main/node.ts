@@ -14,7 +14,12 @@ import type { LogConfig, LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { ClientRaftTransport, raftConfigOf } from "./controller-node-raft.js";
 import { awaitAssignedNodeId } from "./node-assigned-id.js";
-import { createBrokerMembership, createBrokerSide, type BrokerMembership } from "./node-broker.js";
+import {
+  controllerLeaderFollower,
+  createBrokerMembership,
+  createBrokerSide,
+  type BrokerMembership,
+} from "./node-broker.js";
 import { createControllerSide } from "./node-controller.js";
 import { startHttp } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
@@ -68,7 +73,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
   });
   const listeners: RaftListener[] = [];
   if (controller !== undefined) listeners.push(controller.raftListener);
-  if (broker !== undefined) listeners.push(broker.loader);
+  if (broker !== undefined) listeners.push(broker.loader, controllerLeaderFollower(broker.channel));
   const transport = new ClientRaftTransport(ports, config, identity.nodeId);
   const raft = await RaftDriver.start({
     ...ports,

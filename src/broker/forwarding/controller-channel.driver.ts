@@ -4,9 +4,16 @@
  * NOT_CONTROLLER answer moves to the next controller and the request is sent again, after
  * `retry.backoff.ms`, until the request's deadline passes. The caller gets the controller's
  * answer or one Kafka error code saying why there is none.
+ *
+ * A node that follows the metadata log learns of a new Raft leader (the next active controller)
+ * the moment its election ends, and tells the channel through `followLeader`: the target moves to
+ * that leader at once, and every request waiting on another controller (an attempt in flight,
+ * a reconnect backoff or a retry backoff) is sent to it without waiting any longer. Kafka's
+ * channel does the same: it disconnects from the old controller when the leader changes, and the
+ * requests that were in flight are sent again to the new one.
  */
 import { ErrorCode, type NodeId } from "../../common/index.js";
-import type { Clock, Logger, Timers } from "../../ports/index.js";
+import type { Clock, Logger, Timer, Timers } from "../../ports/index.js";
 import type { ApiCodec, MessageInput } from "../../protocol/index.js";
 import {
   describeFailure,
@@ -61,6 +68,8 @@ export type ControllerSendResult<Response> =
 export class ControllerChannel {
   private readonly targets: ControllerTargets;
   private isClosed = false;
+  /** Settles when the target moves to a new Raft leader; replaced each time it does. */
+  private leaderMove = newLeaderMove();
 
   constructor(
     private readonly ports: ControllerChannelPorts,
@@ -76,6 +85,18 @@ export class ControllerChannel {
   /** The controller the next request goes to. */
   get currentController(): ControllerEndpoint {
     return this.targets.target;
+  }
+
+  /**
+   * The metadata log has a new Raft leader (undefined while an election runs): when it is a
+   * configured controller, the target moves to it, requests waiting out a retry backoff are sent
+   * to it now, and attempts in flight to another controller are abandoned and sent to it.
+   */
+  followLeader(leaderId: NodeId | undefined): void {
+    if (!this.targets.maybeFollowLeader(leaderId)) return;
+    const moved = this.leaderMove;
+    this.leaderMove = newLeaderMove();
+    moved.settle();
   }
 
   /** Sends `body` to the active controller; resolves to its answer or a failure, never rejects. */
@@ -94,13 +115,21 @@ export class ControllerChannel {
       if (remainingMs <= 0) {
         return failed(ErrorCode.REQUEST_TIMED_OUT, `no answer in ${timeoutMs} ms: ${lastProblem}`);
       }
-      this.targets.maybeFollowLeader(this.options.leaderHint?.());
+      this.followLeader(this.options.leaderHint?.());
       const controller = this.targets.target;
       const attemptMs = Math.min(remainingMs, this.options.requestTimeoutMs);
-      const result = await this.ports.pool.send(targetOf(controller), api, body, {
+      const moved = this.leaderMove.settled;
+      const attempt = this.ports.pool.send(targetOf(controller), api, body, {
         timeoutMs: attemptMs,
         ...versionWish(options),
       });
+      let result = await Promise.race([attempt, moved]);
+      if (result === LEADER_MOVED) {
+        // An attempt to another controller is abandoned: its answer, if one comes, is not the
+        // new leader's. An attempt already at the new leader is its answer.
+        if (this.targets.target !== controller) continue;
+        result = await attempt;
+      }
       if (result.kind === "response" && !isNotController(result.body)) {
         return { kind: "response", body: result.body, apiVersion: result.apiVersion, controller };
       }
@@ -113,7 +142,7 @@ export class ControllerChannel {
         problem: lastProblem,
       });
       this.targets.moveOn();
-      await this.pause(Math.min(this.options.retryBackoffMs, remainingMs));
+      await this.pause(Math.min(this.options.retryBackoffMs, remainingMs), moved);
     }
   }
 
@@ -122,11 +151,32 @@ export class ControllerChannel {
     this.isClosed = true;
   }
 
-  private pause(delayMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.ports.timers.schedule(delayMs, resolve);
+  /** Waits `delayMs`, or less when the target moves to a new leader meanwhile. */
+  private async pause(delayMs: number, moved: Promise<typeof LEADER_MOVED>): Promise<void> {
+    let timer: Timer | undefined;
+    const elapsed = new Promise<void>((resolve) => {
+      timer = this.ports.timers.schedule(delayMs, resolve);
     });
+    await Promise.race([elapsed, moved]);
+    timer?.cancel();
   }
+}
+
+/** What a wait on `LeaderMove.settled` resolves to. */
+const LEADER_MOVED = Symbol("leader moved");
+
+/** A one-shot signal that the target moved to a new Raft leader. */
+interface LeaderMove {
+  readonly settled: Promise<typeof LEADER_MOVED>;
+  readonly settle: () => void;
+}
+
+function newLeaderMove(): LeaderMove {
+  let settle: () => void = () => undefined;
+  const settled = new Promise<typeof LEADER_MOVED>((resolve) => {
+    settle = () => resolve(LEADER_MOVED);
+  });
+  return { settled, settle };
 }
 
 function targetOf(controller: ControllerEndpoint): ClientTarget {

@@ -39,16 +39,17 @@ export class ControllerTargets {
   }
 
   /**
-   * Moves to the controller `leaderId` names, if it is configured; returns whether the target
-   * changed. The hint comes from the metadata log's Raft leader, which is the active controller.
-   * A hint is followed once: if that node then says NOT_CONTROLLER, the hint is stale and the
-   * rotation goes on without it until the hint changes.
+   * Moves to the controller `leaderId` names, if it is configured; returns whether this is a new
+   * leader the target now points at (it may have pointed there already, by rotation). The hint
+   * comes from the metadata log's Raft leader, which is the active controller. A hint is
+   * followed once: if that node then says NOT_CONTROLLER, the hint is stale and the rotation
+   * goes on without it until the hint changes.
    */
   maybeFollowLeader(leaderId: NodeId | undefined): boolean {
     if (leaderId === undefined || leaderId === this.lastHint) return false;
     this.lastHint = leaderId;
     const index = this.endpoints.findIndex((endpoint) => endpoint.nodeId === leaderId);
-    if (index < 0 || index === this.current) return false;
+    if (index < 0) return false;
     this.current = index;
     return true;
   }
