@@ -1,8 +1,8 @@
 /**
- * A small command-line option parser for the sluice subcommands: `--name value`,
- * `--name=value`, boolean `--flag`s and repeatable options. The tidy rules keep node:util out of
- * src/cli, and the subcommands need no more than this.
+ * The one option parser of the sluice subcommands, on Node's `util.parseArgs`: `--name value`,
+ * `--name=value`, boolean `--flag`s and repeatable options, strict about unknown options.
  */
+import { parseArgs } from "node:util";
 
 /** The options a subcommand accepts. */
 export interface OptionSpec {
@@ -25,35 +25,40 @@ export type ParsedOptions =
     }
   | { readonly kind: "usage"; readonly message: string };
 
+type ParseArgsOptions = Record<string, { type: "boolean" | "string"; multiple?: boolean }>;
+
 /** Reads `args` against `spec`; option names include their dashes ("--config"). */
 export function parseCommandOptions(args: readonly string[], spec: OptionSpec): ParsedOptions {
+  const options: ParseArgsOptions = {};
+  const bare = (name: string): string => name.replace(/^--/, "");
+  for (const name of spec.booleans) options[bare(name)] = { type: "boolean" };
+  for (const name of spec.values) options[bare(name)] = { type: "string" };
+  for (const name of spec.repeatable ?? [])
+    options[bare(name)] = { type: "string", multiple: true };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    if (!isParseArgsError(error)) throw error;
+    return { kind: "usage", message: error.message };
+  }
   const booleans = new Set<string>();
   const values = new Map<string, string>();
-  const repeated = new Map<string, string[]>();
-  const positionals: string[] = [];
-  for (let index = 0; index < args.length; index++) {
-    const argument = args[index] as string;
-    if (!argument.startsWith("--")) {
-      positionals.push(argument);
-      continue;
-    }
-    const equals = argument.indexOf("=");
-    const name = equals < 0 ? argument : argument.slice(0, equals);
-    if (spec.booleans.includes(name)) {
-      if (equals >= 0) return { kind: "usage", message: `${name} takes no value` };
-      booleans.add(name);
-      continue;
-    }
-    const isRepeatable = spec.repeatable?.includes(name) === true;
-    if (!isRepeatable && !spec.values.includes(name)) {
-      return { kind: "usage", message: `unknown option ${name}` };
-    }
-    const value = equals < 0 ? args[++index] : argument.slice(equals + 1);
-    if (value === undefined) return { kind: "usage", message: `${name} needs a value` };
-    if (isRepeatable) repeated.set(name, [...(repeated.get(name) ?? []), value]);
-    else values.set(name, value);
+  const repeated = new Map<string, readonly string[]>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (value === true) booleans.add(`--${name}`);
+    else if (typeof value === "string") values.set(`--${name}`, value);
+    else if (Array.isArray(value)) repeated.set(`--${name}`, value.map(String));
   }
-  return { kind: "ok", booleans, values, repeated, positionals };
+  return { kind: "ok", booleans, values, repeated, positionals: parsed.positionals };
+}
+
+/** The errors parseArgs throws for a command line it refuses (Node's ERR_PARSE_ARGS_*). */
+function isParseArgsError(error: unknown): error is Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    error instanceof TypeError && typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")
+  );
 }
 
 /** Where a subcommand writes: standard output and standard error, one line per call. */

@@ -18,6 +18,7 @@ import {
   REPLICATION_CHECKPOINT_FILE,
   parseSegmentFileName,
 } from "../storage/index.js";
+import { parseCommandOptions } from "./command-options.js";
 import { reportProblem, type DumpContext, type DumpOptions } from "./dump-log-context.js";
 import { dumpTextFile, type TextFileKind } from "./dump-log-files.js";
 import { dumpIndex } from "./dump-log-index.js";
@@ -54,31 +55,27 @@ const offsetCheckpointNames = new Set([
 
 /** Reads the command line after `dump-log`. */
 export function parseDumpLogArguments(args: readonly string[]): ParsedArguments {
-  const files: string[] = [];
-  let printRecords = false;
-  let json = false;
-  let maxBatchBytes = DEFAULT_MAX_BATCH_BYTES;
-  for (let index = 0; index < args.length; index++) {
-    const argument = args[index] as string;
-    if (argument === "--print-records" || argument === "--deep-iteration") printRecords = true;
-    else if (argument === "--print-data-log") printRecords = true;
-    else if (argument === "--json") json = true;
-    else if (argument === "--files" || argument === "--max-batch-bytes") {
-      const value = args[++index];
-      if (value === undefined) return { kind: "usage", message: `${argument} needs a value` };
-      if (argument === "--files") files.push(...value.split(",").filter((file) => file !== ""));
-      else {
-        maxBatchBytes = Number(value);
-        if (!Number.isSafeInteger(maxBatchBytes) || maxBatchBytes < 61) {
-          return { kind: "usage", message: `--max-batch-bytes ${value} is not a batch size` };
-        }
-      }
-    } else if (argument.startsWith("--")) {
-      return { kind: "usage", message: `unknown option ${argument}` };
-    } else files.push(argument);
+  const parsed = parseCommandOptions(args, {
+    booleans: ["--print-records", "--deep-iteration", "--print-data-log", "--json"],
+    values: ["--max-batch-bytes"],
+    repeatable: ["--files"],
+  });
+  if (parsed.kind === "usage") return parsed;
+  const { booleans, values, repeated, positionals } = parsed;
+  const listed = (repeated.get("--files") ?? []).flatMap((value) => value.split(","));
+  const files = [...listed, ...positionals].filter((file) => file !== "");
+  const printRecords = ["--print-records", "--deep-iteration", "--print-data-log"].some((flag) =>
+    booleans.has(flag),
+  );
+  const maxBatchBytesText = values.get("--max-batch-bytes");
+  const maxBatchBytes =
+    maxBatchBytesText === undefined ? DEFAULT_MAX_BATCH_BYTES : Number(maxBatchBytesText);
+  if (!Number.isSafeInteger(maxBatchBytes) || maxBatchBytes < 61) {
+    return { kind: "usage", message: `--max-batch-bytes ${maxBatchBytesText} is not a batch size` };
   }
   if (files.length === 0) return { kind: "usage", message: "no file given" };
   const maxDecompressedBytes = decompressionLimitFor({ messageMaxBytes: maxBatchBytes });
+  const json = booleans.has("--json");
   return {
     kind: "ok",
     files,

@@ -9,6 +9,7 @@ import {
   bannedPropertyReads,
   generatedMarker,
   lineWidthMax,
+  stateMachineDeclaration,
 } from "./rules.js";
 import { collectFunctions, type FunctionFact } from "./functions.js";
 
@@ -42,6 +43,8 @@ export interface SourceFacts {
   /** Lines wider than the width limit, by their 1-based numbers. */
   readonly wideLines: readonly number[];
   readonly isGenerated: boolean;
+  /** Whether the file's first comment says that it owns one state machine. */
+  readonly declaresStateMachine: boolean;
 }
 
 export type { FunctionFact } from "./functions.js";
@@ -72,7 +75,14 @@ export function analyseSource(path: string, text: string): SourceFacts {
     lineCount: lines.length,
     wideLines: wideLineNumbers(lines),
     isGenerated: (lines[0] ?? "").startsWith(generatedMarker),
+    declaresStateMachine: stateMachineDeclaration.test(firstComment(text)),
   };
+}
+
+/** The text of the comment the file starts with (after blank lines), or "". */
+function firstComment(text: string): string {
+  const [first] = ts.getLeadingCommentRanges(text, 0) ?? [];
+  return first === undefined ? "" : text.slice(first.pos, first.end);
 }
 
 function scriptKind(path: string): ts.ScriptKind {

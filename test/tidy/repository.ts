@@ -59,6 +59,6 @@ export function analyseFiles(root: string, paths: readonly string[]): SourceFact
 /** The recorded ratchet, or the empty one when the file does not exist yet. */
 export function readRatchet(root: string): Ratchet {
   const path = join(root, ratchetPath);
-  if (!existsSync(path)) return { files: {}, functions: {} };
+  if (!existsSync(path)) return { files: {} };
   return parseRatchet(readFileSync(path, "utf8"));
 }

@@ -147,6 +147,13 @@ export const nodeImportExceptions: readonly NodeImportException[] = [
       "gzip for record batches (compression type 1) is pure computation over buffers, " +
       "with no I/O, time or randomness; recorded in docs/decisions.",
   },
+  {
+    // The command line is a composition root; what the wall keeps out is I/O, time and
+    // randomness, which node:util's parseArgs does not touch.
+    path: /^src\/cli\//,
+    modules: ["node:util"],
+    reason: "the sluice command parses its arguments with util.parseArgs, which is pure.",
+  },
 ];
 
 /**
@@ -171,10 +178,19 @@ export const bannedPropertyReads: readonly (readonly [string, string])[] = [
   ["crypto", "randomUUID"],
 ];
 
-/** The longest a file may be, in lines, unless the ratchet records it. */
+/** The soft limit: a file up to this many lines needs nothing more. */
 export const fileLinesMax = 300;
 
-/** The longest a function may be, in lines, unless the ratchet records it as grandfathered. */
+/**
+ * The hard cap, for a file that owns one state machine (an orchestrator with its fields) and
+ * says so in its first comment; such a file is held at its recorded size by the ratchet.
+ */
+export const fileLinesHardMax = 600;
+
+/** What the first comment of a file over the soft limit says of it. */
+export const stateMachineDeclaration = /owns one state machine/i;
+
+/** The longest a function may be, in lines: a hard ceiling. */
 export const functionLinesMax = 70;
 
 /** The widest a line may be, in characters. */
