@@ -229,10 +229,8 @@ export type ErrorName = keyof typeof entries;
 
 type CodeOf<Name extends ErrorName> = (typeof entries)[Name][0];
 
-/** Any code the table knows. */
 export type KnownErrorCode = CodeOf<ErrorName>;
 
-/** What the table says about one code. */
 export interface ErrorCodeInfo {
   readonly code: KnownErrorCode;
   readonly name: ErrorName;
@@ -264,7 +262,6 @@ export function errorName(code: number): string {
   return byCode.get(code)?.name ?? `UNKNOWN_ERROR_CODE(${code})`;
 }
 
-/** True when `code` is one of Kafka's error codes. */
 export function isKnownErrorCode(code: number): code is KnownErrorCode {
   return byCode.has(code);
 }

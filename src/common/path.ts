@@ -16,7 +16,6 @@ export function dirname(path: string): string {
   return trimmed.slice(0, slash);
 }
 
-/** The last component of `path`. */
 export function basename(path: string): string {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, "") : path;
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);

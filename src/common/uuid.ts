@@ -20,7 +20,7 @@ export function isUuid(text: string): text is Uuid {
   return HEX_PATTERN.test(text);
 }
 
-/** The Uuid made of these 16 bytes, taken as they are. */
+/** The Uuid made of these 16 bytes, taken as they are; throws RangeError for any other length. */
 export function uuidFromBytes(bytes: Uint8Array): Uuid {
   if (bytes.length !== UUID_BYTES) throw new RangeError(`a Uuid has 16 bytes, got ${bytes.length}`);
   let hex = "";
@@ -28,7 +28,7 @@ export function uuidFromBytes(bytes: Uint8Array): Uuid {
   return hex as Uuid;
 }
 
-/** The 16 bytes of `uuid`. */
+/** The 16 bytes of `uuid`; throws RangeError when it is not 32 lowercase hex digits. */
 export function uuidToBytes(uuid: Uuid): Uint8Array {
   if (!isUuid(uuid)) throw new RangeError(`not a Uuid: ${JSON.stringify(uuid)}`);
   const bytes = new Uint8Array(UUID_BYTES);

@@ -3,7 +3,6 @@
  * the real disk and on the simulator's disk with injected faults.
  */
 
-/** The errno-style codes a FileSystem call can fail with. */
 export type FileSystemErrorCode =
   | "ENOENT"
   | "EEXIST"
@@ -49,7 +48,6 @@ export interface OpenOptions {
   readonly create?: boolean;
   /** With `create`: fail with EEXIST when the file exists. */
   readonly exclusive?: boolean;
-  /** Cut the file to zero length on open. */
   readonly truncate?: boolean;
   /** Open for reading only; writes fail with EBADF. */
   readonly readOnly?: boolean;

@@ -1,9 +1,7 @@
-/** Structured fields attached to a log line. */
 export type LogFields = Readonly<Record<string, unknown>>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
-/** Where Sluice reports what it does. */
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;

@@ -1,4 +1,3 @@
-/** Labels of one metric series. */
 export type MetricLabels = Readonly<Record<string, string>>;
 
 export interface Counter {
