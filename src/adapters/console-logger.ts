@@ -3,7 +3,6 @@ import { SystemClock } from "./system-clock.js";
 
 const levelRank: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-/** Options of ConsoleLogger. */
 export interface ConsoleLoggerOptions {
   /** The least severe level written (default "info"). */
   readonly level?: LogLevel;

@@ -30,7 +30,6 @@ export interface HttpServerRoute {
   handle(request: HttpServerRequest): HttpServerResponse | Promise<HttpServerResponse>;
 }
 
-/** Options of {@link HttpServer.start}. */
 export interface HttpServerOptions {
   readonly host: string;
   /** 0 picks a free port; `address` tells which. */
@@ -72,7 +71,6 @@ class Refusal {
   ) {}
 }
 
-/** A running HTTP endpoint. */
 export class HttpServer {
   private isClosing = false;
   private closed: Promise<void> | undefined;
@@ -86,7 +84,6 @@ export class HttpServer {
     readonly address: Address,
   ) {}
 
-  /** Listens on `options.host`:`options.port` and serves `options.routes`. */
   static start(options: HttpServerOptions): Promise<HttpServer> {
     const limits: Limits = { ...defaults, ...definedLimits(options) };
     const server = createServer({

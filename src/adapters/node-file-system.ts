@@ -3,7 +3,6 @@ import type { FileStat, FileSystem, OpenOptions } from "../ports/index.js";
 import { toFileSystemError, translateErrors } from "./file-system-error.js";
 import { NodeFileHandle } from "./node-file-handle.js";
 
-/** The open(2) flags for `options`. */
 function openFlags(options: OpenOptions): number {
   let flags = options.readOnly === true ? constants.O_RDONLY : constants.O_RDWR;
   if (options.create === true) flags |= constants.O_CREAT;

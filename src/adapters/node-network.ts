@@ -2,13 +2,11 @@ import { createServer, connect as connectSocket, type Server, type Socket } from
 import type { Address, Connection, Listener, Logger, Network } from "../ports/index.js";
 import { NodeConnection } from "./node-connection.js";
 
-/** Options of NodeNetwork. */
 export interface NodeNetworkOptions {
   /** Where failures of a listening socket after it started are reported. */
   readonly logger?: Logger;
 }
 
-/** A listening TCP server. */
 class NodeListener implements Listener {
   private isClosed = false;
 
@@ -27,7 +25,6 @@ class NodeListener implements Listener {
   }
 }
 
-/** Real TCP through node:net. */
 export class NodeNetwork implements Network {
   constructor(private readonly options: NodeNetworkOptions = {}) {}
 

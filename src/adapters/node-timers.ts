@@ -1,6 +1,5 @@
 import type { Timer, Timers } from "../ports/index.js";
 
-/** Options of NodeTimers. */
 export interface NodeTimersOptions {
   /**
    * When true (the default), a pending timer does not keep the process alive by itself: the
@@ -9,7 +8,6 @@ export interface NodeTimersOptions {
   readonly unref?: boolean;
 }
 
-/** Timers on the Node event loop (setTimeout). */
 export class NodeTimers implements Timers {
   private readonly unref: boolean;
 

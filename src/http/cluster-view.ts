@@ -23,7 +23,6 @@ export interface EndpointView {
   readonly securityProtocol: string;
 }
 
-/** One registered broker. */
 export interface BrokerView {
   readonly id: BrokerId;
   /** The broker epoch the controller gave at registration. */
@@ -34,7 +33,6 @@ export interface BrokerView {
   readonly endpoints: readonly EndpointView[];
 }
 
-/** One partition of a topic. */
 export interface PartitionView {
   readonly partition: PartitionIndex;
   /** Undefined while the partition has no leader (Kafka's leader -1). */
@@ -48,7 +46,6 @@ export interface PartitionView {
   readonly logEndOffset: Offset | undefined;
 }
 
-/** One topic and its partitions. */
 export interface TopicView {
   readonly name: string;
   readonly topicId: Uuid;

@@ -5,7 +5,6 @@
  */
 import type { HttpRoute } from "./http-types.js";
 
-/** The Content-Type of the dashboard page. */
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8";
 
 // The page's only script is the inline one below, and it may only fetch from this origin.
@@ -65,7 +64,6 @@ refresh();
 setInterval(refresh, 5000);
 `;
 
-/** The dashboard page, complete. */
 export const DASHBOARD_HTML = `<!doctype html>
 <html lang="en">
 <head>

@@ -12,7 +12,6 @@ export type ProcessRole = "broker" | "controller";
 export type BrokerState =
   "notRunning" | "starting" | "recovery" | "running" | "pendingControlledShutdown" | "shuttingDown";
 
-/** The broker side of a node's health. */
 export interface BrokerHealth {
   readonly state: BrokerState;
   /** True once the controller quorum accepted the broker's registration. */
@@ -28,7 +27,6 @@ export interface QuorumHealth {
   readonly leaderEpoch: LeaderEpoch;
 }
 
-/** One log dir of the node. */
 export interface LogDirHealth {
   readonly path: string;
   /** True after an I/O error took the dir offline. */
@@ -50,7 +48,6 @@ export interface HealthSource {
   health(): NodeHealth;
 }
 
-/** The outcome of a health check. */
 export type HealthVerdict =
   | { readonly kind: "serving" }
   | { readonly kind: "unavailable"; readonly reasons: readonly string[] };

@@ -15,7 +15,6 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** What a route answers. */
 export interface HttpResponse {
   readonly status: number;
   readonly contentType: string;
@@ -31,7 +30,6 @@ export interface HttpRoute {
   handle(request: HttpRequest): HttpResponse;
 }
 
-/** The Content-Type of JSON responses. */
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** A JSON response with `status`; the body is `value` as JSON text with a final line feed. */

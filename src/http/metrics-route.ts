@@ -1,7 +1,6 @@
 /** The `GET /metrics` route: the node's metrics for Prometheus to scrape. */
 import type { HttpRoute } from "./http-types.js";
 
-/** The Content-Type of Prometheus's text exposition format 0.0.4. */
 export const PROMETHEUS_TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** Whatever holds the node's metrics and writes them in the text exposition format 0.0.4. */

@@ -10,7 +10,6 @@ export class CounterSeries implements Counter {
   readonly kind = "counter";
   private total = 0;
 
-  /** The current total. */
   get value(): number {
     return this.total;
   }
@@ -82,7 +81,6 @@ export class HistogramSeries implements Histogram {
   }
 }
 
-/** Any series of the registry. */
 export type MetricSeries = CounterSeries | GaugeSeries | HistogramSeries;
 
 /** The Prometheus metric types the registry serves. */

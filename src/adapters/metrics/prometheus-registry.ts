@@ -22,7 +22,6 @@ import {
   sortedLabelPairs,
 } from "./prometheus-text.js";
 
-/** Options of {@link PrometheusRegistry}. */
 export interface PrometheusRegistryOptions {
   /** Bucket bounds for histograms by metric name; others get {@link defaultBucketsFor}. */
   readonly bucketsByName?: Readonly<Record<string, readonly number[]>>;

@@ -5,7 +5,6 @@
 import { assert } from "../../common/index.js";
 import type { MetricLabels } from "../../ports/index.js";
 
-/** The Content-Type of a response in the text exposition format 0.0.4. */
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 const metricNamePattern = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
