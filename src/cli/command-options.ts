@@ -4,7 +4,6 @@
  */
 import { parseArgs } from "node:util";
 
-/** The options a subcommand accepts. */
 export interface OptionSpec {
   /** Options without a value. */
   readonly booleans: readonly string[];

@@ -2,7 +2,6 @@
 import type { FileSystem } from "../ports/index.js";
 import { fieldsToObject, formatFields, type Fields } from "./dump-log-format.js";
 
-/** The command-line options of `sluice dump-log`. */
 export interface DumpOptions {
   /** `--print-records` or `--deep-iteration`: decode and print every record of every batch. */
   readonly printRecords: boolean;
@@ -14,7 +13,6 @@ export interface DumpOptions {
   readonly maxDecompressedBytes: number;
 }
 
-/** The disk to read, where lines go, and the options. */
 export interface DumpContext {
   readonly fileSystem: FileSystem;
   /** Receives each output line, without its line end. */

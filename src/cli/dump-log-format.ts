@@ -17,7 +17,6 @@ export function formatFields(fields: Fields): string {
   return fields.map(([name, value]) => `${name}: ${value === null ? "null" : value}`).join(" ");
 }
 
-/** The same pairs as one JSON object. */
 export function fieldsToObject(fields: Fields): Record<string, unknown> {
   return Object.fromEntries(fields);
 }
@@ -85,7 +84,6 @@ export function keyText(key: Uint8Array): string {
   return `0x${Array.from(key, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
-/** The fields of one record of `header`'s batch. */
 export function recordFields(header: RecordBatchHeader, record: DecodedRecord): Fields {
   const fields: Array<readonly [string, string | number | boolean | null]> = [
     ["offset", record.offset],

@@ -19,7 +19,6 @@ export type SegmentEntry =
       readonly kind: "batch";
       readonly position: number;
       readonly header: RecordBatchHeader;
-      /** The whole batch. */
       readonly bytes: Uint8Array;
     }
   /** The walk stopped here: what follows cannot be read as batches. Always the last entry. */
@@ -69,7 +68,6 @@ export async function* scanSegment(
   }
 }
 
-/** The entry for the batch at `position`. */
 async function entryAt(
   file: FileHandle,
   position: number,

@@ -30,12 +30,10 @@ export const DUMP_LOG_EXIT = { ok: 0, damaged: 1, usage: 2 } as const;
 /** The largest batch read by default; a larger declared size is treated as corruption. */
 export const DEFAULT_MAX_BATCH_BYTES = 256 * 1024 * 1024;
 
-/** The usage text of the command. */
 export const DUMP_LOG_USAGE =
   "usage: sluice dump-log [--print-records|--deep-iteration] [--json] " +
   "[--max-batch-bytes N] FILE... (or --files FILE,FILE)";
 
-/** What `dump-log` needs from the outside world. */
 export interface DumpLogIo {
   readonly fileSystem: FileSystem;
   /** Receives each output line without its line end. */

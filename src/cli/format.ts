@@ -29,7 +29,6 @@ import {
   type InitialQuorum,
 } from "./quorum-bootstrap.js";
 
-/** The usage text of the command. */
 export const FORMAT_USAGE =
   "usage: sluice format --config FILE --cluster-id ID [--set KEY=VALUE]... [--ignore-formatted]" +
   " [--standalone | --initial-controllers ID@HOST:PORT:DIRECTORY_ID,... |" +
@@ -37,7 +36,6 @@ export const FORMAT_USAGE =
   "A broker-only node may leave node.id out: its dirs are formatted without one, and the\n" +
   "controller assigns it an id (1000 or above) that the broker keeps in them.";
 
-/** What `format` needs from the outside world. */
 export interface FormatIo extends CommandOutput {
   readonly fileSystem: FileSystem;
   readonly random: Random;

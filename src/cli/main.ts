@@ -70,7 +70,6 @@ const standardOutput = {
   },
 };
 
-/** The usage texts of the `sluice quorum` subcommands. */
 const QUORUM_USAGES = [QUORUM_DESCRIBE_USAGE, ADD_CONTROLLER_USAGE, REMOVE_CONTROLLER_USAGE];
 
 /** `sluice quorum describe | add-controller | remove-controller` over real sockets. */
@@ -99,7 +98,6 @@ async function quorum(args: readonly string[]): Promise<number> {
   }
 }
 
-/** The usage text of `sluice start`. */
 const START_USAGE = "usage: sluice start [--config FILE] [--cluster-id ID] [--set KEY=VALUE]...";
 
 /**

@@ -102,7 +102,6 @@ export function formatTable(
   );
 }
 
-/** The column headers of the replication table. */
 export const REPLICATION_HEADERS = [
   "NodeId",
   "DirectoryId",

@@ -18,7 +18,6 @@ import {
   type Endpoints,
 } from "./quorum-describe-format.js";
 
-/** The usage text of the command. */
 export const QUORUM_DESCRIBE_USAGE =
   "usage: sluice quorum describe --bootstrap-controller HOST:PORT " +
   "[--status|--replication] [--json]";

@@ -19,11 +19,9 @@ import { addRaftVoter, removeRaftVoter } from "../protocol/index.js";
 import { MalformedFileError, readMetaProperties } from "../storage/index.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
 
-/** The usage text of `sluice quorum add-controller`. */
 export const ADD_CONTROLLER_USAGE =
   "usage: sluice quorum add-controller --bootstrap-controller HOST:PORT --config FILE";
 
-/** The usage text of `sluice quorum remove-controller`. */
 export const REMOVE_CONTROLLER_USAGE =
   "usage: sluice quorum remove-controller --bootstrap-controller HOST:PORT " +
   "--controller-id ID --controller-directory-id DIRECTORY_ID";
@@ -31,7 +29,6 @@ export const REMOVE_CONTROLLER_USAGE =
 /** How long the leader may take to commit the change (Kafka's default API timeout). */
 const VOTER_CHANGE_TIMEOUT_MS = 60_000;
 
-/** What the voter commands need from the outside world. */
 export interface QuorumVotersIo extends CommandOutput, ClientPorts {
   readonly fileSystem: FileSystem;
   readonly environment: Readonly<Record<string, string | undefined>>;

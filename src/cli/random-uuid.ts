@@ -6,7 +6,6 @@ import { uuidFromRandomBytes, uuidToBase64, type Uuid } from "../common/index.js
 import type { Random } from "../ports/index.js";
 import { EXIT, type CommandOutput } from "./command-options.js";
 
-/** The usage text of the command. */
 export const RANDOM_UUID_USAGE = "usage: sluice random-uuid";
 
 /** How many draws are tried before giving up; a reserved draw has odds of about 2^-6 each. */

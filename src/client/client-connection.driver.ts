@@ -23,7 +23,6 @@ import { PendingRequest, type RequestOptions } from "./pending-request.js";
 import { reconnectBackoffMs } from "./reconnect-backoff.js";
 import { chooseVersion, type ServedVersions } from "./version-negotiation.js";
 
-/** The ports a client needs. */
 export interface ClientPorts {
   readonly network: Network;
   readonly timers: Timers;

@@ -4,7 +4,6 @@
  * `controller.quorum.request.timeout.ms`, the command line its own).
  */
 
-/** Settings of a client connection or pool. */
 export interface ClientOptions {
   /** `request.timeout.ms`: how long a request may wait for its response, queueing included. */
   readonly requestTimeoutMs: number;

@@ -54,7 +54,6 @@ export class ClientPool {
     this.addresses.delete(nodeId);
   }
 
-  /** The address recorded for `nodeId`, if any. */
   addressOf(nodeId: NodeId): Address | undefined {
     return this.addresses.get(nodeId);
   }

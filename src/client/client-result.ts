@@ -57,7 +57,6 @@ export interface ClientResponse<Body> {
   readonly body: Body;
 }
 
-/** What `send` resolves to: the response, or the reason there is none. */
 export type ClientResult<Body> = ClientResponse<Body> | ClientFailure;
 
 /** True when `result` is a response (whatever error code its body carries). */

@@ -20,7 +20,6 @@ export type NegotiationStep = ApiVersionsOutcome;
 export class Negotiation {
   /** The version of the request in flight (or of the next one, after a retry). */
   apiVersion = apiVersionsMaxVersion();
-  /** The correlation id of the request in flight. */
   correlationId = -1;
   /** The timer of the request in flight; the connection cancels it when the answer comes. */
   timer: Timer | undefined;

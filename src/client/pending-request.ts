@@ -7,7 +7,6 @@ import { encodeRequest, isEncodeError } from "../protocol/index.js";
 import type { ClientFailure, ClientResult } from "./client-result.js";
 import type { VersionWish } from "./version-negotiation.js";
 
-/** The per-request options of `send`. */
 export interface RequestOptions extends VersionWish {
   /** Overrides `request.timeout.ms` for this request. */
   readonly timeoutMs?: number;

@@ -9,7 +9,6 @@ import type { Random } from "../ports/index.js";
 /** The share by which a backoff may be shortened or lengthened at random (Kafka's 0.2). */
 export const RECONNECT_JITTER = 0.2;
 
-/** The base and maximum of the backoff. */
 export interface BackoffBounds {
   readonly reconnectBackoffMs: number;
   readonly reconnectBackoffMaxMs: number;

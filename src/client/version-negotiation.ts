@@ -15,7 +15,6 @@ import type { VersionBounds } from "./client-result.js";
 /** The versions a peer serves, by API key. */
 export type ServedVersions = ReadonlyMap<number, VersionBounds>;
 
-/** What to do after an ApiVersions response. */
 export type ApiVersionsOutcome =
   | { readonly kind: "ready"; readonly served: ServedVersions }
   | { readonly kind: "retry"; readonly apiVersion: number }
