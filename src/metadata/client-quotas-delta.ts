@@ -18,7 +18,6 @@ function sortedEntity(entity: readonly ClientQuotaEntityPart[]): ClientQuotaEnti
   return parts.sort((left, right) => (left.entityType < right.entityType ? -1 : 1));
 }
 
-/** Pending changes to a ClientQuotasImage. */
 export class ClientQuotasDelta {
   private readonly changes = new Map<string, EntityChanges>();
 
@@ -29,7 +28,6 @@ export class ClientQuotasDelta {
     return [...this.changes.keys()];
   }
 
-  /** Replays a ClientQuotaRecord. */
   replayClientQuota(record: ClientQuotaRecord): void {
     const quotas = this.entityChanges(record.entity).quotas;
     if (record.remove) quotas.remove(record.key);
@@ -42,7 +40,6 @@ export class ClientQuotasDelta {
     for (const { quotas } of this.changes.values()) quotas.finishSnapshot();
   }
 
-  /** The client quotas image with the changes applied. */
   apply(): ClientQuotasImage {
     if (this.changes.size === 0) return this.image;
     const entities = new Map<string, ClientQuotaImage | undefined>();

@@ -54,7 +54,6 @@ function featuresOf(features: readonly SupportedFeature[]): SupportedFeature[] {
   );
 }
 
-/** The registration a RegisterBrokerRecord states. */
 export function brokerFromRecord(record: RegisterBrokerRecord): BrokerRegistration {
   return {
     id: record.brokerId as BrokerId,
@@ -70,7 +69,6 @@ export function brokerFromRecord(record: RegisterBrokerRecord): BrokerRegistrati
   };
 }
 
-/** The registration a RegisterControllerRecord states. */
 export function controllerFromRecord(record: RegisterControllerRecord): ControllerRegistration {
   return {
     id: record.controllerId as BrokerId,
@@ -81,7 +79,6 @@ export function controllerFromRecord(record: RegisterControllerRecord): Controll
   };
 }
 
-/** Pending changes to a ClusterImage. */
 export class ClusterDelta {
   /** Brokers registered, changed (set) or unregistered (undefined). */
   readonly brokers: KeyedChanges<BrokerId, BrokerRegistration>;
@@ -103,18 +100,15 @@ export class ClusterDelta {
     this.brokers.remove(record.brokerId as BrokerId);
   }
 
-  /** Replays a RegisterControllerRecord. */
   replayRegisterController(record: RegisterControllerRecord): void {
     this.controllers.set(record.controllerId as BrokerId, controllerFromRecord(record));
   }
 
-  /** Replays a FenceBrokerRecord. */
   replayFenceBroker(record: FenceBrokerRecord): void {
     const broker = this.brokerAtEpoch(record.id, record.epoch, "fence");
     this.brokers.set(broker.id, { ...broker, isFenced: true });
   }
 
-  /** Replays an UnfenceBrokerRecord. */
   replayUnfenceBroker(record: UnfenceBrokerRecord): void {
     const broker = this.brokerAtEpoch(record.id, record.epoch, "unfence");
     this.brokers.set(broker.id, { ...broker, isFenced: false });
@@ -149,7 +143,6 @@ export class ClusterDelta {
     this.brokers.set(broker.id, { ...broker, isFenced, isInControlledShutdown, directories });
   }
 
-  /** The cluster image with the changes applied. */
   apply(): ClusterImage {
     return { brokers: this.brokers.apply(), controllers: this.controllers.apply() };
   }

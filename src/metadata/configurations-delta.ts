@@ -9,13 +9,11 @@ import type { ConfigResource, ConfigurationsImage, ResourceConfigs } from "./ima
 import { KeyedChanges } from "./keyed-changes.js";
 import { applyChanges, emptyMap } from "./persistent-map.js";
 
-/** The pending changes to one resource's configs. */
 export interface ResourceChanges {
   readonly resource: ConfigResource;
   readonly values: KeyedChanges<string, string>;
 }
 
-/** Pending changes to a ConfigurationsImage. */
 export class ConfigurationsDelta {
   private readonly changes = new Map<string, ResourceChanges>();
 
@@ -26,7 +24,6 @@ export class ConfigurationsDelta {
     return this.changes;
   }
 
-  /** Replays a ConfigRecord. */
   replayConfig(record: ConfigRecord): void {
     const values = this.resourceChanges({
       type: record.resourceType,
@@ -56,7 +53,6 @@ export class ConfigurationsDelta {
     for (const { values } of this.changes.values()) values.finishSnapshot();
   }
 
-  /** The configurations image with the changes applied. */
   apply(): ConfigurationsImage {
     if (this.changes.size === 0) return this.image;
     const resources = new Map<string, ResourceConfigs | undefined>();

@@ -9,7 +9,6 @@ import { KeyedChanges } from "./keyed-changes.js";
 /** The name of the feature that versions the metadata log itself. */
 export const METADATA_VERSION_FEATURE = "metadata.version";
 
-/** Pending changes to a FeaturesImage. */
 export class FeaturesDelta {
   /** Other features set (their level) or removed (undefined). */
   readonly finalizedLevels: KeyedChanges<string, number>;
@@ -26,7 +25,6 @@ export class FeaturesDelta {
     return this.metadataVersionChange ?? undefined;
   }
 
-  /** Replays a FeatureLevelRecord. */
   replayFeatureLevel(record: FeatureLevelRecord): void {
     if (record.name === METADATA_VERSION_FEATURE) this.metadataVersionChange = record.featureLevel;
     else if (record.featureLevel === 0) this.finalizedLevels.remove(record.name);
@@ -48,7 +46,6 @@ export class FeaturesDelta {
     this.zkMigrationStateChange ??= 0;
   }
 
-  /** The features image with the changes applied. */
   apply(): FeaturesImage {
     return {
       metadataVersion:

@@ -107,7 +107,6 @@ export interface ConfigResource {
   readonly name: string;
 }
 
-/** The configs set on one resource. */
 export interface ResourceConfigs {
   readonly resource: ConfigResource;
   readonly values: PersistentMap<string, string>;
@@ -134,7 +133,6 @@ export interface ClientQuotaEntityPart {
   readonly entityName: string | null;
 }
 
-/** The quotas set for one entity. */
 export interface ClientQuotaImage {
   /** The entity's parts, sorted by entity type. */
   readonly entity: readonly ClientQuotaEntityPart[];
@@ -165,7 +163,6 @@ export function scramCredentialKey(credential: { mechanism: number; name: string
   return `${credential.mechanism}:${credential.name}`;
 }
 
-/** The whole image. */
 export interface MetadataImage {
   readonly provenance: MetadataProvenance;
   readonly features: FeaturesImage;
@@ -177,7 +174,6 @@ export interface MetadataImage {
   readonly security: SecurityImage;
 }
 
-/** The provenance of the empty image. */
 export const EMPTY_PROVENANCE: MetadataProvenance = {
   lastContainedOffset: -1,
   lastContainedEpoch: -1,

@@ -16,7 +16,6 @@ export class KeyedChanges<K, V> {
     return this.changes.has(key) ? this.changes.get(key) : this.base.get(key);
   }
 
-  /** Sets `key` to `value`. */
   set(key: K, value: V): void {
     this.changes.set(key, value);
   }

@@ -6,7 +6,6 @@
 
 /** A committed batch of metadata records, values as they are in the log. */
 export interface CommittedBatch {
-  /** The offset of the first record. */
   readonly baseOffset: number;
   /** The offset of the last record (baseOffset + records.length - 1). */
   readonly lastOffset: number;

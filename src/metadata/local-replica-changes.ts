@@ -8,7 +8,6 @@ import type { TopicDelta } from "./topic-delta.js";
 import { hasReplica } from "./partition-registration.js";
 import type { PartitionRegistration } from "./partition-registration.js";
 
-/** A partition named by topic and index. */
 export interface LocalPartitionReference {
   readonly topicName: string;
   readonly topicId: Uuid;
@@ -61,7 +60,6 @@ function collectTopic(topic: TopicDelta, brokerId: BrokerId, into: Collector): v
   }
 }
 
-/** The changes `delta` makes to the replicas `brokerId` hosts. */
 export function localReplicaChanges(delta: TopicsDelta, brokerId: BrokerId): LocalReplicaChanges {
   const collector: Collector = { deletes: [], leaders: [], electedLeaders: [], followers: [] };
   for (const topic of delta.changedTopics.values()) collectTopic(topic, brokerId, collector);

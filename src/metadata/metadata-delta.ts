@@ -46,17 +46,14 @@ export class MetadataDelta {
     return this.clusterChanges;
   }
 
-  /** Topic and partition changes, or undefined. */
   get topicsDelta(): TopicsDelta | undefined {
     return this.topicsChanges;
   }
 
-  /** Config changes, or undefined. */
   get configsDelta(): ConfigurationsDelta | undefined {
     return this.configsChanges;
   }
 
-  /** Client quota changes, or undefined. */
   get clientQuotasDelta(): ClientQuotasDelta | undefined {
     return this.clientQuotasChanges;
   }

@@ -25,7 +25,7 @@ import {
 } from "./snapshot-policy.js";
 import type { SnapshotReason } from "./snapshot-policy.js";
 
-/** Options of a loader; the snapshot triggers default to Kafka's. */
+/** The snapshot triggers default to Kafka's. */
 export interface MetadataLoaderOptions {
   /** The time the loader starts, from which the snapshot interval is counted. */
   readonly nowMs: number;

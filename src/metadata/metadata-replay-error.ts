@@ -24,7 +24,6 @@ export class MetadataReplayError extends Error {
   }
 }
 
-/** True for a MetadataReplayError. */
 export function isMetadataReplayError(error: unknown): error is MetadataReplayError {
   return error instanceof MetadataReplayError;
 }

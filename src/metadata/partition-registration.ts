@@ -72,7 +72,6 @@ function directoriesOrMigrating(directories: readonly string[], replicaCount: nu
   return directories.slice() as Uuid[];
 }
 
-/** The registration a PartitionRecord states. */
 export function partitionFromRecord(record: PartitionRecord): PartitionRegistration {
   return {
     replicas: brokerIds(record.replicas),
@@ -160,7 +159,6 @@ export function partitionToRecord(
   };
 }
 
-/** True when `replica` is one of the partition's replicas. */
 export function hasReplica(partition: PartitionRegistration, replica: BrokerId): boolean {
   return partition.replicas.includes(replica);
 }

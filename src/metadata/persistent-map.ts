@@ -8,7 +8,6 @@ import { Map as ImmutableMap } from "immutable";
 /** An immutable map with structural sharing; `set` and `delete` return a new map. */
 export type PersistentMap<K, V> = ImmutableMap<K, V>;
 
-/** The empty persistent map. */
 export function emptyMap<K, V>(): PersistentMap<K, V> {
   return ImmutableMap<K, V>();
 }

@@ -32,7 +32,6 @@ export function full(input: Omit<MetadataRecordInput, "version">): MetadataRecor
   return decodeMetadataRecord(encodeLatest(input));
 }
 
-/** TopicRecord. */
 export const topicRecord = (name: string, topicId: string): MetadataRecord =>
   full({ type: T.TopicRecord, data: { name, topicId } });
 
@@ -81,11 +80,9 @@ export function registerBroker(
   });
 }
 
-/** FenceBrokerRecord. */
 export const fenceBroker = (id: number, epoch: number): MetadataRecord =>
   full({ type: T.FenceBrokerRecord, data: { id, epoch } });
 
-/** UnfenceBrokerRecord. */
 export const unfenceBroker = (id: number, epoch: number): MetadataRecord =>
   full({ type: T.UnfenceBrokerRecord, data: { id, epoch } });
 
@@ -98,10 +95,8 @@ export const configRecord = (
 ): MetadataRecord =>
   full({ type: T.ConfigRecord, data: { resourceType, resourceName, name, value } });
 
-/** RemoveTopicRecord. */
 export const removeTopic = (topicId: string): MetadataRecord =>
   full({ type: T.RemoveTopicRecord, data: { topicId } });
 
-/** FeatureLevelRecord. */
 export const featureLevel = (name: string, level: number): MetadataRecord =>
   full({ type: T.FeatureLevelRecord, data: { name, featureLevel: level } });

@@ -16,7 +16,6 @@ import type { SecurityImage } from "./images.js";
 import { KeyedChanges } from "./keyed-changes.js";
 import { MetadataReplayError } from "./metadata-replay-error.js";
 
-/** Pending changes to a SecurityImage. */
 export class SecurityDelta {
   /** ACLs created (set) or removed (undefined) by id. */
   readonly acls: KeyedChanges<Uuid, AccessControlEntryRecord>;
@@ -31,7 +30,6 @@ export class SecurityDelta {
     this.delegationTokens = new KeyedChanges(image.delegationTokens);
   }
 
-  /** Replays an AccessControlEntryRecord. */
   replayAccessControlEntry(record: AccessControlEntryRecord): void {
     this.acls.set(record.id as Uuid, record);
   }
@@ -45,22 +43,18 @@ export class SecurityDelta {
     this.acls.remove(id);
   }
 
-  /** Replays a UserScramCredentialRecord. */
   replayUserScramCredential(record: UserScramCredentialRecord): void {
     this.scramCredentials.set(scramCredentialKey(record), record);
   }
 
-  /** Replays a RemoveUserScramCredentialRecord. */
   replayRemoveUserScramCredential(record: RemoveUserScramCredentialRecord): void {
     this.scramCredentials.remove(scramCredentialKey(record));
   }
 
-  /** Replays a DelegationTokenRecord. */
   replayDelegationToken(record: DelegationTokenRecord): void {
     this.delegationTokens.set(record.tokenId, record);
   }
 
-  /** Replays a RemoveDelegationTokenRecord. */
   replayRemoveDelegationToken(record: RemoveDelegationTokenRecord): void {
     this.delegationTokens.remove(record.tokenId);
   }
@@ -72,7 +66,6 @@ export class SecurityDelta {
     this.delegationTokens.finishSnapshot();
   }
 
-  /** The security image with the changes applied. */
   apply(): SecurityImage {
     return {
       acls: this.acls.apply(),

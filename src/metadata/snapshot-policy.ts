@@ -19,7 +19,6 @@ export interface SnapshotPolicyConfig {
   readonly maxSnapshotIntervalMs: number;
 }
 
-/** Why a snapshot is due. */
 export type SnapshotReason = "bytes" | "interval";
 
 /** Counts the bytes applied since the last snapshot and the time it was taken. */
@@ -41,7 +40,6 @@ export class SnapshotPolicy {
     return this.bytesSinceLastSnapshot;
   }
 
-  /** Counts `bytes` of newly applied records. */
   recordApplied(bytes: number): void {
     this.bytesSinceLastSnapshot += bytes;
   }

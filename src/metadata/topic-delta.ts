@@ -16,12 +16,10 @@ export class TopicDelta {
 
   constructor(readonly image: TopicImage) {}
 
-  /** The topic's name. */
   get name(): string {
     return this.image.name;
   }
 
-  /** The topic's id. */
   get id(): Uuid {
     return this.image.id;
   }
@@ -57,7 +55,6 @@ export class TopicDelta {
     this.changes.set(record.partitionId, mergePartitionChange(partition, record));
   }
 
-  /** The topic image with the changes applied. */
   apply(): TopicImage {
     if (this.changes.size === 0) return this.image;
     return { ...this.image, partitions: applyChanges(this.image.partitions, this.changes) };

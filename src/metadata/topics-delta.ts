@@ -15,7 +15,6 @@ import { MetadataReplayError } from "./metadata-replay-error.js";
 import { emptyMap } from "./persistent-map.js";
 import { TopicDelta } from "./topic-delta.js";
 
-/** Pending changes to a TopicsImage. */
 export class TopicsDelta {
   private readonly changes = new Map<Uuid, TopicDelta>();
   private readonly created = new Set<Uuid>();
@@ -58,12 +57,10 @@ export class TopicsDelta {
     this.created.add(id);
   }
 
-  /** Replays a PartitionRecord. */
   replayPartition(record: PartitionRecord): void {
     this.topicDelta(record.topicId as Uuid).replayPartition(record);
   }
 
-  /** Replays a PartitionChangeRecord. */
   replayPartitionChange(record: PartitionChangeRecord): void {
     this.topicDelta(record.topicId as Uuid).replayPartitionChange(record);
   }
