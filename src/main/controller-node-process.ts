@@ -26,7 +26,6 @@ export interface StartRequest {
   readonly clusterIdToFormat: string | undefined;
 }
 
-/** Where the command writes its lines. */
 export interface StartOutput {
   readonly write: (line: string) => void;
   readonly error: (line: string) => void;

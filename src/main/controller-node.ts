@@ -21,7 +21,6 @@ import { readMetaProperties, writeMetaProperties } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { ClientRaftTransport, raftConfigOf, registerRaftApis } from "./controller-node-raft.js";
 
-/** The ports a controller node runs on. */
 export interface ControllerNodePorts {
   readonly fs: FileSystem;
   readonly network: Network;
@@ -32,7 +31,6 @@ export interface ControllerNodePorts {
   readonly metrics: MetricsSink;
 }
 
-/** What starting a controller node needs besides its ports. */
 export interface ControllerNodeOptions {
   readonly config: NodeConfig;
   /** Formats an unformatted metadata log dir with this cluster id; without it one is refused. */
@@ -43,7 +41,6 @@ export interface ControllerNodeOptions {
   readonly onFatalError: (error: unknown) => void;
 }
 
-/** A running controller node. */
 export interface ControllerNode {
   readonly nodeId: number;
   readonly clusterId: string;

@@ -61,7 +61,6 @@ export function logManagerConfigOf(config: NodeConfig): LogManagerConfig {
   };
 }
 
-/** The partition configs of a topic without overrides. */
 export function defaultPartitionConfigOf(config: NodeConfig): PartitionConfig {
   return {
     ...defaultPartitionConfig(defaultLogConfigOf(config)),
@@ -84,7 +83,6 @@ export function staticConfigOf(config: NodeConfig): StaticBrokerConfig {
   return Object.fromEntries(entries);
 }
 
-/** The quorum controller's settings for the cluster `clusterId`. */
 export function controllerSettingsOf(
   config: NodeConfig,
   clusterId: string,

@@ -12,7 +12,6 @@ import type { LogManager } from "../storage/index.js";
 /** The longest sleep between two rounds, so that a stopped clock source cannot stall them. */
 const ROUND_INTERVAL_MAX_MS = 1000;
 
-/** What the tasks run on. */
 export interface NodeTasksOptions {
   readonly logManager: LogManager;
   readonly replicaManager: ReplicaManager;

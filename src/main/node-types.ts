@@ -13,7 +13,6 @@ import type {
   Timers,
 } from "../ports/index.js";
 
-/** The ports a node runs on. */
 export interface NodePorts {
   readonly fs: FileSystem;
   readonly network: Network;

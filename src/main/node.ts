@@ -28,7 +28,6 @@ import { defaultLogConfigOf } from "./node-settings.js";
 import { openLogManager, prepareStorage, type FormatPolicy } from "./node-storage.js";
 import type { NodeIdentity, NodePorts } from "./node-types.js";
 
-/** What starting a node needs besides its ports. */
 export interface NodeOptions {
   readonly config: NodeConfig;
   readonly format: FormatPolicy;
@@ -38,7 +37,6 @@ export interface NodeOptions {
   readonly onFatalError: (error: unknown) => void;
 }
 
-/** A running node. */
 export interface RunningNode {
   readonly identity: NodeIdentity;
   /** Where each Kafka listener (client and controller) is bound. */

@@ -5,7 +5,6 @@
  * returns a value or a message saying what is wrong.
  */
 
-/** A parse outcome: the value, or why the text is not one. */
 export type Parsed<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
@@ -25,10 +24,8 @@ export interface VoterAddress extends HostPort {
   readonly nodeId: number;
 }
 
-/** The security protocols Kafka defines for a listener. */
 export const SECURITY_PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] as const;
 
-/** One of Kafka's security protocols. */
 export type SecurityProtocol = (typeof SECURITY_PROTOCOLS)[number];
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });

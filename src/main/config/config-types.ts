@@ -20,12 +20,10 @@ export interface Validator {
   check(value: Exclude<ConfigValue, null>): string | undefined;
 }
 
-/** One configuration key. */
 export interface ConfigDefinition {
   /** Kafka's key name, exactly. */
   readonly name: string;
   readonly type: ConfigType;
-  /** The value when no source sets the key. */
   readonly defaultValue: ConfigValue;
   readonly validator?: Validator;
   readonly importance: Importance;

@@ -9,7 +9,6 @@ import type { SourceReading } from "./config-sources.js";
 import { CONFIG_DEFINITIONS, configDefinition } from "./definitions.js";
 import { parseConfigValue } from "./parse-value.js";
 
-/** A key's value and where it came from. */
 export interface ResolvedValue {
   readonly value: ConfigValue;
   readonly source: ConfigSource;
@@ -24,7 +23,6 @@ export class ConfigValues {
     return this.entries;
   }
 
-  /** Where the value of `key` came from. */
   source(key: string): ConfigSource {
     return this.entry(key).source;
   }

@@ -9,7 +9,6 @@ import { atLeast, between, listOf, oneOf } from "./validators.js";
 /** Kafka's Long.MAX_VALUE as Sluice holds it. */
 export const LONG_MAX = Number.MAX_SAFE_INTEGER;
 
-/** The keys of the partition logs. */
 export const logDefinitions: readonly ConfigDefinition[] = [
   {
     name: "log.dirs",

@@ -29,7 +29,6 @@ export interface ListenerSettings {
   readonly interBrokerListenerName: string | undefined;
 }
 
-/** The roles a node plays. */
 export interface Roles {
   readonly isBroker: boolean;
   readonly isController: boolean;
@@ -37,7 +36,6 @@ export interface Roles {
 
 type Result = { ok: true; value: ListenerSettings } | { ok: false; problems: ConfigProblem[] };
 
-/** Applies the listener rules to `values` for a node with `roles`. */
 export function resolveListeners(values: ConfigValues, roles: Roles): Result {
   const problems: ConfigProblem[] = [];
   const problem = (key: string, message: string): void => {

@@ -17,7 +17,6 @@ import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 
-/** A role a node may play. */
 export type ProcessRole = "broker" | "controller";
 
 /** How this node finds and takes part in the controller quorum. */

@@ -19,7 +19,6 @@ export const SINGLE_NODE_SETTINGS: Readonly<Record<string, string>> = {
   "log.dirs": "./data",
 };
 
-/** The preset as a configuration base. */
 export const SINGLE_NODE_PRESET: ConfigBase = {
   kind: "preset",
   name: SINGLE_NODE_PRESET_NAME,

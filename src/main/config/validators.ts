@@ -14,7 +14,6 @@ import type { ConfigValue, Validator } from "./config-types.js";
 
 type Present = Exclude<ConfigValue, null>;
 
-/** Accepts numbers of at least `minimum`. */
 export function atLeast(minimum: number): Validator {
   return between(minimum, undefined);
 }
@@ -93,7 +92,6 @@ export const hostPort: Validator = {
   },
 };
 
-/** Text that is not empty. */
 export const nonEmptyString: Validator = {
   accepted: "non-empty string",
   check: (value) => (typeof value === "string" && value.trim() !== "" ? undefined : "is empty"),
