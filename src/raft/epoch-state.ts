@@ -94,7 +94,6 @@ export interface ResignedState {
   retryAtMs: number;
 }
 
-/** The state of a node in its current epoch. */
 export type EpochState =
   | UnattachedState
   | ProspectiveState

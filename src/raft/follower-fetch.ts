@@ -92,7 +92,6 @@ export function maybeFollowNamedLeader(core: NodeCore, leaderId: number, epoch: 
   return false;
 }
 
-/** The follower handles its leader's Fetch response. */
 export function handleFetchResponse(
   core: NodeCore,
   inflight: InflightRequest,

@@ -4,7 +4,6 @@
  * committed, so a later leader can never overwrite what it exposed.
  */
 
-/** The inputs of the rule. */
 export interface HighWatermarkInput {
   /**
    * The end offset each voter is known to hold durably (the leader's own once persisted), or

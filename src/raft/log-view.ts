@@ -31,7 +31,6 @@ export interface LogShape {
   readonly snapshots: readonly SnapshotInfo[];
 }
 
-/** The node's view of its log. */
 export class LogView {
   private startOffset: number;
   private end: number;
@@ -61,7 +60,6 @@ export class LogView {
     );
   }
 
-  /** The first offset the log holds. */
   get logStartOffset(): number {
     return this.startOffset;
   }

@@ -48,7 +48,6 @@ export type RaftResponse =
   | { readonly api: "removeRaftVoter"; readonly body: RemoveRaftVoterResponse }
   | { readonly api: "updateRaftVoter"; readonly body: UpdateRaftVoterResponse };
 
-/** The API names of the node's messages. */
 export type RaftApi = RaftRequest["api"];
 
 /** A request the driver received, with the id its response will carry. */
@@ -88,7 +87,6 @@ export interface SnapshotRead {
   readonly maxBytes: number;
 }
 
-/** A message the node sends. */
 export type OutboundMessage =
   | {
       readonly kind: "request";

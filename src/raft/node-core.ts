@@ -100,12 +100,10 @@ export class NodeCore {
     this.out = new OutputBuilder();
   }
 
-  /** This node's replica key. */
   localKey(): ReplicaKey {
     return { id: this.config.nodeId, directoryId: this.config.directoryId };
   }
 
-  /** The current epoch. */
   epoch(): number {
     return this.state.epoch;
   }
@@ -133,7 +131,6 @@ export class NodeCore {
     return requestId;
   }
 
-  /** True when a request of this API to this destination is in flight. */
   hasInflight(api: RaftApi, destinationId: number): boolean {
     for (const request of this.inflight.values()) {
       if (request.api === api && request.destinationId === destinationId) return true;
@@ -141,12 +138,11 @@ export class NodeCore {
     return false;
   }
 
-  /** True when requests to this destination may be sent now. */
+  /** False while the destination's retry backoff (`retryAtMs`) has not passed. */
   mayContact(destinationId: number): boolean {
     return (this.retryAtMs.get(destinationId) ?? -1) <= this.nowMs;
   }
 
-  /** Sends a response to an inbound request. */
   respond(
     requestId: number,
     response: RaftResponse,

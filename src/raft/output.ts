@@ -102,27 +102,22 @@ export class OutputBuilder {
     this.appendEndOffset = endOffset;
   }
 
-  /** Adds a snapshot action. */
   snapshot(action: SnapshotAction): void {
     this.snapshotActions.push(action);
   }
 
-  /** Adds a message to send. */
   message(message: OutboundMessage): void {
     this.send.push(message);
   }
 
-  /** Reports a new high watermark. */
   moveHighWatermark(highWatermark: number): void {
     this.highWatermark = highWatermark;
   }
 
-  /** Reports a leader or epoch change. */
   changeLeader(change: LeaderChange): void {
     this.leaderChanged = change;
   }
 
-  /** The finished output. */
   build(wakeupAtMs: number): RaftOutput {
     return {
       quorumState: this.quorumState,

@@ -21,7 +21,6 @@ export type ProposeResult =
   /** The proposal required a base offset other than `nextOffset`, where it would have started. */
   | { readonly kind: "refused"; readonly reason: "offsetMismatch"; readonly nextOffset: number };
 
-/** Options of one proposal. */
 export interface ProposeOptions {
   /**
    * Kafka's requiredBaseOffset: accept only if the first record gets exactly this offset. The

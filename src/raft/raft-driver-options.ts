@@ -17,7 +17,6 @@ export interface RaftTransport {
   send(destinationId: number, request: RaftRequest): Promise<RaftResponse | undefined>;
 }
 
-/** Everything a driver is built from. */
 export interface RaftDriverOptions {
   readonly config: RaftConfig;
   readonly fs: FileSystem;
@@ -37,7 +36,6 @@ export interface RaftDriverOptions {
   readonly onFatalError: (error: unknown) => void;
 }
 
-/** The answer to `createSnapshot`. */
 export type SnapshotResult =
   | { readonly ok: true; readonly snapshot: SnapshotInfo }
   | { readonly ok: false; readonly reason: "notCommitted" | "notNewer" | "stopped" };
@@ -46,7 +44,6 @@ export type SnapshotResult =
 export interface RaftDriverStatus {
   readonly role: RaftRole;
   readonly epoch: number;
-  /** The leader of the current epoch, or null. */
   readonly leaderId: number | null;
   /** Null before the node knows one. */
   readonly highWatermark: number | null;

@@ -19,7 +19,6 @@ export class InboundRequests {
   private readonly waiting = new Map<number, Waiting>();
   private nextRequestId = 1;
 
-  /** True when no more requests may wait. */
   get isFull(): boolean {
     return this.waiting.size >= INBOUND_REQUESTS_MAX;
   }
@@ -40,7 +39,6 @@ export class InboundRequests {
     waiting?.resolve(response);
   }
 
-  /** Fails every waiting request with `error`. */
   failAll(error: Error): void {
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
@@ -57,7 +55,6 @@ export class OutboundRequests {
     private readonly answered: (requestId: number, response: RaftResponse | undefined) => void,
   ) {}
 
-  /** Sends the node's request `requestId` to `destinationId`. */
   send(requestId: number, destinationId: number, request: RaftRequest): void {
     const sent = this.transport
       .send(destinationId, request)

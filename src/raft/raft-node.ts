@@ -55,7 +55,6 @@ export interface RaftNodeOptions {
   readonly electionState: PersistedElectionState;
   /** The log as the driver found it, with the control records of its latest snapshot and log. */
   readonly log: LogShape & { readonly controlRecords: readonly LoggedControlRecord[] };
-  /** The time the node starts at. */
   readonly nowMs: number;
 }
 
@@ -94,12 +93,10 @@ export class RaftNode {
     return this.core.state;
   }
 
-  /** The current epoch. */
   get epoch(): number {
     return this.core.epoch();
   }
 
-  /** The leader known in the current epoch, or null. */
   get leaderId(): number | null {
     const leaderId = this.core.leaderAndEpoch().leaderId;
     return leaderId < 0 ? null : leaderId;
@@ -115,7 +112,6 @@ export class RaftNode {
     return this.core.log.endOffset;
   }
 
-  /** The log start offset. */
   get logStartOffset(): number {
     return this.core.log.logStartOffset;
   }
@@ -140,7 +136,6 @@ export class RaftNode {
     return this.run(nowMs, () => this.dispatchRequest(inbound));
   }
 
-  /** Handles the response to a request this node sent. */
   handleResponse(nowMs: number, inbound: InboundResponse): RaftOutput {
     return this.run(nowMs, () => {
       const inflight = this.core.inflight.get(inbound.requestId);

@@ -25,7 +25,6 @@ export interface LeaderAndEpoch {
   readonly epoch: number;
 }
 
-/** A Vote response. */
 export function buildVoteResponse(options: {
   readonly errorCode: number;
   readonly partitionErrorCode: number;

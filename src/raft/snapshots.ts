@@ -11,7 +11,6 @@ import type { InflightRequest, NodeCore } from "./node-core.js";
 import { VoterSet } from "./voter-set.js";
 import type { SnapshotId, SnapshotInfo } from "./types.js";
 
-/** The answer to a request to create a snapshot. */
 export type CreateSnapshotResult =
   | {
       readonly ok: true;

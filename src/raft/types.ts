@@ -45,7 +45,6 @@ export const NO_REPLICA_ID = -1;
 /** The name of the metadata log's topic, as Kafka's KRaft partition. */
 export const METADATA_TOPIC_NAME = "__cluster_metadata";
 
-/** The metadata log's partition index. */
 export const METADATA_PARTITION_INDEX = 0;
 
 /** True when two replica keys name the same replica; an unknown directory id matches any. */

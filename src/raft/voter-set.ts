@@ -8,7 +8,6 @@ import type { MessageInput, VotersRecord } from "../protocol/index.js";
 import type { ConfiguredVoter } from "./config.js";
 import { sameReplica, type Endpoint, type ReplicaKey } from "./types.js";
 
-/** One voter of the set. */
 export interface Voter {
   readonly key: ReplicaKey;
   readonly endpoints: readonly Endpoint[];
@@ -44,7 +43,6 @@ export class VoterSet {
     );
   }
 
-  /** A set from the voters of a VotersRecord control record. */
   static fromVotersRecord(record: VotersRecord): VoterSet {
     return new VoterSet(
       record.voters.map((voter) => ({
@@ -82,7 +80,6 @@ export class VoterSet {
     return this.voters().map((voter) => voter.key.id);
   }
 
-  /** The number of voters. */
   get size(): number {
     return this.byId.size;
   }

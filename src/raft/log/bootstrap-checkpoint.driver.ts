@@ -16,7 +16,6 @@ import { SnapshotStore } from "./snapshot-store.driver.js";
 /** The id of the bootstrap checkpoint: end offset 0 in epoch 0. */
 export const BOOTSTRAP_SNAPSHOT_ID = { endOffset: 0, epoch: 0 } as const;
 
-/** What writing a bootstrap checkpoint did. */
 export type BootstrapCheckpointResult =
   { readonly kind: "written"; readonly sizeBytes: number } | { readonly kind: "exists" };
 

@@ -36,7 +36,6 @@ export interface RaftListener {
 
 /** Delivers committed records to listeners; one per driver. */
 export class CommitDelivery {
-  /** The offset of the next record to deliver. */
   private nextOffset = 0;
 
   constructor(

@@ -26,7 +26,6 @@ export function metadataLogFolder(metadataLogDir: string): string {
 /** The bytes one scan read asks for when walking the whole log. */
 const SCAN_READ_BYTES = 4 * 1024 * 1024;
 
-/** What opening the metadata log needs. */
 export interface OpenMetadataLogOptions {
   readonly fs: FileSystem;
   readonly clock: Clock;
@@ -47,7 +46,6 @@ export interface ScannedLog {
   readonly controlRecords: readonly LoggedControlRecord[];
 }
 
-/** The metadata log. */
 export class MetadataLog {
   private constructor(private readonly log: PartitionLog) {}
 
@@ -80,7 +78,6 @@ export class MetadataLog {
     return new MetadataLog(log);
   }
 
-  /** The first offset the log holds. */
   get logStartOffset(): number {
     return this.log.logStartOffset;
   }
@@ -176,7 +173,6 @@ export class MetadataLog {
   }
 }
 
-/** One array holding `parts` back to back. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0] as Uint8Array;
   const total = parts.reduce((sum, part) => sum + part.length, 0);

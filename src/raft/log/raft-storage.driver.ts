@@ -28,7 +28,6 @@ export interface StoredRaftState {
   readonly log: LogShape & { readonly controlRecords: readonly LoggedControlRecord[] };
 }
 
-/** A node's files. */
 export class RaftStorage {
   private constructor(
     private readonly fs: FileSystem,

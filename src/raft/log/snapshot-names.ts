@@ -16,7 +16,10 @@ const OFFSET_DIGITS = 20;
 const EPOCH_DIGITS = 10;
 const NAME_PATTERN = /^(\d{20})-(\d{10})\.checkpoint(\.part)?$/;
 
-/** The file name of a complete snapshot. */
+/**
+ * The file name of a complete snapshot, as Kafka spells it: `<endOffset>-<epoch>.checkpoint`,
+ * the offset padded to 20 digits and the epoch to 10.
+ */
 export function snapshotFileName(snapshotId: SnapshotId): string {
   assert(Number.isSafeInteger(snapshotId.endOffset), "a snapshot end offset is an integer");
   assert(snapshotId.endOffset >= 0, "a snapshot end offset is not negative");

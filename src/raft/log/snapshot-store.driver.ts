@@ -95,7 +95,6 @@ export class SnapshotStore {
     await this.unlinkIfExists(joinPath(this.dir, name));
   }
 
-  /** Deletes a complete snapshot. */
   async delete(snapshotId: SnapshotId): Promise<void> {
     const name = snapshotFileName(snapshotId);
     this.complete.delete(name);
