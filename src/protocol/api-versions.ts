@@ -7,7 +7,6 @@ import { apiDefinition } from "./messages/index.js";
  * of each API they fully serve; the table advertises exactly that, nothing the codec merely knows.
  */
 
-/** The API key of ApiVersions. */
 export const API_VERSIONS_KEY = 18;
 
 /** An inclusive range of versions of one API. */
@@ -60,12 +59,10 @@ export class ApiVersionsTable {
     this.byKey.set(range.apiKey, { ...range });
   }
 
-  /** The served range of `apiKey`, or undefined when it is not served. */
   range(apiKey: number): ApiVersionRange | undefined {
     return this.byKey.get(apiKey);
   }
 
-  /** True when version `apiVersion` of `apiKey` is served. */
   isSupported(apiKey: number, apiVersion: number): boolean {
     const range = this.byKey.get(apiKey);
     return range !== undefined && apiVersion >= range.minVersion && apiVersion <= range.maxVersion;

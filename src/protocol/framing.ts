@@ -8,7 +8,6 @@ import { assert } from "../common/index.js";
 /** The default frame size limit, as Kafka's `socket.request.max.bytes` (100 MiB). */
 export const FRAME_BYTES_MAX_DEFAULT = 104_857_600;
 
-/** The largest size an int32 prefix can state. */
 const INT32_MAX = 0x7fffffff;
 const SIZE_PREFIX_BYTES = 4;
 
@@ -25,7 +24,6 @@ export type FramePushResult =
   | { readonly kind: "frames"; readonly frames: Uint8Array[] }
   | { readonly kind: "failed"; readonly frames: Uint8Array[]; readonly error: FrameError };
 
-/** Options of a FrameDecoder. */
 export interface FrameDecoderOptions {
   /** The largest frame accepted, without its size prefix (`socket.request.max.bytes`). */
   readonly frameBytesMax?: number;

@@ -10,10 +10,8 @@ import { apiDefinition } from "./messages/index.js";
  * correlation id; v1 adds tagged fields.
  */
 
-/** The request header layouts Kafka defines. */
 export type RequestHeaderVersion = 0 | 1 | 2;
 
-/** The response header layouts Kafka defines. */
 export type ResponseHeaderVersion = 0 | 1;
 
 /** A header tagged field Sluice does not interpret, kept as bytes so a round trip is exact. */
@@ -32,7 +30,6 @@ export interface RequestHeader {
   readonly taggedFields: readonly RawTaggedField[];
 }
 
-/** A decoded response header. */
 export interface ResponseHeader {
   readonly correlationId: number;
   /** Tagged fields of a v1 header, in the order received; empty in v0. */
@@ -139,7 +136,6 @@ export function decodeResponseHeader(
   return { correlationId, taggedFields };
 }
 
-/** Writes a response header of the given version. */
 export function encodeResponseHeader(
   header: ResponseHeader,
   headerVersion: ResponseHeaderVersion,

@@ -70,7 +70,6 @@ export type DecodedRequest =
 /** Decides which (apiKey, apiVersion) pairs are served; the default is the codec's range. */
 export type VersionSupport = (apiKey: number, apiVersion: number) => boolean;
 
-/** True when the codec defines `apiVersion` of `apiKey`. */
 export function isVersionInCodec(apiKey: number, apiVersion: number): boolean {
   const definition = apiDefinition(apiKey);
   if (definition === undefined) return false;

@@ -21,7 +21,6 @@ export class DecodeError extends Error {
   }
 }
 
-/** True when `error` is a DecodeError. */
 export function isDecodeError(error: unknown): error is DecodeError {
   return error instanceof DecodeError;
 }

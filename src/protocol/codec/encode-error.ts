@@ -17,7 +17,6 @@ export class EncodeError extends Error {
   }
 }
 
-/** True when `error` is an EncodeError. */
 export function isEncodeError(error: unknown): error is EncodeError {
   return error instanceof EncodeError;
 }

@@ -39,7 +39,6 @@ export class ByteWriter {
     this.view = new DataView(this.buffer.buffer);
   }
 
-  /** Bytes written so far. */
   get length(): number {
     return this.chunkedLength + this.position;
   }

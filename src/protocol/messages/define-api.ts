@@ -35,7 +35,6 @@ function firstFlexible(schema: MessageSchema, maxVersion: number): number | unde
   return first !== undefined && first <= maxVersion ? first : undefined;
 }
 
-/** Builds the codec of an API from its request and response schemas. */
 export function defineApi<Request extends object, Response extends object>(
   requestSchema: MessageSchema,
   responseSchema: MessageSchema,

@@ -22,7 +22,6 @@ const TRANSACTIONAL_BIT = 0x10;
 const CONTROL_BIT = 0x20;
 const DELETE_HORIZON_BIT = 0x40;
 
-/** The batch attributes, decoded. */
 export interface BatchAttributes {
   readonly compression: CompressionType;
   readonly timestampType: TimestampType;
@@ -41,17 +40,14 @@ export function compressionForId(id: number): CompressionType | undefined {
   return compressionIds[id];
 }
 
-/** The id Kafka uses for a codec. */
 export function compressionIdFor(compression: CompressionType): number {
   return compressionIds.indexOf(compression);
 }
 
-/** The timestamp type stored in `attributes`. */
 export function timestampTypeOf(attributes: number): TimestampType {
   return (attributes & TIMESTAMP_TYPE_BIT) === 0 ? "createTime" : "logAppendTime";
 }
 
-/** Whether `attributes` marks a transactional batch. */
 export function isTransactionalAttribute(attributes: number): boolean {
   return (attributes & TRANSACTIONAL_BIT) !== 0;
 }

@@ -65,7 +65,6 @@ export type BatchError =
 export type BatchResult<Value> =
   ({ readonly ok: true } & Value) | { readonly ok: false; readonly error: BatchError };
 
-/** Shorthand for a refusal. */
 export function batchFailure(error: BatchError): {
   readonly ok: false;
   readonly error: BatchError;

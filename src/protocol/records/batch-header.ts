@@ -36,11 +36,9 @@ export const BatchLayout = {
 
 /** The only magic (format version) this broker reads and writes. */
 export const CURRENT_MAGIC = 2;
-/** Kafka's "no timestamp" value. */
 export const NO_TIMESTAMP = -1;
 /** Kafka's "no producer id" value; such a batch is neither idempotent nor transactional. */
 export const NO_PRODUCER_ID = -1;
-/** Kafka's "no sequence" value. */
 export const NO_SEQUENCE = -1;
 /** The smallest batchLength of a v2 batch: the header after the log overhead, no records. */
 export const MIN_BATCH_LENGTH = BatchLayout.RECORDS - BatchLayout.LOG_OVERHEAD;
@@ -171,7 +169,6 @@ export class RecordBatchHeader {
     return crc32c(this.batchBytes.subarray(BatchLayout.ATTRIBUTES));
   }
 
-  /** Whether the stored CRC matches the bytes. */
   isCrcValid(): boolean {
     return this.computeCrc() === this.crc;
   }

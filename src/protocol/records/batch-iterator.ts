@@ -34,7 +34,6 @@ export type BatchEntry =
   /** Framing no batch can have; iteration stops here. Always the last entry. */
   | { readonly kind: "corrupt"; readonly position: number; readonly error: BatchError };
 
-/** Limits for iterating batches. */
 export interface IterateBatchesOptions {
   /** Refuse a batch whose size (log overhead included) passes this, as Kafka's max message size. */
   readonly maxBatchBytes: number;
@@ -75,7 +74,6 @@ export function* iterateBatches(
   }
 }
 
-/** The entry for one complete batch's bytes. */
 function entryAt(bytes: Uint8Array, position: number): BatchEntry {
   const magic = bytes[BatchLayout.MAGIC];
   if (magic === 0 || magic === 1) return { kind: "legacy", position, bytes, magic };

@@ -41,12 +41,10 @@ export const TRANSACTION_MARKER_VERSION = 0;
 const CONTROL_KEY_BYTES = 4;
 const TRANSACTION_MARKER_BYTES = 6;
 
-/** The id Kafka gives a control record type. */
 export function controlTypeId(type: ControlRecordType): number {
   return typeIds[type];
 }
 
-/** A decoded control record. */
 export type ControlRecord =
   | {
       readonly type: "abort" | "commit";
@@ -118,7 +116,6 @@ export function encodeTransactionMarker(coordinatorEpoch: number): Uint8Array {
   return value;
 }
 
-/** Decodes a record of a control batch from its key and value. */
 export function decodeControlRecord(record: {
   readonly key: Uint8Array | null;
   readonly value: Uint8Array | null;

@@ -27,7 +27,6 @@ export function plainBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** A successful decompression. */
 export function decompressed(bytes: Uint8Array): DecompressResult {
   return { ok: true, bytes: plainBytes(bytes) };
 }
@@ -53,7 +52,6 @@ export function messageOf(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-/** Joins decompressed pieces into one array of `totalBytes`. */
 export function concatenate(pieces: readonly Uint8Array[], totalBytes: number): Uint8Array {
   if (pieces.length === 1 && pieces[0]?.length === totalBytes) return pieces[0];
   const output = new Uint8Array(totalBytes);

@@ -7,7 +7,6 @@ import { crc32c } from "./crc32c.js";
 import type { RecordHeader } from "./record.js";
 import { writeRecord, type RecordToWrite } from "./record-writer.js";
 
-/** A record to put in a new batch. */
 export interface NewRecord {
   /** The absolute offset; defaults to baseOffset + the record's index. */
   readonly offset?: number;

@@ -10,7 +10,6 @@ import { compressionIdOf } from "./attributes.js";
 import { decompressRecords } from "./compression.js";
 import { parseRecords, type RawRecord } from "./record.js";
 
-/** Limits for reading a batch's records. */
 export interface BatchReadLimits {
   /** Refuse a batch whose records decompress to more than this (see decompressionLimitFor). */
   readonly maxDecompressedBytes: number;

@@ -17,7 +17,6 @@ import {
  * input. librdkafka writes one raw block instead and reads both; so does this module.
  */
 
-/** xerial's stream magic. */
 export const XERIAL_MAGIC: readonly number[] = [0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00];
 const XERIAL_HEADER_BYTES = 16;
 const XERIAL_VERSION = 1;

@@ -24,7 +24,6 @@ export interface CoordinatorKey {
   readonly data: Record<string, unknown>;
 }
 
-/** A decoded coordinator value. */
 export interface CoordinatorValue {
   readonly version: number;
   readonly data: Record<string, unknown>;

@@ -89,7 +89,6 @@ export function decodeVersionPrefixed(
   return { version, data };
 }
 
-/** Encodes the value of a LeaderChange control record. */
 export function encodeLeaderChangeMessage(
   version: number,
   data: MessageInput<LeaderChangeMessage>,
@@ -102,7 +101,6 @@ export function decodeLeaderChangeMessage(version: number, bytes: Uint8Array): L
   return decodeFromBytes("LeaderChangeMessage", version, bytes) as unknown as LeaderChangeMessage;
 }
 
-/** Encodes the value of a SnapshotHeader control record. */
 export function encodeSnapshotHeaderRecord(
   version: number,
   data: MessageInput<SnapshotHeaderRecord>,
@@ -118,7 +116,6 @@ export function decodeSnapshotHeaderRecord(
   return decodeFromBytes("SnapshotHeaderRecord", version, bytes) as unknown as SnapshotHeaderRecord;
 }
 
-/** Encodes the value of a SnapshotFooter control record. */
 export function encodeSnapshotFooterRecord(
   version: number,
   data: MessageInput<SnapshotFooterRecord>,
@@ -134,7 +131,6 @@ export function decodeSnapshotFooterRecord(
   return decodeFromBytes("SnapshotFooterRecord", version, bytes) as unknown as SnapshotFooterRecord;
 }
 
-/** Encodes the value of a KRaftVersion control record. */
 export function encodeKRaftVersionRecord(
   version: number,
   data: MessageInput<KRaftVersionRecord>,
@@ -147,7 +143,6 @@ export function decodeKRaftVersionRecord(version: number, bytes: Uint8Array): KR
   return decodeFromBytes("KRaftVersionRecord", version, bytes) as unknown as KRaftVersionRecord;
 }
 
-/** Encodes the value of a Voters control record. */
 export function encodeVotersRecord(version: number, data: MessageInput<VotersRecord>): Uint8Array {
   return encodeToBytes("VotersRecord", version, data);
 }

@@ -11,7 +11,6 @@ export type DefaultTest = (value: unknown) => boolean;
 const EMPTY_BYTES = new Uint8Array(0);
 const ZERO_UUID = "0".repeat(32);
 
-/** True when the field is nullable in at least one version. */
 function isEverNullable(field: FieldSchema): boolean {
   return field.nullableVersions !== undefined;
 }
@@ -52,7 +51,6 @@ function scalarDefault(field: FieldSchema): unknown {
   }
 }
 
-/** Builds the factory that makes a field's default value. */
 export function defaultFactory(field: FieldSchema): DefaultFactory {
   const type = field.type;
   if (typeof type === "string") {
@@ -64,7 +62,6 @@ export function defaultFactory(field: FieldSchema): DefaultFactory {
   return structDefaultFactory(type.struct);
 }
 
-/** A factory for a struct whose every field holds its default. */
 export function structDefaultFactory(struct: StructSchema): DefaultFactory {
   const names = struct.fields.map((field) => field.name);
   const factories = struct.fields.map(defaultFactory);
@@ -114,7 +111,6 @@ export function structDefaultTest(struct: StructSchema): DefaultTest {
   };
 }
 
-/** True when the field is nullable in `version`. */
 export function isNullableIn(field: FieldSchema, version: number): boolean {
   return inRange(field.nullableVersions, version);
 }

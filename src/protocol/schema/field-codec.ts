@@ -26,12 +26,10 @@ export interface FieldOps {
 /** What the field compiler needs to know about the version being compiled. */
 export interface FieldContext {
   readonly version: number;
-  /** True when the message is flexible in this version. */
   readonly isFlexible: boolean;
   readonly compileStruct: StructCompiler;
 }
 
-/** The encoding of a field in the context's version. */
 export function fieldEncoding(field: FieldSchema, context: FieldContext): Encoding {
   // RequestHeader's ClientId keeps its old encoding in flexible versions (field-level override).
   const isCompact =

@@ -6,7 +6,6 @@ import { structCodec } from "./struct-codec.js";
 import type { MessageSchema } from "./types.js";
 import { inRange } from "./types.js";
 
-/** True when `version` is one the schema defines. */
 export function isValidVersion(schema: MessageSchema, version: number): boolean {
   return Number.isInteger(version) && inRange(schema.validVersions, version);
 }

@@ -4,7 +4,6 @@ import { assert } from "../../common/index.js";
 import { EncodeError } from "../codec/encode-error.js";
 import type { PrimitiveType } from "./types.js";
 
-/** Reads one value of a field from the reader. */
 export type ReadOp = (reader: ByteReader) => unknown;
 
 /** Writes one value of a field; the value has already been replaced by its default if missing. */
@@ -106,7 +105,6 @@ function bytesOps(encoding: Encoding): PrimitiveOps {
   return { read, write, minBytes: isCompact ? 1 : 4 };
 }
 
-/** The read and write operations of a primitive type under one encoding. */
 export function primitiveOps(type: PrimitiveType, encoding: Encoding): PrimitiveOps {
   if (type === "string") return stringOps(encoding);
   // A records field travels as (nullable) bytes; its content is left to the record batch code.

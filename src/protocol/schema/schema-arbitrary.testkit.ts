@@ -10,7 +10,6 @@ import type {
 } from "./types.js";
 import { inRange } from "./types.js";
 
-/** Choices that shape the generated messages. */
 export interface ArbitraryOptions {
   /** True when the message is flexible in the version (tagged fields exist). */
   readonly isFlexible: boolean;
@@ -126,7 +125,6 @@ export function messageArbitrary(
   });
 }
 
-/** Every version a schema defines. */
 export function versionsOf(schema: MessageSchema): number[] {
   const versions: number[] = [];
   for (let version = schema.validVersions[0]; version <= schema.validVersions[1]; version++) {
