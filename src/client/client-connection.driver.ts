@@ -14,12 +14,11 @@ import {
   decodeResponse,
   responseCorrelationId,
   type ApiCodec,
-  type MessageInput,
 } from "../protocol/index.js";
 import type { ClientOptions } from "./client-options.js";
 import type { ClientFailure, ClientResult, DisconnectReason } from "./client-result.js";
 import { Negotiation, type NegotiationStep } from "./negotiation.js";
-import { PendingRequest, type RequestOptions } from "./pending-request.js";
+import { PendingRequest, type RequestBody, type RequestOptions } from "./pending-request.js";
 import { reconnectBackoffMs } from "./reconnect-backoff.js";
 import { chooseVersion, type ServedVersions } from "./version-negotiation.js";
 
@@ -74,7 +73,7 @@ export class ClientConnection {
   /** Sends a request and resolves to its response or failure; never rejects. */
   send<Request extends object, Response extends object>(
     api: ApiCodec<Request, Response>,
-    body: MessageInput<Request>,
+    body: RequestBody<Request>,
     options: RequestOptions = {},
   ): Promise<ClientResult<Response>> {
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;

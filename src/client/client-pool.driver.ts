@@ -6,11 +6,11 @@
  */
 import type { NodeId } from "../common/index.js";
 import type { Address } from "../ports/index.js";
-import type { ApiCodec, MessageInput } from "../protocol/index.js";
+import type { ApiCodec } from "../protocol/index.js";
 import { clientOptions, type ClientOptions } from "./client-options.js";
 import type { ClientResult } from "./client-result.js";
 import { ClientConnection, type ClientPorts } from "./client-connection.driver.js";
-import type { RequestOptions } from "./pending-request.js";
+import type { RequestBody, RequestOptions } from "./pending-request.js";
 
 /** Where a request goes: a node whose address was set, or an address. */
 export type ClientTarget = NodeId | Address;
@@ -65,7 +65,7 @@ export class ClientPool {
   send<Request extends object, Response extends object>(
     target: ClientTarget,
     api: ApiCodec<Request, Response>,
-    body: MessageInput<Request>,
+    body: RequestBody<Request>,
     options: RequestOptions = {},
   ): Promise<ClientResult<Response>> {
     if (typeof target === "number" && !this.addresses.has(target)) {

@@ -40,7 +40,13 @@ export type ClientFailure =
       readonly served: VersionBounds | undefined;
     }
   | { readonly kind: "decodeError"; readonly error: DecodeError }
-  | { readonly kind: "encodeError"; readonly error: EncodeError }
+  /** The body does not fit the version chosen: a bug of the sender, to be logged as one. */
+  | {
+      readonly kind: "encodeError";
+      readonly error: EncodeError;
+      readonly apiKey: number;
+      readonly apiVersion: number;
+    }
   | { readonly kind: "queueFull"; readonly queuedRequestsMax: number }
   | { readonly kind: "unknownNode"; readonly nodeId: number };
 
@@ -76,7 +82,10 @@ export function describeFailure(failure: ClientFailure): string {
     case "decodeError":
       return `the response did not decode: ${failure.error.message}`;
     case "encodeError":
-      return `the request did not encode: ${failure.error.message}`;
+      return (
+        `the request (API ${failure.apiKey} v${failure.apiVersion}) did not encode: ` +
+        failure.error.message
+      );
     case "queueFull":
       return `more than ${failure.queuedRequestsMax} requests are waiting for the connection`;
     case "unknownNode":

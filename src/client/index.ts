@@ -16,7 +16,7 @@ export {
   type DisconnectReason,
   type VersionBounds,
 } from "./client-result.js";
-export type { RequestOptions } from "./pending-request.js";
+export type { RequestBody, RequestOptions } from "./pending-request.js";
 export { RECONNECT_JITTER, reconnectBackoffMs, type BackoffBounds } from "./reconnect-backoff.js";
 export {
   apiVersionsMaxVersion,

@@ -3,9 +3,17 @@
  * timer, and the one-shot function that hands the result to the caller.
  */
 import type { Timer } from "../ports/index.js";
-import { encodeRequest, isEncodeError } from "../protocol/index.js";
+import { encodeRequest, isEncodeError, type MessageInput } from "../protocol/index.js";
 import type { ClientFailure, ClientResult } from "./client-result.js";
 import type { VersionWish } from "./version-negotiation.js";
+
+/**
+ * A request body, or the function that builds it for the version negotiation picked: a request
+ * whose fields differ between versions (AlterPartition's ISR, Fetch's replica id) is built for
+ * the version it goes out at, so it always encodes.
+ */
+export type RequestBody<Request> =
+  MessageInput<Request> | ((apiVersion: number) => MessageInput<Request>);
 
 export interface RequestOptions extends VersionWish {
   /** Overrides `request.timeout.ms` for this request. */
@@ -24,7 +32,7 @@ export class PendingRequest {
 
   constructor(
     readonly apiKey: number,
-    readonly body: object,
+    readonly body: RequestBody<object>,
     readonly options: RequestOptions,
     readonly timeoutMs: number,
     private readonly deliver: (result: ClientResult<Record<string, unknown>>) => void,
@@ -55,10 +63,11 @@ export class PendingRequest {
   ): Uint8Array[] | undefined {
     let chunks: Uint8Array[];
     try {
-      chunks = encodeRequest({ ...header, apiKey: this.apiKey, apiVersion }, this.body);
+      const body = typeof this.body === "function" ? this.body(apiVersion) : this.body;
+      chunks = encodeRequest({ ...header, apiKey: this.apiKey, apiVersion }, body);
     } catch (error) {
       if (!isEncodeError(error)) throw error;
-      this.fail({ kind: "encodeError", error });
+      this.fail({ kind: "encodeError", error, apiKey: this.apiKey, apiVersion });
       return undefined;
     }
     this.apiVersion = apiVersion;

@@ -212,7 +212,7 @@ export class GroupCoordinator {
     if (topicPartition.topic !== OFFSETS_TOPIC || this.isClosed) return;
     const index = topicPartition.partition;
     const lookup = this.options.replicaManager.getPartitionOrError(topicPartition);
-    const isLeader = lookup.kind === "online" && lookup.partition.state.role.kind === "leader";
+    const isLeader = lookup.kind === "online" && lookup.partition.isLeader;
     const current = this.partitions.get(index);
     if (isLeader && current === undefined) {
       if (lookup.kind === "online") this.startLoad(index, lookup.partition);

@@ -29,23 +29,18 @@ export async function loadOffsetsPartition(
   state: GroupCoordinatorState,
   at: { readonly nowMs: number; readonly isCurrent: () => boolean },
 ): Promise<LoadReport> {
-  const log = partition.log;
-  const endOffset = log.logEndOffset;
-  let fromOffset = log.logStartOffset;
+  const endOffset = partition.logEndOffset;
+  let fromOffset = partition.logStartOffset;
   let records = 0;
   const groupIds = new Set<string>();
   while (fromOffset < endOffset && at.isCurrent()) {
-    const read = await log.read({
+    const read = await partition.readLocal({
       fromOffset,
       maxBytes: LOAD_READ_BYTES,
       maxOffset: endOffset,
-      minOneBatch: true,
     });
-    if (read.kind !== "records" || read.slices.length === 0) break;
-    for (const slice of read.slices) {
-      const bytes = await log.readBytes(slice);
-      records += replayBatches(bytes, state, groupIds);
-    }
+    if (read.kind !== "records" || read.records.length === 0) break;
+    for (const bytes of read.records) records += replayBatches(bytes, state, groupIds);
     if (read.nextOffset <= fromOffset) break;
     fromOffset = read.nextOffset;
   }

@@ -23,7 +23,7 @@ import {
 } from "../controller/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
-import { ReplicaManager } from "../replication/index.js";
+import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -31,6 +31,9 @@ import type { NodeIdentity, NodePorts } from "./node-types.js";
 
 /** Kafka's default `request.timeout.ms` for requests a broker sends to the controller. */
 const CONTROLLER_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The longest a forwarded admin answer waits for this broker to apply the change. */
+const LOCAL_METADATA_WAIT_MAX_MS = 5000;
 
 /**
  * The broker's membership in the cluster, built first: the channel to the active controller, the
@@ -119,6 +122,8 @@ export interface BrokerSideContext {
   readonly identity: NodeIdentity;
   readonly logManager: LogManager;
   readonly membership: BrokerMembership;
+  /** The metadata log's high watermark as this node's Raft replica knows it. */
+  readonly raftHighWatermark: () => number | undefined;
 }
 
 /** Builds the rest of the broker side around its membership, under the node's id. */
@@ -136,23 +141,58 @@ export function createBrokerSide(
     () => ({ brokerId: identity.nodeId, brokerEpoch: brokerEpoch() }),
     { requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS },
   );
+  const replication = config.replication;
+  // Followers reach partition leaders on their own connections, apart from the controller's.
+  const fetchPool = new ClientPool(ports, {
+    requestTimeoutMs: replication.requestTimeoutMs,
+    clientId: `broker-${identity.nodeId}-fetcher`,
+  });
   const replicaManager = new ReplicaManager({
     brokerId: identity.nodeId,
     brokerEpoch,
     logManager,
     alterPartitionSender,
     clock: ports.clock,
+    timers: ports.timers,
     logger,
     defaults: defaultPartitionConfigOf(config),
     replicaLagTimeMaxMs: config.replicaLagTimeMaxMs,
+    network: {
+      listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
+      endpointOf: (leaderId, address) => {
+        fetchPool.setNodeAddress(leaderId, address);
+        return new RemoteLeaderEndpoint(fetchPool, leaderId, {
+          replicaId: identity.nodeId,
+          requestTimeoutMs: replication.requestTimeoutMs,
+          logger: ports.logger.child({ component: "replica-fetcher" }),
+        });
+      },
+      fetchers: replication,
+    },
   });
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
-  loader.register(metadataCache);
   loader.register(replicaManager);
+  replicaManager.publishAfterApplying(metadataCache);
   const forwarder = new ControllerForwarder(channel, {
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
+    // The controller answered after committing: the metadata log's high watermark now covers
+    // the change, and the answer waits until this broker serves it (bounded, never forever).
+    awaitLocalMetadata: async () => {
+      const highWatermark = context.raftHighWatermark();
+      if (highWatermark === undefined) return;
+      let timer: { cancel(): void } | undefined;
+      const giveUp = new Promise<void>((resolve) => {
+        timer = ports.timers.schedule(LOCAL_METADATA_WAIT_MAX_MS, resolve);
+      });
+      await metadataCache.reachOffset(highWatermark - 1, giveUp);
+      timer?.cancel();
+    },
   });
-  return { ...membership, metadataCache, replicaManager, forwarder };
+  const close = (): void => {
+    membership.close();
+    fetchPool.close();
+  };
+  return { ...membership, metadataCache, replicaManager, forwarder, close };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */
@@ -186,7 +226,7 @@ function createLifecycle(
         port,
         securityProtocol: 0,
       })),
-      rack: null,
+      rack: config.values.stringOrNull("broker.rack"),
       logDirIds: context.logDirIds,
       features: [
         {

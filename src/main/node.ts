@@ -165,6 +165,7 @@ async function buildSides(
       : createBrokerSide(ports, config, {
           identity,
           logManager,
+          raftHighWatermark: () => late.raft?.status.highWatermark ?? undefined,
           membership: context.membership ?? membershipOf(ports, config, { ...context, logManager }),
         });
   if (broker !== undefined) {

@@ -1,5 +1,5 @@
 export { ByteReader } from "./codec/reader.js";
-export { ByteWriter } from "./codec/writer.js";
+export { ByteChunks, ByteWriter, type BytesValue } from "./codec/writer.js";
 export { DecodeError, isDecodeError } from "./codec/decode-error.js";
 export type { DecodeErrorKind } from "./codec/decode-error.js";
 export { EncodeError, isEncodeError } from "./codec/encode-error.js";

@@ -3,6 +3,7 @@
  * controller (batching items into AlterPartition requests, with its own retry backoff); tests
  * answer it directly.
  */
+import { AssertionError, ErrorCode } from "../common/index.js";
 import type { AlterPartitionItem, AlterPartitionOutcome } from "./isr-state.js";
 
 /** Sends one partition's AlterPartition proposal and resolves to the controller's answer. */
@@ -16,3 +17,22 @@ export interface AlterPartitionSender {
 
 /** How many times a leader sends one proposal before it waits for new metadata instead. */
 export const ALTER_PARTITION_ATTEMPTS_MAX = 10;
+
+/**
+ * Sends `item` until `apply` (which takes each answer into the partition's state) says not to
+ * retry, at most ALTER_PARTITION_ATTEMPTS_MAX times. A sender that fails instead of answering
+ * counts as a lost request (UNKNOWN_SERVER_ERROR); a broken invariant goes on.
+ */
+export async function submitWithRetries(
+  sender: AlterPartitionSender,
+  item: AlterPartitionItem,
+  apply: (outcome: AlterPartitionOutcome) => boolean,
+): Promise<void> {
+  for (let attempt = 1; attempt <= ALTER_PARTITION_ATTEMPTS_MAX; attempt++) {
+    const outcome = await sender.submit(item).catch((error: unknown): AlterPartitionOutcome => {
+      if (error instanceof AssertionError) throw error;
+      return { kind: "error", errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
+    });
+    if (!apply(outcome)) return;
+  }
+}

@@ -57,7 +57,7 @@ export function updateLogConfigs(
     const { topicPartition } = partition;
     if (!isTopicChanged(changed, topicPartition.topic)) continue;
     const config = sources.logConfigOf(topicPartition.topic);
-    partition.log.updateConfig(config);
+    partition.updateLogConfig(config);
     sources.logManager.getFutureLog(topicPartition)?.updateConfig(config);
   }
 }

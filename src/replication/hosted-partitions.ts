@@ -47,6 +47,12 @@ export class HostedPartitions {
     return partitions;
   }
 
+  offlineCount(): number {
+    let count = 0;
+    for (const hosted of this.hosted.values()) if (hosted.kind === "offline") count++;
+    return count;
+  }
+
   /** Kafka's getPartitionOrError. */
   lookup(topicPartition: TopicPartition, image: MetadataImage): PartitionLookup {
     const hosted = this.get(topicPartition);

@@ -1,5 +1,6 @@
-// The replication layer, leader side: pure partition state (role, epochs, ISR decisions, high
-// watermark), produce validation, the partition driver and the replica manager (see README.md).
+// The replication layer: pure partition state (role, epochs, ISR decisions, high watermark),
+// produce validation, the partition driver, the replica fetchers and the replica manager (see
+// README.md).
 export {
   UNKNOWN_OFFSET,
   emptyReplicaState,
@@ -34,14 +35,15 @@ export type {
   DeleteRecordsOutcome,
   DivergingEpoch,
   EpochEndOffset,
+  FollowerAppendOutcome,
   IsolationLevel,
   OffsetLookup,
   ReadOutcome,
+  ReadRequest,
   Refusal,
 } from "./partition-results.js";
 export { Partition } from "./partition.driver.js";
 export type { AppendedEvent, PartitionOptions } from "./partition.driver.js";
-export type { ReadRequest } from "./partition-read.driver.js";
 export type { HostedPartition, PartitionLookup } from "./hosted-partitions.js";
 export { ReplicaManager } from "./replica-manager.driver.js";
 export type {
@@ -49,4 +51,27 @@ export type {
   AppendRecordsResult,
   ProduceEntry,
   ReplicaManagerOptions,
+  ReplicationNetwork,
 } from "./replica-manager.driver.js";
+export {
+  initialFetchState,
+  truncationFor,
+  outOfRangeDecision,
+  type PartitionFetchState,
+} from "./fetch-state.js";
+export { FetchSessionHandler, type SessionPartition } from "./fetch-session-handler.js";
+export { epochRequestBody, fetchRequestBody, replicaListOffsetsBody } from "./replica-requests.js";
+export {
+  RemoteLeaderEndpoint,
+  partitionKey,
+  type FollowerFetchRequest,
+  type FollowerFetchResult,
+  type LeaderEndpoint,
+} from "./leader-endpoint.driver.js";
+export { ReplicaFetcher, type ReplicaFetcherSettings } from "./replica-fetcher.driver.js";
+export {
+  DEFAULT_REPLICA_FETCHER_SETTINGS,
+  ReplicaFetcherManager,
+  javaStringHash,
+  type ReplicaFetcherManagerSettings,
+} from "./replica-fetcher-manager.driver.js";

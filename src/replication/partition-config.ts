@@ -8,6 +8,7 @@
  */
 import { ConfigResourceType, configResourceKey, type MetadataImage } from "../metadata/index.js";
 import { NEVER, type LogConfig } from "../storage/index.js";
+import type { ProduceRules } from "./produce-validation.js";
 
 /** A topic's configs as the replication layer needs them: the log's plus produce rules. */
 export interface PartitionConfig {
@@ -257,4 +258,15 @@ export function partitionConfigOf(
     draft.messageTimestampAfterMaxMs = difference;
   }
   return draft;
+}
+
+/** The produce rules of a topic's configs. */
+export function produceRulesOf(config: PartitionConfig): ProduceRules {
+  return {
+    maxMessageBytes: config.log.maxMessageBytes,
+    messageTimestampType: config.log.messageTimestampType,
+    messageTimestampBeforeMaxMs: config.messageTimestampBeforeMaxMs,
+    messageTimestampAfterMaxMs: config.messageTimestampAfterMaxMs,
+    isCompacted: config.log.cleanupPolicy.compact,
+  };
 }

@@ -2,7 +2,6 @@
  * The values the partition driver hands out: the outcome of an append, a read, a ListOffsets
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
-import type { FileSlice } from "../storage/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -37,12 +36,35 @@ export interface DivergingEpoch {
   readonly endOffset: number;
 }
 
+/** One partition of a Fetch request, as the partition reads it. */
+export interface ReadRequest {
+  readonly fetchOffset: number;
+  readonly maxBytes: number;
+  readonly isolation: IsolationLevel;
+  /** The leader epoch the fetcher believes in, or -1. */
+  readonly currentLeaderEpoch: number;
+  /** -1 for a consumer; a broker id for a follower. */
+  readonly replicaId: number;
+  /** Return the first batch even beyond maxBytes (KIP-74), unless an earlier partition had data. */
+  readonly minOneBatch: boolean;
+  readonly nowMs: number;
+  /** A follower's log start offset (-1 for consumers). */
+  readonly logStartOffset: number;
+  /** A follower's broker epoch (Fetch v15+ ReplicaState.replicaEpoch, KIP-903), -1 if not sent. */
+  readonly brokerEpoch: number;
+  /** The epoch of the fetcher's last fetched batch, or -1 (Fetch v12+). */
+  readonly lastFetchedEpoch: number;
+}
+
 /** The outcome of readRecords (one partition of a Fetch request). */
 export type ReadOutcome =
   | {
       readonly kind: "records";
-      /** Whole batches as file slices, to send as they are. */
-      readonly slices: readonly FileSlice[];
+      /**
+       * The log's whole batches, in offset order, as the bytes of the file pieces they were read
+       * from: written to the socket as they are, never joined.
+       */
+      readonly records: readonly Uint8Array[];
       readonly sizeInBytes: number;
       /** The offsets before the read, as Kafka reports them. */
       readonly highWatermark: number;
@@ -53,6 +75,18 @@ export type ReadOutcome =
       readonly divergingEpoch: DivergingEpoch | undefined;
     }
   | (Refusal & { readonly highWatermark: number; readonly logStartOffset: number });
+
+/** The outcome of appending fetched batches as a follower. */
+export type FollowerAppendOutcome =
+  | {
+      readonly kind: "appended";
+      /** The offset of the last record appended (-1 when the records held no batch). */
+      readonly lastOffset: number;
+      readonly logEndOffset: number;
+      /** The epoch of the log's last batch afterwards (the next fetch's last fetched epoch). */
+      readonly latestEpoch: number | undefined;
+    }
+  | Refusal;
 
 /** The outcome of a ListOffsets lookup. */
 export type OffsetLookup =
@@ -78,3 +112,22 @@ export interface EpochEndOffset {
 /** The outcome of DeleteRecords on the leader. */
 export type DeleteRecordsOutcome =
   { readonly kind: "deleted"; readonly lowWatermark: number } | Refusal;
+
+/** A follower's read that found its log diverging: no records, the epoch to truncate to. */
+export function divergedRead(
+  before: {
+    readonly highWatermark: number;
+    readonly logStartOffset: number;
+    readonly logEndOffset: number;
+  },
+  divergingEpoch: DivergingEpoch,
+): ReadOutcome {
+  return {
+    kind: "records",
+    records: [],
+    sizeInBytes: 0,
+    ...before,
+    lastStableOffset: before.highWatermark,
+    divergingEpoch,
+  };
+}

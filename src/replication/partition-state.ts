@@ -1,8 +1,9 @@
 /**
- * The pure state of one local replica (Kafka's Partition without its log): the role, the epoch
- * checks of requests, the high watermark, the followers' fetch states and the ISR decisions.
- * Synchronous and deterministic: time comes in as `nowMs`, the local log's offsets as arguments,
- * and decisions go out as values (AlterPartition proposals, "high watermark changed").
+ * The pure state of one local replica (Kafka's Partition without its log); this file owns one
+ * state machine: the role, the epoch checks of requests, the high watermark, the followers'
+ * fetch states and the ISR decisions. Synchronous and deterministic: time comes in as `nowMs`,
+ * the local log's offsets as arguments, and decisions go out as values (AlterPartition
+ * proposals, "high watermark changed").
  *
  * Roles and transitions are listed in partition-role.ts; the ISR's in isr-state.ts.
  */
@@ -10,7 +11,7 @@ import { assert, type BrokerId } from "../common/index.js";
 import type { PartitionRegistration } from "../metadata/index.js";
 import { proposeIsrExpansion, proposeIsrShrink } from "./isr-decisions.js";
 import { maximalIsr, type AlterPartitionItem, type AlterPartitionOutcome } from "./isr-state.js";
-import { highWatermarkCandidate } from "./high-watermark.js";
+import { effectiveMinIsr, highWatermarkCandidate } from "./high-watermark.js";
 import type { PartitionRole } from "./partition-role.js";
 import { leaderRoleFor } from "./leader-transition.js";
 import {
@@ -26,19 +27,49 @@ import {
   isUnderMinIsr,
   type AcksAllProgress,
 } from "./request-checks.js";
-import type {
-  FollowerFetchUpdate,
-  PartitionStateOptions,
-  RoleChange,
-} from "./partition-state-types.js";
+import type { PartitionIdentity } from "./isr-decisions.js";
 
-export type {
-  FollowerFetchUpdate,
-  PartitionStateOptions,
-  RoleChange,
-} from "./partition-state-types.js";
+export interface PartitionStateOptions extends PartitionIdentity {
+  /** `replica.lag.time.max.ms`. */
+  readonly replicaLagTimeMaxMs: number;
+  /** The topic's `min.insync.replicas`. */
+  readonly minInsyncReplicas: number;
+  /** The local log's offsets when the replica is created. */
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  /** The replication-offset checkpoint's value, if any; clamped into the log's range. */
+  readonly highWatermarkCheckpoint: number | undefined;
+  /**
+   * Whether a follower may join the ISR, given the broker epoch of its last fetch: Kafka's KRaft
+   * rule is that the broker is neither fenced nor in controlled shutdown and its registered epoch
+   * matches (or the fetch carried -1). Defaults to always.
+   */
+  readonly isReplicaEligible?: (replicaId: BrokerId, brokerEpoch: number) => boolean;
+}
 
-/** The pure state of one local replica. */
+/** The outcome of a become-leader or become-follower step. */
+export type RoleChange =
+  /** The registration is older than the state's partition epoch: nothing changed. */
+  | { readonly kind: "skipped" }
+  | {
+      readonly kind: "changed";
+      readonly isNewLeaderEpoch: boolean;
+      /** Whether this broker was not the leader before (leader changes only). */
+      readonly isNewLeader: boolean;
+      readonly highWatermarkChanged: boolean;
+    };
+
+/** The outcome of recording a follower's fetch. */
+export type FollowerFetchUpdate =
+  /** The replica is not one of the partition's replicas (or this broker is not the leader). */
+  | { readonly kind: "unknownReplica" }
+  | {
+      readonly kind: "updated";
+      readonly highWatermarkChanged: boolean;
+      /** An ISR expansion to send to the controller, when the follower caught up. */
+      readonly alterPartition: AlterPartitionItem | undefined;
+    };
+
 export class PartitionState {
   private currentRole: PartitionRole = { kind: "none", leaderEpoch: -1, partitionEpoch: -1 };
   private currentHighWatermark: number;
@@ -171,10 +202,41 @@ export class PartitionState {
     return this.maybeAdvanceHighWatermark(nowMs);
   }
 
-  /** Records a new log start offset (DeleteRecords, retention). */
+  /** Records a new log start offset (DeleteRecords, retention, the leader's on a follower). */
   recordLogStartOffset(logStartOffset: number): void {
     assert(logStartOffset <= this.localLogEndOffset, "the log start is not past the log end");
     this.localLogStartOffset = Math.max(this.localLogStartOffset, logStartOffset);
+    if (this.currentHighWatermark < this.localLogStartOffset) {
+      this.currentHighWatermark = this.localLogStartOffset;
+    }
+  }
+
+  /**
+   * Records the local log's offsets after a truncation (a follower's divergence, or a restart at
+   * the leader's log start): the high watermark stays within the log. Only a follower truncates;
+   * a leader's log below its high watermark is committed.
+   */
+  recordTruncation(logStartOffset: number, logEndOffset: number): void {
+    assert(this.currentRole.kind !== "leader", "a leader never truncates its log");
+    assert(logStartOffset <= logEndOffset, "the log start is not past the log end");
+    this.localLogStartOffset = logStartOffset;
+    this.setLogEndOffset(logEndOffset);
+    if (this.currentHighWatermark < logStartOffset) this.currentHighWatermark = logStartOffset;
+  }
+
+  /**
+   * A follower's high watermark after a fetch: the leader's, bounded by its own log (Kafka's
+   * maybeUpdateHighWatermark on the follower's log). True when it changed.
+   */
+  recordLeaderHighWatermark(leaderHighWatermark: number): boolean {
+    if (this.currentRole.kind !== "follower") return false;
+    const bounded = Math.min(
+      Math.max(leaderHighWatermark, this.localLogStartOffset),
+      this.localLogEndOffset,
+    );
+    if (bounded === this.currentHighWatermark) return false;
+    this.currentHighWatermark = bounded;
+    return true;
   }
 
   /**
@@ -265,6 +327,26 @@ export class PartitionState {
   /** Whether the ISR is below the effective min.insync.replicas (Kafka's UnderMinIsr). */
   get isUnderMinIsr(): boolean {
     return isUnderMinIsr(this.currentRole, this.minInsyncReplicas);
+  }
+
+  /** Whether a leader's ISR is exactly the effective min.insync.replicas (Kafka's AtMinIsr). */
+  get isAtMinIsr(): boolean {
+    const role = this.currentRole;
+    if (role.kind !== "leader") return false;
+    return (
+      role.isrState.isr.length === effectiveMinIsr(this.minInsyncReplicas, role.replicas.length)
+    );
+  }
+
+  /** Kafka's lowWatermarkIfLeader: the smallest log start offset over the leader and followers. */
+  get lowWatermark(): number {
+    const role = this.currentRole;
+    let lowWatermark = this.localLogStartOffset;
+    if (role.kind !== "leader") return lowWatermark;
+    for (const follower of role.followers.values()) {
+      lowWatermark = Math.min(lowWatermark, follower.logStartOffset);
+    }
+    return lowWatermark;
   }
 
   private isEligible(follower: FollowerReplicaState): boolean {

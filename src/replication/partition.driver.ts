@@ -1,41 +1,58 @@
 /**
- * One local replica (Kafka's Partition): the pure PartitionState joined to its PartitionLog.
- * It appends produced records as leader, serves reads to consumers (up to the high watermark)
- * and followers (up to the log end, recording their progress), answers ListOffsets,
- * OffsetForLeaderEpoch and DeleteRecords, sends ISR changes to the controller, and tells
- * listeners when records were appended or the high watermark moved, so that the broker's
- * purgatory can complete delayed produces and fetches. The high watermark goes to the log
- * manager for the replication-offset checkpoint as it moves.
+ * One local replica (Kafka's Partition). This file owns one state machine: the replica's role,
+ * offsets and ISR (the pure PartitionState, see partition-role.ts for the roles and their
+ * transitions) joined to its log, which only this class reads and writes.
+ *
+ * As leader it appends produced records, serves consumers up to the high watermark and followers
+ * up to the log end (recording their progress, which may grow the ISR and move the high
+ * watermark), answers ListOffsets, OffsetForLeaderEpoch and DeleteRecords, and proposes ISR
+ * changes to the controller. As follower it appends the leader's batches with their offsets and
+ * epochs, truncates where its log diverges, and takes the leader's high watermark bounded by its
+ * own log end. Listeners hear of appends and high watermark moves, so that the broker's purgatory
+ * completes delayed produces and fetches; the high watermark goes to the log manager for the
+ * replication-offset checkpoint as it moves. An I/O error takes the replica offline.
  */
-import { AssertionError, ErrorCode, type Uuid } from "../common/index.js";
+import { ErrorCode, type BrokerId, type Uuid } from "../common/index.js";
 import type { PartitionRegistration } from "../metadata/index.js";
 import {
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
   isLogAppendError,
   isStorageFailure,
+  type LogConfig,
+  type LogOffsetMetadata,
   type PartitionLog,
   type TopicPartition,
 } from "../storage/index.js";
+import { submitWithRetries, type AlterPartitionSender } from "./alter-partition-sender.js";
+import type { AlterPartitionItem } from "./isr-state.js";
+import { produceRulesOf, type PartitionConfig } from "./partition-config.js";
 import {
-  ALTER_PARTITION_ATTEMPTS_MAX,
-  type AlterPartitionSender,
-} from "./alter-partition-sender.js";
-import type { AlterPartitionItem, AlterPartitionOutcome } from "./isr-state.js";
-import type { PartitionConfig } from "./partition-config.js";
-import { readRecords, type ReadRequest } from "./partition-read.driver.js";
-import * as offsets from "./partition-offsets.driver.js";
-import type {
-  AppendOutcome,
-  DeleteRecordsOutcome,
-  EpochEndOffset,
-  IsolationLevel,
-  OffsetLookup,
-  ReadOutcome,
+  divergedRead,
+  type AppendOutcome,
+  type DeleteRecordsOutcome,
+  type EpochEndOffset,
+  type FollowerAppendOutcome,
+  type IsolationLevel,
+  type OffsetLookup,
+  type ReadOutcome,
+  type ReadRequest,
 } from "./partition-results.js";
+import type { PartitionRole } from "./partition-role.js";
 import type { PartitionState, RoleChange } from "./partition-state.js";
 import { validateProduceRecords } from "./produce-validation.js";
-import type { AcksAllProgress } from "./request-checks.js";
+import { divergenceOf, type AcksAllProgress } from "./request-checks.js";
+import type { FollowerReplicaState } from "./replica-state.js";
 
-/** What a partition driver is built from. */
+/** ListOffsets' EARLIEST_LOCAL_TIMESTAMP (KIP-405): the local log start, as -2 without tiers. */
+const EARLIEST_LOCAL_TIMESTAMP = -4;
+
+/**
+ * ListOffsets' LATEST_TIERED_TIMESTAMP (v9, KIP-1005): the highest offset in remote storage.
+ * Without tiered storage nothing is tiered, and Kafka answers offset -1 and epoch -1.
+ */
+const LATEST_TIERED_TIMESTAMP = -5;
+
 export interface PartitionOptions {
   readonly topicPartition: TopicPartition;
   readonly topicId: Uuid;
@@ -58,13 +75,19 @@ export interface AppendedEvent {
   readonly logEndOffset: number;
 }
 
-/** One local replica. */
+type Failure = { readonly kind: "error"; readonly errorCode: number };
+
 export class Partition {
   private readonly highWatermarkListeners = new Set<(highWatermark: number) => void>();
   private readonly appendListeners = new Set<(event: AppendedEvent) => void>();
   private readonly inflight = new Set<Promise<void>>();
+  private readonly log: PartitionLog;
+  private readonly state: PartitionState;
 
-  constructor(readonly options: PartitionOptions) {}
+  constructor(private readonly options: PartitionOptions) {
+    this.log = options.log;
+    this.state = options.state;
+  }
 
   get topicPartition(): TopicPartition {
     return this.options.topicPartition;
@@ -72,29 +95,79 @@ export class Partition {
   get topicId(): Uuid {
     return this.options.topicId;
   }
-  get log(): PartitionLog {
-    return this.options.log;
+  get logDir(): string {
+    return this.options.logDir;
   }
-  get state(): PartitionState {
-    return this.options.state;
+  get role(): PartitionRole {
+    return this.state.role;
+  }
+  get isLeader(): boolean {
+    return this.state.isLeader;
+  }
+  get leaderEpoch(): number {
+    return this.state.leaderEpoch;
   }
   get highWatermark(): number {
-    return this.options.state.highWatermark;
+    return this.state.highWatermark;
+  }
+  get logStartOffset(): number {
+    return this.state.logStartOffset;
+  }
+  get logEndOffset(): number {
+    return this.log.logEndOffset;
+  }
+  /** Where the log ends, with the segment and byte position (delayed fetches measure bytes). */
+  get logEndOffsetMetadata(): LogOffsetMetadata {
+    return this.log.logEndOffsetMetadata;
+  }
+  /** The epoch of the last batch in the log, or undefined for a log without epochs. */
+  get latestEpoch(): number | undefined {
+    return this.log.latestEpoch;
+  }
+  /** The bytes the log holds on disk. */
+  get sizeInBytes(): number {
+    return this.log.size;
+  }
+  /** The committed ISR (empty unless leader). */
+  get isr(): readonly BrokerId[] {
+    return this.state.isr;
+  }
+  /** The ISR that counts for the high watermark and acks=all (empty unless leader). */
+  get maximalIsr(): readonly BrokerId[] {
+    return this.state.maximalIsr;
+  }
+  /** Whether the ISR is below the effective min.insync.replicas (Kafka's UnderMinIsr). */
+  get isUnderMinIsr(): boolean {
+    return this.state.isUnderMinIsr;
+  }
+  /** Whether the ISR is exactly at the effective min.insync.replicas (Kafka's AtMinIsr). */
+  get isAtMinIsr(): boolean {
+    return this.state.isAtMinIsr;
+  }
+  /** The leader's view of a follower, if this broker leads and `replicaId` follows. */
+  followerState(replicaId: BrokerId): FollowerReplicaState | undefined {
+    return this.state.followerState(replicaId);
   }
 
-  /** Listens for high watermark moves; returns the function that stops listening. */
   onHighWatermarkChanged(listener: (highWatermark: number) => void): () => void {
     this.highWatermarkListeners.add(listener);
     return () => this.highWatermarkListeners.delete(listener);
   }
 
-  /** Listens for appends to the local log; returns the function that stops listening. */
   onAppended(listener: (event: AppendedEvent) => void): () => void {
     this.appendListeners.add(listener);
     return () => this.appendListeners.delete(listener);
   }
 
-  /** Applies a registration naming this broker leader. */
+  /**
+   * The epoch and leadership check of a request (see request-checks.ts): FENCED_LEADER_EPOCH,
+   * UNKNOWN_LEADER_EPOCH, NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR or NONE.
+   */
+  checkLeaderEpoch(currentLeaderEpoch: number, options: { readonly requireLeader: boolean }) {
+    return this.state.checkLeaderEpoch(currentLeaderEpoch, options);
+  }
+
+  /** Applies a registration naming this broker leader (Kafka's makeLeader). */
   becomeLeader(registration: PartitionRegistration, nowMs: number): RoleChange {
     const localLogEndOffset = this.log.logEndOffset;
     const change = this.state.becomeLeader(registration, { nowMs, localLogEndOffset });
@@ -102,9 +175,24 @@ export class Partition {
     return change;
   }
 
-  /** Applies a registration naming another broker leader. */
+  /** Applies a registration naming another broker leader, or none (Kafka's makeFollower). */
   becomeFollower(registration: PartitionRegistration): RoleChange {
     return this.state.becomeFollower(registration, { localLogEndOffset: this.log.logEndOffset });
+  }
+
+  /** Applies a new `min.insync.replicas` (a topic config change). */
+  updateMinInsyncReplicas(minInsyncReplicas: number): void {
+    this.state.updateMinInsyncReplicas(minInsyncReplicas);
+  }
+
+  /** Gives the log the topic's new configs (Kafka's LogManager.updateTopicConfig). */
+  updateLogConfig(config: LogConfig): void {
+    this.log.updateConfig(config);
+  }
+
+  /** Takes the replica offline: its log's dir failed, or its replica is being removed. */
+  becomeOffline(): void {
+    this.state.becomeOffline();
   }
 
   /**
@@ -136,10 +224,7 @@ export class Partition {
       return refuse(this.errorCodeOf(error));
     }
     if (this.state.role.kind === "offline") return refuse(ErrorCode.KAFKA_STORAGE_ERROR);
-    const logEndOffset = this.log.logEndOffset;
-    if (this.state.recordLocalAppend(logEndOffset, options.nowMs)) this.publishHighWatermark();
-    for (const listener of this.appendListeners)
-      listener({ lastOffset: appended.lastOffset, logEndOffset });
+    this.afterAppend(appended.lastOffset, options.nowMs);
     return {
       kind: "appended",
       firstOffset: appended.firstOffset,
@@ -154,17 +239,135 @@ export class Partition {
     return this.state.checkEnoughReplicasReachOffset(requiredOffset);
   }
 
-  /** Reads for a consumer (replicaId -1) or a follower (see partition-read.driver.ts). */
+  /**
+   * Appends batches fetched from the leader of `fetchLeaderEpoch` with their offsets and epochs
+   * (Kafka's appendRecordsToFollowerOrFutureReplica). Refused with NOT_LEADER_OR_FOLLOWER when
+   * this replica no longer follows that epoch (the fetch was sent before a leader change), with
+   * the log's error for batches that do not continue the log, and KAFKA_STORAGE_ERROR on I/O.
+   */
+  async appendRecordsAsFollower(
+    records: Uint8Array,
+    options: { readonly fetchLeaderEpoch: number; readonly nowMs: number },
+  ): Promise<FollowerAppendOutcome> {
+    if (!this.isFollowerOf(options.fetchLeaderEpoch)) {
+      return { kind: "error", errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER };
+    }
+    let appended;
+    try {
+      appended = await this.log.appendAsFollower(records);
+    } catch (error) {
+      return { kind: "error", errorCode: this.errorCodeOf(error) };
+    }
+    if (this.state.role.kind === "offline") {
+      return { kind: "error", errorCode: ErrorCode.KAFKA_STORAGE_ERROR };
+    }
+    this.afterAppend(appended.lastOffset, options.nowMs);
+    return {
+      kind: "appended",
+      lastOffset: appended.lastOffset,
+      logEndOffset: this.log.logEndOffset,
+      latestEpoch: this.log.latestEpoch,
+    };
+  }
+
+  /**
+   * A follower takes the leader's high watermark, bounded by its own log end, and moves its log
+   * start offset up to the leader's (never past its high watermark), as Kafka's follower does
+   * after each fetched partition.
+   */
+  async updateFollowerOffsets(leader: {
+    readonly highWatermark: number;
+    readonly logStartOffset: number;
+  }): Promise<Failure | undefined> {
+    if (this.state.role.kind !== "follower") return undefined;
+    if (this.state.recordLeaderHighWatermark(leader.highWatermark)) this.publishHighWatermark();
+    const logStartOffset = Math.min(leader.logStartOffset, this.state.highWatermark);
+    if (logStartOffset <= this.log.logStartOffset) return undefined;
+    try {
+      await this.log.maybeIncrementLogStartOffset(logStartOffset);
+    } catch (error) {
+      return { kind: "error", errorCode: this.errorCodeOf(error) };
+    }
+    this.state.recordLogStartOffset(this.log.logStartOffset);
+    return undefined;
+  }
+
+  /** Removes the batches from the one holding `offset` on (a follower's divergence). */
+  truncateTo(offset: number): Promise<Failure | undefined> {
+    return this.truncation(() => this.log.truncateTo(offset));
+  }
+
+  /** Empties the log and restarts it at `offset` (a follower behind the leader's log start). */
+  truncateFullyAndStartAt(offset: number): Promise<Failure | undefined> {
+    return this.truncation(() => this.log.truncateFullyAndStartAt(offset));
+  }
+
+  private async truncation(work: () => Promise<unknown>): Promise<Failure | undefined> {
+    try {
+      await work();
+    } catch (error) {
+      return failure(this.errorCodeOf(error));
+    }
+    this.state.recordTruncation(this.log.logStartOffset, this.log.logEndOffset);
+    return undefined;
+  }
+
+  /**
+   * Where the largest epoch at most `epoch` ends in the local log (the follower's side of
+   * KIP-101 truncation), or undefined when the log has no epoch that old.
+   */
+  localEndOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } | undefined {
+    const end = this.log.endOffsetForEpoch(epoch);
+    return end.epoch < 0 || end.endOffset < 0 ? undefined : end;
+  }
+
+  /**
+   * Reads for a consumer (replica id -1, up to the high watermark, or the last stable offset for
+   * read_committed, which equals it until transactions exist) or a follower (up to the log end,
+   * then its fetch offset is recorded). Any fetcher that sends its last fetched epoch (Fetch
+   * v12+) is first checked for divergence (KIP-320, KIP-595), consumers too, as Kafka's
+   * readRecords does. The records are the log's whole batches, as their bytes.
+   */
   async readRecords(request: ReadRequest): Promise<ReadOutcome> {
     try {
-      return await readRecords(this, request);
+      return await this.read(request);
     } catch (error) {
       const errorCode = this.errorCodeOf(error);
       return { kind: "error", errorCode, highWatermark: -1, logStartOffset: -1 };
     }
   }
 
-  /** ListOffsets for this partition (see partition-offsets.driver.ts). */
+  /**
+   * Reads the local log from `fromOffset` up to `maxOffset` as whole batches, whatever the role:
+   * a coordinator loading its state from the partition it now leads.
+   */
+  async readLocal(options: {
+    readonly fromOffset: number;
+    readonly maxOffset: number;
+    readonly maxBytes: number;
+  }): Promise<
+    | { readonly kind: "records"; readonly records: Uint8Array[]; readonly nextOffset: number }
+    | Failure
+  > {
+    try {
+      const read = await this.log.read({ ...options, minOneBatch: true });
+      if (read.kind === "offsetOutOfRange") return failure(ErrorCode.OFFSET_OUT_OF_RANGE);
+      const records: Uint8Array[] = [];
+      for (const slice of read.slices) records.push(await this.log.readBytes(slice));
+      return { kind: "records", records, nextOffset: read.nextOffset };
+    } catch (error) {
+      return failure(this.errorCodeOf(error));
+    }
+  }
+
+  /**
+   * ListOffsets: -2 earliest, -1 latest (the high watermark for read_uncommitted, the last
+   * stable offset for read_committed, the log end for a replica), -3 the max timestamp, -4 the
+   * local log start, -5 nothing (no tiered storage), or the first record at or after a
+   * timestamp. A client's lookup fails with OFFSET_NOT_AVAILABLE while a new leader's high
+   * watermark is below its epoch start offset (KIP-207), and finds nothing at or past the last
+   * fetchable offset.
+   */
   async fetchOffsetForTimestamp(
     timestamp: number,
     options: {
@@ -173,27 +376,59 @@ export class Partition {
     },
   ): Promise<OffsetLookup> {
     try {
-      return await offsets.fetchOffsetForTimestamp(this, timestamp, options);
+      return await this.offsetForTimestamp(timestamp, options);
     } catch (error) {
       return { kind: "error", errorCode: this.errorCodeOf(error) };
     }
   }
 
-  /** OffsetForLeaderEpoch for this partition. */
+  /**
+   * OffsetForLeaderEpoch: the largest epoch at most `leaderEpoch` in the log and where it ends.
+   * A leader that has not yet appended in its epoch answers its epoch with the log end offset,
+   * which is where Kafka's leader records the epoch's start at election.
+   */
   lastOffsetForLeaderEpoch(
     leaderEpoch: number,
     options: { readonly currentLeaderEpoch: number; readonly requireLeader: boolean },
   ): EpochEndOffset {
-    return offsets.lastOffsetForLeaderEpoch(this, leaderEpoch, options);
+    const checked = this.state.checkLeaderEpoch(options.currentLeaderEpoch, options);
+    if (checked !== ErrorCode.NONE) return { errorCode: checked, leaderEpoch: -1, endOffset: -1 };
+    const latest = this.log.latestEpoch ?? -1;
+    const state = this.state;
+    if (state.isLeader && leaderEpoch >= state.leaderEpoch && latest < state.leaderEpoch) {
+      return {
+        errorCode: ErrorCode.NONE,
+        leaderEpoch: state.leaderEpoch,
+        endOffset: this.log.logEndOffset,
+      };
+    }
+    const end = this.log.endOffsetForEpoch(leaderEpoch);
+    return { errorCode: ErrorCode.NONE, leaderEpoch: end.epoch, endOffset: end.endOffset };
   }
 
-  /** DeleteRecords on the leader: moves the log start offset up to `offset` (-1: the HW). */
+  /**
+   * DeleteRecords: moves the log start offset up to `offset` (-1: the high watermark), never past
+   * the high watermark (OFFSET_OUT_OF_RANGE), and only where `cleanup.policy` includes delete
+   * (POLICY_VIOLATION). Answers the low watermark: the smallest log start offset of the replicas.
+   */
   async deleteRecordsOnLeader(offset: number): Promise<DeleteRecordsOutcome> {
-    try {
-      return await offsets.deleteRecordsOnLeader(this, offset);
-    } catch (error) {
-      return { kind: "error", errorCode: this.errorCodeOf(error) };
+    const state = this.state;
+    if (state.role.kind === "offline") return failure(ErrorCode.KAFKA_STORAGE_ERROR);
+    if (!state.isLeader) return failure(ErrorCode.NOT_LEADER_OR_FOLLOWER);
+    if (!this.options.config().log.cleanupPolicy.delete) {
+      return failure(ErrorCode.POLICY_VIOLATION);
     }
+    const requested = offset === -1 ? state.highWatermark : offset;
+    if (requested < 0 || requested > state.highWatermark) {
+      return failure(ErrorCode.OFFSET_OUT_OF_RANGE);
+    }
+    try {
+      await this.log.maybeIncrementLogStartOffset(requested);
+    } catch (error) {
+      return failure(this.errorCodeOf(error));
+    }
+    state.recordLogStartOffset(this.log.logStartOffset);
+    return { kind: "deleted", lowWatermark: state.lowWatermark };
   }
 
   /** Proposes an ISR shrink when members fell out of sync; the replica manager calls it. */
@@ -203,21 +438,140 @@ export class Partition {
     return item !== undefined;
   }
 
-  /** Sends an ISR expansion or shrink and applies the answer, retrying a bounded number. */
-  submitAlterPartition(item: AlterPartitionItem, nowMs: number): void {
-    const sending = this.sendAlterPartition(item, nowMs).finally(() =>
-      this.inflight.delete(sending),
-    );
-    this.inflight.add(sending);
-  }
-
   /** Resolves when no AlterPartition of this partition is in flight. */
   async whenIdle(): Promise<void> {
     while (this.inflight.size > 0) await Promise.all([...this.inflight]);
   }
 
-  /** Tells listeners and the checkpoint that the high watermark moved. */
-  publishHighWatermark(): void {
+  private isFollowerOf(leaderEpoch: number): boolean {
+    const role = this.state.role;
+    return role.kind === "follower" && role.leaderEpoch === leaderEpoch;
+  }
+
+  private afterAppend(lastOffset: number, nowMs: number): void {
+    const logEndOffset = this.log.logEndOffset;
+    if (this.state.recordLocalAppend(logEndOffset, nowMs)) this.publishHighWatermark();
+    for (const listener of this.appendListeners) listener({ lastOffset, logEndOffset });
+  }
+
+  private async read(request: ReadRequest): Promise<ReadOutcome> {
+    const state = this.state;
+    const isFollower = request.replicaId >= 0;
+    const refuse = (errorCode: number): ReadOutcome => ({
+      kind: "error",
+      errorCode,
+      highWatermark: state.highWatermark,
+      logStartOffset: state.logStartOffset,
+    });
+    const checked = state.checkLeaderEpoch(request.currentLeaderEpoch, { requireLeader: true });
+    if (checked !== ErrorCode.NONE) return refuse(checked);
+    if (isFollower && state.followerState(request.replicaId as BrokerId) === undefined) {
+      // A replica not (yet) in the assignment: with an epoch the pair is unknown to us, so the
+      // follower retries; without one we cannot tell who is stale (Kafka's rule).
+      const hasEpoch = request.currentLeaderEpoch >= 0;
+      return refuse(hasEpoch ? ErrorCode.UNKNOWN_LEADER_EPOCH : ErrorCode.NOT_LEADER_OR_FOLLOWER);
+    }
+    // The offsets before the read, so that appends during it do not keep a follower out of sync.
+    const before = {
+      highWatermark: state.highWatermark,
+      logStartOffset: this.log.logStartOffset,
+      logEndOffset: this.log.logEndOffset,
+    };
+    if (request.lastFetchedEpoch >= 0) {
+      const end = this.lastOffsetForLeaderEpoch(request.lastFetchedEpoch, {
+        currentLeaderEpoch: request.currentLeaderEpoch,
+        requireLeader: false,
+      });
+      const diverging = divergenceOf(end, request, before.logStartOffset);
+      if (diverging.kind === "error") return refuse(diverging.errorCode);
+      if (diverging.epoch !== undefined) return divergedRead(before, diverging.epoch);
+    }
+    const maxOffset = isFollower ? before.logEndOffset : before.highWatermark;
+    const read = await this.log.read({
+      fromOffset: request.fetchOffset,
+      maxBytes: request.maxBytes,
+      maxOffset,
+      minOneBatch: request.minOneBatch,
+    });
+    if (read.kind === "offsetOutOfRange") return refuse(ErrorCode.OFFSET_OUT_OF_RANGE);
+    const records: Uint8Array[] = [];
+    for (const slice of read.slices) records.push(await this.log.readBytes(slice));
+    if (isFollower) this.recordFollowerFetch(request, before.logEndOffset);
+    return {
+      kind: "records",
+      records,
+      sizeInBytes: read.sizeInBytes,
+      ...before,
+      lastStableOffset: before.highWatermark,
+      divergingEpoch: undefined,
+    };
+  }
+
+  /** Records a follower's fetch, sending an ISR expansion and publishing a moved HW. */
+  private recordFollowerFetch(request: ReadRequest, leaderEndOffset: number): void {
+    const update = this.state.updateFollowerFetchState(request.replicaId as BrokerId, {
+      fetchOffset: request.fetchOffset,
+      logStartOffset: request.logStartOffset,
+      fetchTimeMs: request.nowMs,
+      leaderEndOffset,
+      brokerEpoch: request.brokerEpoch,
+    });
+    if (update.kind !== "updated") return;
+    if (update.alterPartition !== undefined) {
+      this.submitAlterPartition(update.alterPartition, request.nowMs);
+    }
+    if (update.highWatermarkChanged) this.publishHighWatermark();
+  }
+
+  private async offsetForTimestamp(
+    timestamp: number,
+    options: {
+      readonly isolation: IsolationLevel | undefined;
+      readonly currentLeaderEpoch: number;
+    },
+  ): Promise<OffsetLookup> {
+    const state = this.state;
+    const checked = state.checkLeaderEpoch(options.currentLeaderEpoch, { requireLeader: true });
+    if (checked !== ErrorCode.NONE) return failure(checked);
+    const role = state.role;
+    const lastFetchableOffset =
+      options.isolation === undefined ? this.log.logEndOffset : state.highWatermark;
+    const isHighWatermarkLagging =
+      options.isolation !== undefined &&
+      role.kind === "leader" &&
+      role.leaderEpochStartOffset > state.highWatermark;
+    const offsetNotAvailable = failure(ErrorCode.OFFSET_NOT_AVAILABLE);
+    if (timestamp === LATEST_TIMESTAMP) {
+      if (isHighWatermarkLagging) return offsetNotAvailable;
+      const found = { offset: lastFetchableOffset, timestamp: -1, leaderEpoch: state.leaderEpoch };
+      return { kind: "found", ...found };
+    }
+    if (timestamp === LATEST_TIERED_TIMESTAMP) return { kind: "notFound" };
+    const asked = timestamp === EARLIEST_LOCAL_TIMESTAMP ? EARLIEST_TIMESTAMP : timestamp;
+    const found = await this.log.fetchOffsetByTimestamp(asked);
+    if (asked === EARLIEST_TIMESTAMP) {
+      return found === undefined ? { kind: "notFound" } : { kind: "found", ...found };
+    }
+    if (
+      found !== undefined &&
+      (options.isolation === undefined || found.offset < lastFetchableOffset)
+    ) {
+      return { kind: "found", ...found };
+    }
+    return isHighWatermarkLagging ? offsetNotAvailable : { kind: "notFound" };
+  }
+
+  /** Sends an ISR expansion or shrink and applies the answer, retrying a bounded number. */
+  private submitAlterPartition(item: AlterPartitionItem, nowMs: number): void {
+    const sending = submitWithRetries(this.options.alterPartitionSender, item, (outcome) => {
+      const handled = this.state.handleAlterPartitionOutcome(item, outcome, nowMs);
+      if (handled.highWatermarkChanged) this.publishHighWatermark();
+      return handled.shouldRetry;
+    }).finally(() => this.inflight.delete(sending));
+    this.inflight.add(sending);
+  }
+
+  private publishHighWatermark(): void {
     const highWatermark = this.state.highWatermark;
     this.options.checkpointHighWatermark(highWatermark);
     for (const listener of this.highWatermarkListeners) listener(highWatermark);
@@ -227,37 +581,15 @@ export class Partition {
    * The error code for an error of the log: a refused input keeps its own; an I/O failure takes
    * the replica offline and is KAFKA_STORAGE_ERROR; anything else is a bug and goes on.
    */
-  errorCodeOf(error: unknown): number {
+  private errorCodeOf(error: unknown): number {
     if (isLogAppendError(error)) return error.errorCode;
     if (!isStorageFailure(error)) throw error;
     this.state.becomeOffline();
     this.options.onStorageFailure(this.options.logDir, error);
     return ErrorCode.KAFKA_STORAGE_ERROR;
   }
-
-  private async sendAlterPartition(item: AlterPartitionItem, nowMs: number): Promise<void> {
-    for (let attempt = 1; attempt <= ALTER_PARTITION_ATTEMPTS_MAX; attempt++) {
-      const outcome = await this.options.alterPartitionSender
-        .submit(item)
-        .catch((error: unknown): AlterPartitionOutcome => {
-          // A sender that fails instead of answering counts as a lost request; bugs go on.
-          if (error instanceof AssertionError) throw error;
-          return { kind: "error", errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
-        });
-      const handled = this.state.handleAlterPartitionOutcome(item, outcome, nowMs);
-      if (handled.highWatermarkChanged) this.publishHighWatermark();
-      if (!handled.shouldRetry) return;
-    }
-  }
 }
 
-/** The produce rules of a topic's configs. */
-function produceRulesOf(config: PartitionConfig): Parameters<typeof validateProduceRecords>[1] {
-  return {
-    maxMessageBytes: config.log.maxMessageBytes,
-    messageTimestampType: config.log.messageTimestampType,
-    messageTimestampBeforeMaxMs: config.messageTimestampBeforeMaxMs,
-    messageTimestampAfterMaxMs: config.messageTimestampAfterMaxMs,
-    isCompacted: config.log.cleanupPolicy.compact,
-  };
+function failure(errorCode: number): Failure {
+  return { kind: "error", errorCode };
 }

@@ -1,53 +1,99 @@
 /**
- * The replica manager (Kafka's ReplicaManager, leader side): the partitions this broker hosts,
- * kept in step with the metadata as a MetadataPublisher, and the routing of produce appends and
- * fetch reads to them. Metadata work runs in its own serial queue (publishers are called
- * synchronously; creating logs is not). A failed log dir takes its partitions offline
- * (KAFKA_STORAGE_ERROR). The purgatory of the broker waits on the partitions' events.
+ * The replica manager (Kafka's ReplicaManager). This file owns one state machine: the replicas
+ * this broker hosts (online with their Partition, or offline with their failed dir, see
+ * hosted-partitions.ts) and which of them its replica fetchers follow.
+ *
+ * As a MetadataPublisher it applies each delta's local changes in Kafka's order, in its own
+ * serial queue (publishers are called synchronously; logs are not): deleted replicas stop
+ * fetching, go offline and lose their logs; new leaders stop fetching first, then start their
+ * leader epoch; followers take their new role and, on a new leader epoch or leader, start
+ * fetching from the leader's inter-broker listener at the offset their log allows. It routes
+ * produce appends and fetch reads to the partitions, proposes ISR shrinks on its tick, and takes
+ * the partitions of a failed log dir offline, stopping their fetchers. The purgatory of the
+ * broker waits on the partitions' events and on `onPartitionRoleChanged`.
  */
 import type { BrokerId } from "../common/index.js";
 import {
   EMPTY_IMAGE,
+  type LoaderManifest,
   type LocalPartition,
+  type LocalPartitionReference,
   type MetadataDelta,
   type MetadataImage,
   type MetadataPublisher,
 } from "../metadata/index.js";
-import type { Clock, Logger } from "../ports/index.js";
+import type { Address, Clock, Logger, Timers } from "../ports/index.js";
 import type { LogConfig, LogManager, PartitionLog, TopicPartition } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
 import { topicsWithChangedConfigs, updateLogConfigs } from "./config-changes.js";
+import { initialFetchState } from "./fetch-state.js";
 import {
   HostedPartitions,
   type HostedPartition,
   type PartitionLookup,
 } from "./hosted-partitions.js";
+import type { LeaderEndpoint } from "./leader-endpoint.driver.js";
 import { partitionConfigOf, type PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
-import type { ReadRequest } from "./partition-read.driver.js";
-import type { AppendOutcome, ReadOutcome } from "./partition-results.js";
+import type { AppendOutcome, ReadOutcome, ReadRequest } from "./partition-results.js";
 import { newPartition } from "./new-partition.js";
-import { applyLocalChanges } from "./replica-metadata.driver.js";
-import type { AcksAllWait, AppendRecordsResult, ProduceEntry } from "./replica-manager-types.js";
+import {
+  ReplicaFetcherManager,
+  type FollowedPartition,
+  type ReplicaFetcherManagerSettings,
+} from "./replica-fetcher-manager.driver.js";
 
-export type { AcksAllWait, AppendRecordsResult, ProduceEntry } from "./replica-manager-types.js";
+/** One partition's records of a Produce request. */
+export interface ProduceEntry {
+  readonly topicPartition: TopicPartition;
+  readonly records: Uint8Array;
+}
 
-/** What the replica manager is built from. */
+/** What an acks=all produce must wait for, per appended partition (the purgatory's key). */
+export interface AcksAllWait {
+  readonly topicPartition: TopicPartition;
+  readonly partition: Partition;
+  /** Done when the high watermark reaches this (lastOffset + 1), or the ISR shrinks below. */
+  readonly requiredOffset: number;
+}
+
+export interface AppendRecordsResult {
+  readonly results: readonly {
+    readonly topicPartition: TopicPartition;
+    readonly outcome: AppendOutcome;
+  }[];
+  /**
+   * For acks=-1: the partitions to wait on (see Partition.checkEnoughReplicasReachOffset), empty
+   * when every partition failed (Kafka's delayedProduceRequestRequired), which answers at once.
+   */
+  readonly waits: readonly AcksAllWait[];
+}
+
+/** How the replica manager reaches other brokers as a follower. */
+export interface ReplicationNetwork {
+  /** `inter.broker.listener.name`: the listener of a leader that followers fetch from. */
+  readonly listenerName: string;
+  /** A leader's endpoint; `address` is where its inter-broker listener is registered. */
+  readonly endpointOf: (leaderId: BrokerId, address: Address) => LeaderEndpoint;
+  readonly fetchers: ReplicaFetcherManagerSettings;
+}
+
 export interface ReplicaManagerOptions {
   readonly brokerId: BrokerId;
-  /** This broker's epoch from its registration (sent with its own ISR entry). */
+  /** This broker's epoch from its registration (sent with its ISR entry and its fetches). */
   readonly brokerEpoch: () => number;
   readonly logManager: LogManager;
   readonly alterPartitionSender: AlterPartitionSender;
   readonly clock: Clock;
+  readonly timers: Timers;
   readonly logger: Logger;
   /** The static broker config's topic defaults (the node's config file). */
   readonly defaults: PartitionConfig;
   /** `replica.lag.time.max.ms`. */
   readonly replicaLagTimeMaxMs: number;
+  readonly network: ReplicationNetwork;
 }
 
-/** The replica manager of one broker. */
 export class ReplicaManager implements MetadataPublisher {
   readonly name = "ReplicaManager";
   private readonly hosted = new HostedPartitions();
@@ -56,21 +102,49 @@ export class ReplicaManager implements MetadataPublisher {
   private applying: Promise<void> = Promise.resolve();
   private readonly stopListening: () => void;
   private readonly roleListeners = new Set<(topicPartition: TopicPartition) => void>();
+  private readonly fetchers: ReplicaFetcherManager;
+  private readonly downstream: MetadataPublisher[] = [];
+  private isShutDown = false;
 
   constructor(private readonly options: ReplicaManagerOptions) {
     this.stopListening = options.logManager.onLogDirFailure((failure) => {
-      for (const topicPartition of failure.partitions)
+      for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
+      }
     });
+    this.fetchers = new ReplicaFetcherManager(
+      {
+        brokerId: options.brokerId,
+        brokerEpoch: options.brokerEpoch,
+        partition: (topicPartition) => this.onlinePartition(topicPartition),
+      },
+      (leaderId) => this.leaderEndpoint(leaderId),
+      { clock: options.clock, timers: options.timers, logger: options.logger },
+      options.network.fetchers,
+    );
   }
 
-  /** The latest image this publisher received. */
   get metadataImage(): MetadataImage {
     return this.image;
   }
 
+  /** The replica fetchers and the partitions they follow. */
+  get replicaFetchers(): ReplicaFetcherManager {
+    return this.fetchers;
+  }
+
+  /**
+   * Makes `publisher` see each delta only once this broker's replicas follow it, so that what
+   * the broker serves as metadata (the metadata cache) never names a partition it leads before
+   * the partition is there to answer (Kafka's brokers answer such a window with retriable
+   * errors; here there is none).
+   */
+  publishAfterApplying(publisher: MetadataPublisher): void {
+    this.downstream.push(publisher);
+  }
+
   /** Queues the local changes of `delta`; `whenMetadataApplied` resolves after them. */
-  onMetadataUpdate(delta: MetadataDelta, image: MetadataImage): void {
+  onMetadataUpdate(delta: MetadataDelta, image: MetadataImage, manifest: LoaderManifest): void {
     this.image = image;
     if (delta.configsDelta !== undefined || delta.topicsDelta !== undefined) this.configs.clear();
     // The open logs take the new configs now, before any later append reads them.
@@ -83,11 +157,21 @@ export class ReplicaManager implements MetadataPublisher {
     const changes = delta.localChanges(this.options.brokerId);
     const refreshConfigs = delta.configsDelta !== undefined;
     this.applying = this.applying.then(async () => {
-      await applyLocalChanges(this.context(), changes);
-      if (refreshConfigs) this.refreshMinInsyncReplicas();
+      const removed = this.isShutDown ? [] : await this.stopDeletedReplicas(changes.deletes);
+      if (!this.isShutDown) {
+        await this.applyLeaders(changes.leaders);
+        await this.applyFollowers(changes.followers, image);
+        if (refreshConfigs) this.refreshMinInsyncReplicas();
+      }
+      for (const publisher of this.downstream) publisher.onMetadataUpdate(delta, image, manifest);
       for (const local of [...changes.deletes, ...changes.leaders, ...changes.followers]) {
         this.notifyRoleChanged({ topic: local.topicName, partition: local.partitionIndex });
       }
+      // Files go last: nothing waits on them, but a topic made again waits for its old logs.
+      for (const topicPartition of removed) {
+        await this.options.logManager.deleteLog(topicPartition);
+      }
+      if (!this.isShutDown) await this.fetchers.shutdownIdleFetchers();
     });
   }
 
@@ -122,14 +206,18 @@ export class ReplicaManager implements MetadataPublisher {
     return this.configOf(topic).log;
   }
 
-  /** A hosted partition, or the error a request for it gets. */
+  /** A hosted partition, or the error a request for it gets (Kafka's getPartitionOrError). */
   getPartitionOrError(topicPartition: TopicPartition): PartitionLookup {
     return this.hosted.lookup(topicPartition, this.image);
   }
 
-  /** The online partitions. */
   onlinePartitions(): Partition[] {
     return this.hosted.online();
+  }
+
+  /** How many hosted replicas are offline (Kafka's OfflineReplicaCount). */
+  get offlineReplicaCount(): number {
+    return this.hosted.offlineCount();
   }
 
   /**
@@ -174,7 +262,10 @@ export class ReplicaManager implements MetadataPublisher {
     };
   }
 
-  /** Reads each requested partition in order (Kafka's readFromLog with its KIP-74 rule). */
+  /**
+   * Reads each requested partition in order (Kafka's readFromLog with its KIP-74 rule): the
+   * records come as the bytes of the log's file pieces, ready to be written as they are.
+   */
   async fetchMessages(
     requests: readonly {
       readonly topicPartition: TopicPartition;
@@ -222,17 +313,120 @@ export class ReplicaManager implements MetadataPublisher {
     return proposals;
   }
 
-  /** Stops listening to the log manager; metadata already queued still applies. */
+  /** Stops the fetchers and listening to the log manager; queued metadata still applies. */
   async shutdown(): Promise<void> {
     this.stopListening();
     await this.applying;
+    this.isShutDown = true;
+    await this.fetchers.shutdown();
     await Promise.all(this.hosted.online().map((partition) => partition.whenIdle()));
+  }
+
+  /**
+   * Stops the replicas this broker no longer hosts; resolves to those whose logs are to be
+   * deleted (a log in a failed dir cannot be deleted now; it stays until the dir is repaired).
+   */
+  private async stopDeletedReplicas(
+    deletes: readonly LocalPartitionReference[],
+  ): Promise<TopicPartition[]> {
+    const topicPartitions = deletes.map(topicPartitionOf);
+    await this.fetchers.removeFetcherForPartitions(topicPartitions);
+    const toDelete: TopicPartition[] = [];
+    for (const topicPartition of topicPartitions) {
+      const hosted = this.hosted.delete(topicPartition);
+      if (hosted?.kind === "online") hosted.partition.becomeOffline();
+      if (hosted?.kind !== "offline") toDelete.push(topicPartition);
+    }
+    return toDelete;
+  }
+
+  /** Kafka's applyLocalLeadersDelta: fetchers stop first, so no follower append races the epoch. */
+  private async applyLeaders(leaders: readonly LocalPartition[]): Promise<void> {
+    await this.fetchers.removeFetcherForPartitions(leaders.map(topicPartitionOf));
+    for (const local of leaders) {
+      const partition = await this.ensureOnlinePartition(local);
+      partition?.becomeLeader(local.partition, this.options.clock.nowMs());
+    }
+  }
+
+  /**
+   * Kafka's applyLocalFollowersDelta: every follower takes its role; those with a new leader
+   * epoch (or just created) restart fetching from the leader named, when the leader is a
+   * registered broker with the inter-broker listener; a partition without a leader stops.
+   */
+  private async applyFollowers(
+    followers: readonly LocalPartition[],
+    image: MetadataImage,
+  ): Promise<void> {
+    const toStart: { readonly local: LocalPartition; readonly partition: Partition }[] = [];
+    const toStop: TopicPartition[] = [];
+    for (const local of followers) {
+      const partition = await this.ensureOnlinePartition(local);
+      if (partition === undefined) continue;
+      const change = partition.becomeFollower(local.partition);
+      if (change.kind === "skipped") continue;
+      const isFetched = this.fetchers.isFetching(partition.topicPartition);
+      if (local.partition.leader < 0) toStop.push(partition.topicPartition);
+      else if (change.isNewLeaderEpoch || !isFetched) toStart.push({ local, partition });
+    }
+    // Stopping first lets each fetch start from the log as it is now.
+    await this.fetchers.removeFetcherForPartitions([
+      ...toStop,
+      ...toStart.map(({ partition }) => partition.topicPartition),
+    ]);
+    const followed: FollowedPartition[] = [];
+    for (const { local, partition } of toStart) {
+      const leaderId = local.partition.leader;
+      if (this.leaderAddress(image, leaderId) === undefined) {
+        this.options.logger.debug("partition leader is not reachable yet; not fetching", {
+          topicPartition: `${local.topicName}-${local.partitionIndex}`,
+          leaderId,
+        });
+        continue;
+      }
+      const initial = initialFetchState(
+        {
+          logEndOffset: partition.logEndOffset,
+          highWatermark: partition.highWatermark,
+          latestEpoch: partition.latestEpoch,
+        },
+        local.partition.leaderEpoch,
+      );
+      followed.push({
+        topicPartition: partition.topicPartition,
+        topicId: local.topicId,
+        leaderId,
+        initial,
+      });
+    }
+    await this.fetchers.addFetcherForPartitions(followed);
+  }
+
+  private leaderEndpoint(leaderId: BrokerId): LeaderEndpoint {
+    const address = this.leaderAddress(this.image, leaderId);
+    // A fetcher is only made for a leader found in the image, whose address it just read.
+    if (address === undefined) throw new RangeError(`no inter-broker endpoint for ${leaderId}`);
+    return this.options.network.endpointOf(leaderId, address);
+  }
+
+  private leaderAddress(image: MetadataImage, leaderId: BrokerId): Address | undefined {
+    const broker = image.cluster.brokers.get(leaderId);
+    const listener = broker?.listeners.find(
+      (endpoint) => endpoint.name === this.options.network.listenerName,
+    );
+    return listener === undefined ? undefined : { host: listener.host, port: listener.port };
+  }
+
+  private onlinePartition(topicPartition: TopicPartition): Partition | undefined {
+    const hosted = this.hosted.get(topicPartition);
+    return hosted?.kind === "online" ? hosted.partition : undefined;
   }
 
   private takeOffline(topicPartition: TopicPartition, logDir: string): void {
     const hosted = this.hosted.get(topicPartition);
-    if (hosted?.kind === "online") hosted.partition.state.becomeOffline();
+    if (hosted?.kind === "online") hosted.partition.becomeOffline();
     this.hosted.set(topicPartition, { kind: "offline", logDir });
+    void this.fetchers.removeFetcherForPartitions([topicPartition]);
     this.options.logger.warn("partition offline", {
       topicPartition: `${topicPartition.topic}-${topicPartition.partition}`,
       logDir,
@@ -246,25 +440,19 @@ export class ReplicaManager implements MetadataPublisher {
 
   private refreshMinInsyncReplicas(): void {
     for (const partition of this.hosted.online()) {
-      partition.state.updateMinInsyncReplicas(
+      partition.updateMinInsyncReplicas(
         this.configOf(partition.topicPartition.topic).minInsyncReplicas,
       );
     }
   }
 
-  private context(): Parameters<typeof applyLocalChanges>[0] {
-    return {
-      get: (topicPartition) => this.hosted.get(topicPartition),
-      delete: (topicPartition) => void this.hosted.delete(topicPartition),
-      ensurePartition: (local) => this.ensurePartition(local),
-      deleteLog: async (topicPartition) =>
-        void (await this.options.logManager.deleteLog(topicPartition)),
-      nowMs: () => this.options.clock.nowMs(),
-    };
+  private async ensureOnlinePartition(local: LocalPartition): Promise<Partition | undefined> {
+    const hosted = await this.ensurePartition(local);
+    return hosted.kind === "online" ? hosted.partition : undefined;
   }
 
   private async ensurePartition(local: LocalPartition): Promise<HostedPartition> {
-    const topicPartition = { topic: local.topicName, partition: local.partitionIndex };
+    const topicPartition = topicPartitionOf(local);
     const existing = this.hosted.get(topicPartition);
     if (existing !== undefined) return existing;
     const { logManager } = this.options;
@@ -293,4 +481,8 @@ export class ReplicaManager implements MetadataPublisher {
       { local, log, logDir },
     );
   }
+}
+
+function topicPartitionOf(reference: LocalPartitionReference): TopicPartition {
+  return { topic: reference.topicName, partition: reference.partitionIndex };
 }

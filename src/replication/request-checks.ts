@@ -6,6 +6,7 @@
 import { ErrorCode } from "../common/index.js";
 import { effectiveMinIsr } from "./high-watermark.js";
 import { maximalIsr } from "./isr-state.js";
+import type { DivergingEpoch, EpochEndOffset } from "./partition-results.js";
 import type { PartitionRole } from "./partition-role.js";
 
 /**
@@ -76,4 +77,26 @@ export function checkEnoughReplicasReachOffset(
     kind: "done",
     errorCode: isEnough ? ErrorCode.NONE : ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
   };
+}
+
+/**
+ * Kafka's divergence check of a fetch that sent its last fetched epoch, given `end`, where the
+ * leader's log has that epoch end: when the leader lacks the epoch, or it ends before the fetch
+ * offset, the fetcher must truncate to `epoch` (Fetch v12+ DivergingEpoch, KIP-320).
+ */
+export function divergenceOf(
+  end: EpochEndOffset,
+  request: { readonly fetchOffset: number; readonly lastFetchedEpoch: number },
+  logStartOffset: number,
+):
+  | { readonly kind: "error"; readonly errorCode: number }
+  | { readonly kind: "checked"; readonly epoch: DivergingEpoch | undefined } {
+  const refuse = (errorCode: number) => ({ kind: "error", errorCode }) as const;
+  if (end.errorCode !== ErrorCode.NONE) return refuse(end.errorCode);
+  if (end.endOffset < 0 || end.leaderEpoch < 0) return refuse(ErrorCode.OFFSET_OUT_OF_RANGE);
+  if (request.fetchOffset < logStartOffset) return refuse(ErrorCode.OFFSET_OUT_OF_RANGE);
+  if (end.leaderEpoch < request.lastFetchedEpoch || end.endOffset < request.fetchOffset) {
+    return { kind: "checked", epoch: { epoch: end.leaderEpoch, endOffset: end.endOffset } };
+  }
+  return { kind: "checked", epoch: undefined };
 }

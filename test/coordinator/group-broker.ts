@@ -32,7 +32,7 @@ import {
 } from "../../src/broker/index.js";
 import { MemoryMetricsSink } from "../../sim/index.js";
 import { LogHarness } from "../storage/log-harness.js";
-import { RecordingSender } from "../replication/fixtures.js";
+import { RecordingSender, unreachableNetwork } from "../replication/fixtures.js";
 import { RecordingForwarder } from "../broker/apis/harness.js";
 import { requestPath } from "./group-requests.js";
 
@@ -94,6 +94,8 @@ export class GroupBroker {
       logger: harness.logger,
       defaults: defaultPartitionConfig(defaultLogConfig),
       replicaLagTimeMaxMs: 30_000,
+      timers: harness.node.timers,
+      network: unreachableNetwork(),
     });
     const coordinator = new GroupCoordinator({
       config: TEST_GROUP_CONFIG,
@@ -118,7 +120,10 @@ export class GroupBroker {
     delta.replayAll(metadataRecords(options.hasOffsetsTopic));
     const image = delta.apply(EMPTY_PROVENANCE);
     metadataCache.onMetadataUpdate(delta, image);
-    replicaManager.onMetadataUpdate(delta, image);
+    replicaManager.onMetadataUpdate(delta, image, {
+      kind: "snapshot",
+      provenance: image.provenance,
+    });
     await harness.run(replicaManager.whenMetadataApplied());
     return new GroupBroker(harness, logManager, replicaManager, coordinator, router, dependencies);
   }

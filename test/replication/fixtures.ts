@@ -6,13 +6,16 @@ import { brokerId, type BrokerId, type LeaderEpoch, type Uuid } from "../../src/
 import type { PartitionRegistration } from "../../src/metadata/index.js";
 import { encodeBatch, type EncodeBatchOptions, type NewRecord } from "../../src/protocol/index.js";
 import {
+  DEFAULT_REPLICA_FETCHER_SETTINGS,
   defaultPartitionConfig,
+  partitionKey,
   Partition,
   PartitionState,
   type AlterPartitionItem,
   type AlterPartitionOutcome,
   type AlterPartitionSender,
   type PartitionConfig,
+  type ReplicationNetwork,
 } from "../../src/replication/index.js";
 import { defaultLogConfig } from "../../src/storage/index.js";
 import { LogHarness } from "../storage/log-harness.js";
@@ -132,4 +135,24 @@ export async function newPartition(
     onStorageFailure: () => undefined,
   });
   return { harness, partition, sender, checkpoints };
+}
+
+/**
+ * The replication network of a broker tested alone: other brokers may be registered, but every
+ * request to them fails as if they were down, so its followers fetch nothing.
+ */
+export function unreachableNetwork(): ReplicationNetwork {
+  const failed = { kind: "failed", message: "no other broker runs in this test" } as const;
+  return {
+    listenerName: "PLAINTEXT",
+    endpointOf: () => ({
+      fetch: () => Promise.resolve(failed),
+      endOffsetsForEpochs: (queries) =>
+        Promise.resolve(
+          new Map(queries.map((query) => [partitionKey(query.topicPartition), failed])),
+        ),
+      fetchOffset: () => Promise.resolve(failed),
+    }),
+    fetchers: DEFAULT_REPLICA_FETCHER_SETTINGS,
+  };
 }

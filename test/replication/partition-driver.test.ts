@@ -147,7 +147,7 @@ test("ListOffsets, OffsetForLeaderEpoch and DeleteRecords on a single-replica le
     kind: "deleted",
     lowWatermark: 3,
   });
-  assert.equal(partition.state.logStartOffset, 3);
+  assert.equal(partition.logStartOffset, 3);
   const fenced = await lookup(-1);
   assert.equal(fenced.kind, "found");
   const stale = await harness.run(
@@ -176,5 +176,5 @@ test("a caught-up follower joins the ISR through the AlterPartition sender", asy
   await harness.run(partition.readRecords({ ...follower, fetchOffset: 1, nowMs: 2 }));
   await partition.whenIdle();
   assert.equal(sender.sent.length, 1);
-  assert.deepEqual(partition.state.isr, [1, 2]);
+  assert.deepEqual(partition.isr, [1, 2]);
 });

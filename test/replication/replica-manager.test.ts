@@ -19,7 +19,7 @@ import { defaultLogConfig, defaultLogManagerConfig, LogManager } from "../../src
 import { MemoryMetricsSink } from "../../sim/index.js";
 import { TestRandom } from "../../src/storage/manager/manager-doubles.test-support.js";
 import { LogHarness } from "../storage/log-harness.js";
-import { clientBatch, RecordingSender, TOPIC_ID } from "./fixtures.js";
+import { clientBatch, RecordingSender, TOPIC_ID, unreachableNetwork } from "./fixtures.js";
 
 async function start(seed: number) {
   const harness = new LogHarness(seed);
@@ -44,13 +44,15 @@ async function start(seed: number) {
     logger: harness.logger,
     defaults: defaultPartitionConfig(defaultLogConfig),
     replicaLagTimeMaxMs: 30_000,
+    timers: harness.node.timers,
+    network: unreachableNetwork(),
   });
   let image: MetadataImage = EMPTY_IMAGE;
   const publish = async (records: MetadataRecord[]) => {
     const delta = new MetadataDelta(image);
     delta.replayAll(records);
     image = delta.apply(EMPTY_PROVENANCE);
-    replicas.onMetadataUpdate(delta, image);
+    replicas.onMetadataUpdate(delta, image, { kind: "snapshot", provenance: image.provenance });
     await harness.run(replicas.whenMetadataApplied());
   };
   return { harness, logManager, replicas, publish };

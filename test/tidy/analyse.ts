@@ -79,10 +79,17 @@ export function analyseSource(path: string, text: string): SourceFacts {
   };
 }
 
-/** The text of the comment the file starts with (after blank lines), or "". */
+/**
+ * The words of the comment the file starts with (after blank lines), or "": its line breaks and
+ * leading asterisks become single spaces, so a phrase may be wrapped.
+ */
 function firstComment(text: string): string {
   const [first] = ts.getLeadingCommentRanges(text, 0) ?? [];
-  return first === undefined ? "" : text.slice(first.pos, first.end);
+  if (first === undefined) return "";
+  return text
+    .slice(first.pos, first.end)
+    .replace(/^\s*\*+(?!\/)/gm, " ")
+    .replace(/\s+/g, " ");
 }
 
 function scriptKind(path: string): ts.ScriptKind {

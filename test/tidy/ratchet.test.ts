@@ -37,6 +37,12 @@ test("a file over 300 lines must own one state machine, say so, and be recorded"
   assert.deepEqual(sizes(declared, ratchet), { offences: [], hints: [] });
 });
 
+test("the declaration may be wrapped over lines of the comment", () => {
+  const text = `/**\n * The log: this file owns one\n * state machine.\n */\n${linesOf(301)}`;
+  const ratchet: Ratchet = { files: { "src/raft/a.ts": 305 } };
+  assert.deepEqual(sizes([{ path: "src/raft/a.ts", text }], ratchet).offences, []);
+});
+
 test("the declaration counts only in the file's first comment", () => {
   const text = `/** Helpers. */\n${stateMachineHeader}${linesOf(301)}`;
   const ratchet: Ratchet = { files: { "src/raft/a.ts": 303 } };

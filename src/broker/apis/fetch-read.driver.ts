@@ -2,10 +2,11 @@
  * The reading part of Fetch (Kafka's ReplicaManager.fetchMessages with its delayed fetch): read
  * every partition once; answer at once when there is an error, `minBytes` are there, the wait is
  * 0 or nothing is asked; otherwise park a DelayedFetch in the purgatory until appends bring the
- * bytes or `maxWaitMs` passes, then read again. Records go out as the log's whole batches, read
- * from the file slices the log hands out.
+ * bytes or `maxWaitMs` passes, then read again. Records go out as the replica manager read them:
+ * the log's whole batches in the pieces they were read in, never joined.
  */
 import { ErrorCode } from "../../common/index.js";
+import { ByteChunks } from "../../protocol/index.js";
 import type { IsolationLevel, ReadOutcome, ReplicaManager } from "../../replication/index.js";
 import type { TopicPartition } from "../../storage/index.js";
 import { DelayedFetch, fetchPositionOf, type PartitionWakeups } from "../delayed/index.js";
@@ -23,12 +24,16 @@ export interface PartitionRead {
   readonly request: FetchPartitionRequest;
   readonly topicPartition: TopicPartition | undefined;
   readonly outcome: ReadOutcome;
-  readonly records: Uint8Array;
+  readonly records: ByteChunks;
 }
+
+const NO_RECORDS = new ByteChunks([]);
 
 /** The request-wide parameters of a read. */
 export interface ReadParameters {
   readonly replicaId: number;
+  /** A follower's broker epoch (Fetch v15+), or -1. */
+  readonly brokerEpoch: number;
   readonly maxWaitMs: number;
   readonly minBytes: number;
   readonly maxBytes: number;
@@ -49,7 +54,7 @@ export async function readPartitions(
   parameters: ReadParameters,
 ): Promise<PartitionRead[]> {
   const first = await readOnce(ports.replicaManager, partitions, parameters);
-  const totalBytes = first.reduce((sum, read) => sum + read.records.length, 0);
+  const totalBytes = first.reduce((sum, read) => sum + read.records.byteLength, 0);
   const hasError = first.some((read) => read.outcome.kind === "error");
   const known = first.filter((read) => read.topicPartition !== undefined);
   if (parameters.maxWaitMs <= 0 || totalBytes >= parameters.minBytes || hasError) return first;
@@ -90,7 +95,7 @@ async function readOnce(
         currentLeaderEpoch: request.currentLeaderEpoch,
         replicaId: parameters.replicaId,
         logStartOffset: request.logStartOffset,
-        brokerEpoch: -1,
+        brokerEpoch: parameters.brokerEpoch,
         lastFetchedEpoch: request.lastFetchedEpoch,
       },
     })),
@@ -101,45 +106,16 @@ async function readOnce(
   for (const partition of partitions) {
     if (partition.topicPartition === undefined) {
       const outcome = errorOutcome(ErrorCode.UNKNOWN_TOPIC_ID);
-      reads.push({ ...partition, outcome, records: new Uint8Array(0) });
+      reads.push({ ...partition, outcome, records: NO_RECORDS });
       continue;
     }
     const answer = outcomes[next++];
     if (answer === undefined) throw new RangeError("fetchMessages answers every partition");
-    const read = await recordBytes(replicaManager, partition.topicPartition, answer.outcome);
-    reads.push({ ...partition, ...read });
+    const { outcome } = answer;
+    const records = outcome.kind === "records" ? new ByteChunks(outcome.records) : NO_RECORDS;
+    reads.push({ ...partition, outcome, records });
   }
   return reads;
-}
-
-/**
- * The bytes of a read's file slices, joined; empty for errors and empty reads. A storage
- * failure while reading them fails this partition alone with KAFKA_STORAGE_ERROR (the
- * partition goes offline with its dir), as Kafka answers a partition whose log dir failed;
- * anything else is a bug and goes on.
- */
-async function recordBytes(
-  replicaManager: ReplicaManager,
-  topicPartition: TopicPartition,
-  outcome: ReadOutcome,
-): Promise<{ readonly outcome: ReadOutcome; readonly records: Uint8Array }> {
-  const nothing = { outcome, records: new Uint8Array(0) };
-  if (outcome.kind !== "records" || outcome.sizeInBytes === 0) return nothing;
-  const lookup = replicaManager.getPartitionOrError(topicPartition);
-  if (lookup.kind === "error") return { ...nothing, outcome: errorOutcome(lookup.errorCode) };
-  const parts: Uint8Array[] = [];
-  try {
-    for (const slice of outcome.slices) parts.push(await lookup.partition.log.readBytes(slice));
-  } catch (error) {
-    return { ...nothing, outcome: errorOutcome(lookup.partition.errorCodeOf(error)) };
-  }
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let position = 0;
-  for (const part of parts) {
-    joined.set(part, position);
-    position += part.length;
-  }
-  return { outcome, records: joined };
 }
 
 function errorOutcome(errorCode: number): ReadOutcome {

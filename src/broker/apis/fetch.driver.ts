@@ -79,6 +79,9 @@ async function handleFetch(options: FetchHandlerOptions, context: RequestContext
   const request = context.body as unknown as FetchRequest;
   const usesTopicIds = version >= 13;
   const replicaId = version >= 15 ? request.replicaState.replicaId : request.replicaId;
+  // KIP-903: a follower's broker epoch, so that a replica back with an empty disk under its old
+  // id cannot rejoin the ISR on the strength of fetches made before it lost its data.
+  const brokerEpoch = version >= 15 ? request.replicaState.replicaEpoch : -1;
   const partitions = requestedPartitions(request, usesTopicIds);
   const sessionContext: FetchContext =
     version >= 7
@@ -113,6 +116,7 @@ async function handleFetch(options: FetchHandlerOptions, context: RequestContext
   const { maxWaitMs, minBytes, maxBytes } = request;
   const reads = await readPartitions(options, toRead, {
     replicaId,
+    brokerEpoch,
     maxWaitMs,
     minBytes,
     maxBytes,
@@ -203,7 +207,7 @@ function answerOf(
     highWatermark,
     lastStableOffset,
     logStartOffset,
-    hasRecords: read.records.length > 0,
+    hasRecords: read.records.byteLength > 0,
     hasDivergingEpoch: divergingEpoch !== undefined,
     data,
   };

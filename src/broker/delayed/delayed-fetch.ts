@@ -44,7 +44,7 @@ export function fetchPositionOf(
   partition: Partition,
   fetchOffset: number,
 ): LogOffsetMetadata | undefined {
-  const end = partition.log.logEndOffsetMetadata;
+  const end = partition.logEndOffsetMetadata;
   return end.offset === fetchOffset ? end : undefined;
 }
 
@@ -98,11 +98,12 @@ export class DelayedFetch implements DelayedOperation {
     const lookup = this.options.lookup(parked.topicPartition);
     if (lookup.kind === "error") return "now";
     const { partition } = lookup;
-    const checked = partition.state.checkLeaderEpoch(parked.currentLeaderEpoch, {
-      requireLeader: !this.options.isFollower,
+    // Followers fetch from the leader alone; so do consumers, without KIP-392's client rack.
+    const checked = partition.checkLeaderEpoch(parked.currentLeaderEpoch, {
+      requireLeader: true,
     });
     if (checked !== ErrorCode.NONE) return "now";
-    const logEnd = partition.log.logEndOffsetMetadata;
+    const logEnd = partition.logEndOffsetMetadata;
     const endOffset = this.options.isFollower ? logEnd.offset : partition.highWatermark;
     if (endOffset < parked.fetchOffset) return "now";
     if (endOffset === parked.fetchOffset) return 0;

@@ -1,7 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode, brokerId, type Uuid } from "../../common/index.js";
-import type { AlterPartitionResponse } from "../../protocol/index.js";
+import {
+  alterPartition,
+  ByteReader,
+  ByteWriter,
+  type AlterPartitionResponse,
+} from "../../protocol/index.js";
 import {
   alterPartitionAnswers,
   alterPartitionRequest,
@@ -23,16 +28,30 @@ function proposal(partitionIndex: number): AlterPartitionProposal {
   };
 }
 
-test("proposals of one topic travel in one topic entry, with and without broker epochs", () => {
-  const body = alterPartitionRequest({ brokerId: 1, brokerEpoch: 10 }, [proposal(0), proposal(1)]);
-  assert.equal(body.topics?.length, 1);
-  const partitions = body.topics?.[0]?.partitions ?? [];
-  assert.deepEqual(
-    partitions.map((partition) => partition.partitionIndex),
-    [0, 1],
-  );
-  assert.deepEqual(partitions[0]?.newIsr, [1]);
-  assert.deepEqual(partitions[0]?.newIsrWithEpochs, [{ brokerId: 1, brokerEpoch: 10 }]);
+test("proposals of one topic travel in one topic entry, the ISR in each version's form", () => {
+  const sender = { brokerId: 1, brokerEpoch: 10 };
+  for (let version = alterPartition.minVersion; version <= alterPartition.maxVersion; version++) {
+    const body = alterPartitionRequest(sender, [proposal(0), proposal(1)], version);
+    const writer = new ByteWriter();
+    alterPartition.encodeRequest(version, body, writer);
+    const decoded = alterPartition.decodeRequest(version, new ByteReader(writer.finish()));
+    assert.equal(decoded.topics.length, 1, `v${version}`);
+    const topic = decoded.topics[0];
+    assert.equal(
+      version >= 2 ? topic?.topicId : topic?.topicName,
+      version >= 2 ? topicId : "orders",
+    );
+    const partitions = topic?.partitions ?? [];
+    assert.deepEqual(
+      partitions.map((partition) => partition.partitionIndex),
+      [0, 1],
+    );
+    if (version >= 3) {
+      assert.deepEqual(partitions[0]?.newIsrWithEpochs, [{ brokerId: 1, brokerEpoch: 10 }]);
+    } else {
+      assert.deepEqual(partitions[0]?.newIsr, [1]);
+    }
+  }
 });
 
 test("answers are read per partition; a top-level error answers every proposal", () => {

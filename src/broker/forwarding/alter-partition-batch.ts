@@ -36,28 +36,41 @@ export type AlterPartitionAnswer =
     }
   | { readonly kind: "error"; readonly errorCode: number };
 
-/** The request carrying `proposals`, grouped by topic in arrival order. */
+/**
+ * The request carrying `proposals` at `apiVersion`, grouped by topic in arrival order: topics by
+ * name before v2 and by id from v2, the ISR as broker ids before v3 and with each member's broker
+ * epoch from v3 (KIP-903), the leader recovery state from v1 (KIP-704), as Kafka sends them.
+ */
 export function alterPartitionRequest(
   sender: { readonly brokerId: number; readonly brokerEpoch: number },
   proposals: readonly AlterPartitionProposal[],
+  apiVersion: number,
 ): MessageInput<AlterPartitionRequest> {
-  const topics = new Map<Uuid, { topicId: Uuid; topicName: string; partitions: object[] }>();
+  const topics = new Map<Uuid, { topicId?: Uuid; topicName?: string; partitions: object[] }>();
   for (const proposal of proposals) {
     let topic = topics.get(proposal.topicId);
     if (topic === undefined) {
-      topic = { topicId: proposal.topicId, topicName: proposal.topicName, partitions: [] };
+      topic =
+        apiVersion >= 2
+          ? { topicId: proposal.topicId, partitions: [] }
+          : { topicName: proposal.topicName, partitions: [] };
       topics.set(proposal.topicId, topic);
     }
+    const isr =
+      apiVersion >= 3
+        ? {
+            newIsrWithEpochs: proposal.newIsrWithEpochs.map(({ brokerId, brokerEpoch }) => ({
+              brokerId,
+              brokerEpoch,
+            })),
+          }
+        : { newIsr: proposal.newIsrWithEpochs.map((member) => member.brokerId) };
+    const isRecovering = proposal.leaderRecoveryState === "recovering";
     topic.partitions.push({
       partitionIndex: proposal.partitionIndex,
       leaderEpoch: proposal.leaderEpoch,
-      // Versions before 3 carry the ISR without broker epochs (KIP-903 added them).
-      newIsr: proposal.newIsrWithEpochs.map((member) => member.brokerId),
-      newIsrWithEpochs: proposal.newIsrWithEpochs.map(({ brokerId, brokerEpoch }) => ({
-        brokerId,
-        brokerEpoch,
-      })),
-      leaderRecoveryState: proposal.leaderRecoveryState === "recovering" ? 1 : 0,
+      ...isr,
+      ...(apiVersion >= 1 ? { leaderRecoveryState: isRecovering ? 1 : 0 } : {}),
       partitionEpoch: proposal.partitionEpoch,
     });
   }

@@ -52,7 +52,8 @@ export class ControllerAlterPartitionSender {
       this.unsent.clear();
       this.isInFlight = true;
       const proposals = batch.map((waiting) => waiting.proposal);
-      const body = alterPartitionRequest(this.brokerEpoch(), proposals);
+      const sender = this.brokerEpoch();
+      const body = (apiVersion: number) => alterPartitionRequest(sender, proposals, apiVersion);
       const result = await this.channel.send(alterPartition, body, {
         timeoutMs: this.options.requestTimeoutMs,
       });

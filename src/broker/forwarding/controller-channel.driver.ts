@@ -14,12 +14,13 @@
  */
 import { ErrorCode, type NodeId } from "../../common/index.js";
 import type { Clock, Logger, Timer, Timers } from "../../ports/index.js";
-import type { ApiCodec, MessageInput } from "../../protocol/index.js";
+import { apiDefinition, type ApiCodec } from "../../protocol/index.js";
 import {
   describeFailure,
   type ClientFailure,
   type ClientPool,
   type ClientTarget,
+  type RequestBody,
 } from "../../client/index.js";
 import { carriesNotController } from "./not-controller.js";
 import { ControllerTargets, type ControllerEndpoint } from "./controller-targets.js";
@@ -102,7 +103,7 @@ export class ControllerChannel {
   /** Sends `body` to the active controller; resolves to its answer or a failure, never rejects. */
   async send<Request extends object, Response extends object>(
     api: ApiCodec<Request, Response>,
-    body: MessageInput<Request>,
+    body: RequestBody<Request>,
     options: ControllerSendOptions = {},
   ): Promise<ControllerSendResult<Response>> {
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
@@ -132,6 +133,14 @@ export class ControllerChannel {
       }
       if (result.kind === "response" && !isNotController(result.body)) {
         return { kind: "response", body: result.body, apiVersion: result.apiVersion, controller };
+      }
+      if (result.kind === "encodeError") {
+        // The body was built by this node for the version negotiated: not encoding is a bug.
+        this.ports.logger.error("a request to the controller does not encode", {
+          api: apiDefinition(result.apiKey)?.name ?? String(result.apiKey),
+          apiVersion: result.apiVersion,
+          error: result.error.message,
+        });
       }
       const final = result.kind === "response" ? undefined : finalFailure(result);
       if (final !== undefined) return final;

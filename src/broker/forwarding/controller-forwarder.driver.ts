@@ -19,7 +19,14 @@ export type ForwardResult<Response> =
 export class ControllerForwarder {
   constructor(
     private readonly channel: ControllerChannel,
-    private readonly options: { readonly requestTimeoutMs: number },
+    private readonly options: {
+      readonly requestTimeoutMs: number;
+      /**
+       * Waits, after the controller answered, until this broker serves what the controller had
+       * committed by then (see MetadataCache.reachOffset); answers wait for it.
+       */
+      readonly awaitLocalMetadata?: () => Promise<void>;
+    },
   ) {}
 
   /**
@@ -39,8 +46,9 @@ export class ControllerForwarder {
       minVersion: apiVersion,
       maxVersion: apiVersion,
     });
-    if (result.kind === "response") return { kind: "response", body: result.body };
-    return result;
+    if (result.kind !== "response") return result;
+    await this.options.awaitLocalMetadata?.();
+    return { kind: "response", body: result.body };
   }
 }
 

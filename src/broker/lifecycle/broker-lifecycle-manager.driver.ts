@@ -10,14 +10,15 @@ import { brokerHeartbeat, brokerRegistration } from "../../protocol/index.js";
 import type { ControllerChannel } from "../forwarding/controller-channel.driver.js";
 import { BrokerLifecycle } from "./broker-lifecycle.js";
 import { DEFAULT_BROKER_LIFECYCLE_CONFIG, type BrokerLifecycleConfig } from "./lifecycle-config.js";
-import type {
-  BrokerIdentity,
-  BrokerState,
-  Communication,
-  HeartbeatReport,
-  LifecycleEvent,
-  LifecycleStep,
-  Registration,
+import {
+  heartbeatAtVersion,
+  type BrokerIdentity,
+  type BrokerState,
+  type Communication,
+  type HeartbeatReport,
+  type LifecycleEvent,
+  type LifecycleStep,
+  type Registration,
 } from "./lifecycle-types.js";
 import { BrokerLifecycleStoppedError, Milestone } from "./milestone.js";
 
@@ -246,9 +247,9 @@ export class BrokerLifecycleManager {
       this.options.logger.warn("broker registration failed", { problem: result.message });
       return this.lifecycle.onCommunicationFailed();
     }
-    const result = await this.options.channel.send(brokerHeartbeat, communication.body, {
-      timeoutMs,
-    });
+    const { body } = communication;
+    const atVersion = (apiVersion: number) => heartbeatAtVersion(body, apiVersion);
+    const result = await this.options.channel.send(brokerHeartbeat, atVersion, { timeoutMs });
     if (result.kind === "response") {
       const step = this.lifecycle.onHeartbeatResponse(result.body);
       // Only the controller's answer to a heartbeat that asked to shut down approves it.

@@ -106,6 +106,14 @@ export interface HeartbeatBody {
   readonly offlineLogDirs: readonly Uuid[];
 }
 
+/**
+ * The heartbeat as sent at `apiVersion`: offline log dirs travel from v1 (KIP-858); a v0
+ * controller cannot take them, and knows of log-dir failures by other means.
+ */
+export function heartbeatAtVersion(body: HeartbeatBody, apiVersion: number): HeartbeatBody {
+  return apiVersion >= 1 ? body : { ...body, offlineLogDirs: [] };
+}
+
 /** What follows a change: when to communicate next (undefined: not at all) and the events. */
 export interface LifecycleStep {
   readonly communicateInMs: number | undefined;

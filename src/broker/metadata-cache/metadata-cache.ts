@@ -33,6 +33,7 @@ export class MetadataCache implements MetadataPublisher {
   readonly name = "MetadataCache";
   readonly clusterId: string;
   private current: MetadataImage = EMPTY_IMAGE;
+  private readonly waiters = new Set<{ readonly offset: number; readonly resolve: () => void }>();
 
   constructor(private readonly options: MetadataCacheOptions) {
     this.clusterId = options.clusterId;
@@ -46,6 +47,28 @@ export class MetadataCache implements MetadataPublisher {
   /** Keeps the new image; readers that hold the old one keep it unchanged. */
   onMetadataUpdate(_delta: MetadataDelta, image: MetadataImage): void {
     this.current = image;
+    const offset = image.provenance.lastContainedOffset;
+    for (const waiter of this.waiters) {
+      if (offset < waiter.offset) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve();
+    }
+  }
+
+  /**
+   * Resolves once the cache holds an image up to metadata log offset `offset` (inclusive), or
+   * when `giveUp` settles first: how a broker answers an admin request it forwarded only once
+   * it serves the change itself, so that a client never reads its own write as missing.
+   */
+  async reachOffset(offset: number, giveUp: Promise<unknown>): Promise<void> {
+    if (this.current.provenance.lastContainedOffset >= offset) return;
+    let waiter: { readonly offset: number; readonly resolve: () => void } | undefined;
+    const reached = new Promise<void>((resolve) => {
+      waiter = { offset, resolve };
+      this.waiters.add(waiter);
+    });
+    await Promise.race([reached, giveUp]);
+    if (waiter !== undefined) this.waiters.delete(waiter);
   }
 
   /**

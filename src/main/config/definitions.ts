@@ -5,6 +5,7 @@ import { clusterDefinitions } from "./definitions-cluster.js";
 import { groupDefinitions } from "./definitions-group.js";
 import { logDefinitions } from "./definitions-log.js";
 import { quorumDefinitions } from "./definitions-quorum.js";
+import { replicationDefinitions } from "./definitions-replication.js";
 import type { ConfigDefinition } from "./config-types.js";
 
 /** The prefix of environment variables that set configuration keys. */
@@ -16,6 +17,7 @@ export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
   ...groupDefinitions,
   ...quorumDefinitions,
   ...logDefinitions,
+  ...replicationDefinitions,
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 const byName = new Map(CONFIG_DEFINITIONS.map((definition) => [definition.name, definition]));

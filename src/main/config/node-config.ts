@@ -16,6 +16,7 @@ import type { ConfigValues } from "./config-values.js";
 import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
+import { replicationSettingsOf, type ReplicationSettings } from "./replication-settings.js";
 
 export type ProcessRole = "broker" | "controller";
 
@@ -50,6 +51,7 @@ export interface NodeConfig extends Roles, ListenerSettings {
   readonly uncleanLeaderElectionEnable: boolean;
   readonly replicaLagTimeMaxMs: number;
   readonly replicaHighWatermarkCheckpointIntervalMs: number;
+  readonly replication: ReplicationSettings;
   readonly autoLeaderRebalanceEnable: boolean;
   readonly leaderImbalancePerBrokerPercentage: number;
   readonly leaderImbalanceCheckIntervalSeconds: number;
@@ -95,6 +97,7 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
     ...listeners.value,
     log,
     group: groupSettingsOf(values),
+    replication: replicationSettingsOf(values),
     ...plainSettings(values),
     values,
   };

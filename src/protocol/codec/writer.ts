@@ -8,6 +8,21 @@ const INITIAL_CAPACITY = 256;
 const REFERENCE_THRESHOLD = 4096;
 
 /**
+ * A bytes value made of several pieces, encoded as one field without joining them: the record
+ * batches a fetch read from several file pieces, written to the socket as they are.
+ */
+export class ByteChunks {
+  readonly byteLength: number;
+
+  constructor(readonly chunks: readonly Uint8Array[]) {
+    this.byteLength = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+}
+
+/** The bytes of a bytes or records field, as one array or as pieces. */
+export type BytesValue = Uint8Array | ByteChunks;
+
+/**
  * A string's UTF-8 bytes. A string past Kafka's limit is a value the caller chose, not a broken
  * invariant, so it is refused as Kafka's serializers refuse it, in the compact form too.
  */
@@ -190,14 +205,23 @@ export class ByteWriter {
     return this.unsignedVarint(encoded.length + 1).raw(encoded);
   }
 
-  bytesField(value: Uint8Array | null): this {
+  bytesField(value: BytesValue | null): this {
     if (value === null) return this.int32(-1);
+    if (value instanceof ByteChunks) return this.int32(value.byteLength).rawChunks(value);
     return this.int32(value.length).raw(value);
   }
 
-  compactBytes(value: Uint8Array | null): this {
+  compactBytes(value: BytesValue | null): this {
     if (value === null) return this.unsignedVarint(0);
+    if (value instanceof ByteChunks) {
+      return this.unsignedVarint(value.byteLength + 1).rawChunks(value);
+    }
     return this.unsignedVarint(value.length + 1).raw(value);
+  }
+
+  private rawChunks(value: ByteChunks): this {
+    for (const chunk of value.chunks) this.raw(chunk);
+    return this;
   }
 
   arrayLength(count: number | null): this {

@@ -1,5 +1,5 @@
 import type { ByteReader } from "../codec/reader.js";
-import type { ByteWriter } from "../codec/writer.js";
+import type { BytesValue, ByteWriter } from "../codec/writer.js";
 import { assert } from "../../common/index.js";
 import { EncodeError } from "../codec/encode-error.js";
 import type { PrimitiveType } from "./types.js";
@@ -99,8 +99,8 @@ function bytesOps(encoding: Encoding): PrimitiveOps {
     : (r) => r.bytesField(isNullable);
   const write: WriteOp = (w, v) => {
     if (v === null && !isNullable) throw nullRefusal(encoding);
-    if (isCompact) w.compactBytes(v as Uint8Array | null);
-    else w.bytesField(v as Uint8Array | null);
+    if (isCompact) w.compactBytes(v as BytesValue | null);
+    else w.bytesField(v as BytesValue | null);
   };
   return { read, write, minBytes: isCompact ? 1 : 4 };
 }

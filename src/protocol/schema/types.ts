@@ -3,6 +3,7 @@
  * fields, their types and the versions each exists in), produced by tools/gen-schemas.mjs from
  * Kafka's message definitions and interpreted by the codec engine.
  */
+import type { ByteChunks } from "../codec/writer.js";
 
 /** An inclusive version range; an open range ("3+") ends at VERSION_MAX. */
 export type VersionRange = readonly [min: number, max: number];
@@ -78,10 +79,11 @@ export interface TaggedField {
 
 /**
  * The input accepted by the encoders: the decoded shape with every property optional (a missing
- * property takes its default, as in Kafka's generated data classes) and arrays read-only.
+ * property takes its default, as in Kafka's generated data classes) and arrays read-only. A
+ * bytes or records field may be given as ByteChunks, encoded without joining its pieces.
  */
 export type MessageInput<T> = T extends Uint8Array
-  ? T
+  ? T | ByteChunks
   : T extends readonly (infer E)[]
     ? readonly MessageInput<E>[]
     : T extends object

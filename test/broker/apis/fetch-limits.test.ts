@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../../src/common/index.js";
 import { partitionRecord, topicRecord } from "../../../src/metadata/records.test-support.js";
-import { FileSystemError } from "../../../src/ports/index.js";
 import { clientBatch, TOPIC_ID } from "../../replication/fixtures.js";
 import { at, startBroker } from "./harness.js";
 import { fetchRequest, listOffsetsRequest, produceRequest } from "./requests.js";
@@ -77,10 +76,7 @@ test("read_committed reads up to the last stable offset, which is the high water
 
 test("a storage error reading the bytes is KAFKA_STORAGE_ERROR, not a failed request", async () => {
   const broker = await threeBatchesEach(504);
-  const lookup = broker.replicaManager.getPartitionOrError({ topic: "orders", partition: 0 });
-  assert.ok(lookup.kind === "online");
-  lookup.partition.log.readBytes = () =>
-    Promise.reject(new FileSystemError("EIO", "read", "/data/a/orders-0/00.log"));
+  broker.harness.fs.injectFault({ code: "EIO", operations: ["read"], path: "/data/a/orders-0" });
   const both = [
     { partition: 0, fetchOffset: 0 },
     { partition: 1, fetchOffset: 0 },

@@ -40,7 +40,7 @@ import {
   type ForwardOutcome,
 } from "../../../src/broker/index.js";
 import { LogHarness } from "../../storage/log-harness.js";
-import { RecordingSender } from "../../replication/fixtures.js";
+import { RecordingSender, unreachableNetwork } from "../../replication/fixtures.js";
 
 /** A forwarder that records what it was asked and answers as told. */
 export class RecordingForwarder implements Forwarder {
@@ -110,7 +110,10 @@ export async function startBroker(options: TestBrokerOptions) {
     delta.replayAll(records);
     image = delta.apply(EMPTY_PROVENANCE);
     metadataCache.onMetadataUpdate(delta, image);
-    replicaManager.onMetadataUpdate(delta, image);
+    replicaManager.onMetadataUpdate(delta, image, {
+      kind: "snapshot",
+      provenance: image.provenance,
+    });
     await harness.run(replicaManager.whenMetadataApplied());
   };
   await publish([registerBroker(1, 10), unfenceBroker(1, 10)]);
@@ -217,6 +220,8 @@ async function startStorage(harness: LogHarness, logDirs: string[] | undefined) 
     logger: harness.logger,
     defaults: defaultPartitionConfig(defaultLogConfig),
     replicaLagTimeMaxMs: 30_000,
+    timers: harness.node.timers,
+    network: unreachableNetwork(),
   });
   return { logManager, replicaManager };
 }

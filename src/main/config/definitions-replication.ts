@@ -1,0 +1,77 @@
+/**
+ * Configuration keys of follower replication: the replica fetchers and the broker's rack.
+ * Defaults are Kafka's.
+ */
+import type { ConfigDefinition } from "./config-types.js";
+import { atLeast } from "./validators.js";
+
+export const replicationDefinitions: readonly ConfigDefinition[] = [
+  {
+    name: "num.replica.fetchers",
+    type: "int",
+    defaultValue: 1,
+    validator: atLeast(1),
+    importance: "high",
+    description:
+      "How many fetchers replicate from each leader broker; partitions spread over them.",
+  },
+  {
+    name: "replica.fetch.max.bytes",
+    type: "int",
+    defaultValue: 1_048_576,
+    validator: atLeast(0),
+    importance: "medium",
+    description:
+      "The most bytes a follower asks for per partition; a larger first batch still comes whole.",
+  },
+  {
+    name: "replica.fetch.response.max.bytes",
+    type: "int",
+    defaultValue: 10_485_760,
+    validator: atLeast(0),
+    importance: "medium",
+    description: "The most bytes a follower asks for in one fetch response.",
+  },
+  {
+    name: "replica.fetch.wait.max.ms",
+    type: "int",
+    defaultValue: 500,
+    validator: atLeast(0),
+    importance: "medium",
+    description:
+      "How long a leader holds a follower's fetch for new data; below replica.lag.time.max.ms.",
+  },
+  {
+    name: "replica.fetch.min.bytes",
+    type: "int",
+    defaultValue: 1,
+    validator: atLeast(0),
+    importance: "medium",
+    description: "How many bytes a follower's fetch waits for before the leader answers.",
+  },
+  {
+    name: "replica.fetch.backoff.ms",
+    type: "int",
+    defaultValue: 1000,
+    validator: atLeast(0),
+    importance: "medium",
+    description: "How long a follower waits after a failed fetch of a partition before the next.",
+  },
+  {
+    name: "replica.socket.timeout.ms",
+    type: "int",
+    defaultValue: 30_000,
+    validator: atLeast(1),
+    importance: "high",
+    description:
+      "How long a follower waits for a leader's answer beyond replica.fetch.wait.max.ms.",
+  },
+  {
+    name: "broker.rack",
+    type: "string",
+    defaultValue: null,
+    importance: "medium",
+    description:
+      "The broker's rack, registered with the controller, which spreads replicas over racks.",
+  },
+];
