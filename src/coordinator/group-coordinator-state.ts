@@ -5,19 +5,20 @@
  * the driver (group-coordinator.driver.ts) owns the timer, the waiting requests and the log.
  */
 import { ErrorCode } from "../common/index.js";
-import { ClassicGroup, type GroupEffects } from "./classic-group.js";
+import { ClassicGroup, type GroupEffects, type GroupState } from "./classic-group.js";
 import type { GroupConfig } from "./group-config.js";
-import { joinGroup, type JoinRequest } from "./group-join.js";
-import { heartbeat, leaveGroup, syncGroup, type SyncRequest } from "./group-sync.js";
 import {
   joinError,
+  syncError,
   type Answer,
   type GroupDelivery,
-  type GroupState,
+  type JoinRequest,
   type JoinResult,
+  type SyncRequest,
   type SyncResult,
-} from "./group-types.js";
+} from "./group-messages.js";
 import { DeadlineHeap } from "./deadline-heap.js";
+import type { OffsetRecord } from "./offset-records.js";
 import { OffsetStore } from "./offset-store.js";
 
 /** An operation's own answer and the answers it completed for others. */
@@ -57,7 +58,6 @@ export class GroupCoordinatorState {
 
   constructor(readonly config: GroupConfig) {}
 
-  /** A group, if it exists. */
   group(groupId: string): ClassicGroup | undefined {
     return this.groups.get(groupId);
   }
@@ -80,17 +80,16 @@ export class GroupCoordinatorState {
       group = this.createGroup(groupId, nowMs);
     }
     if (group.state === "Dead") return refuse(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    return this.run(group, (effects) => joinGroup(group, request, nowMs, effects));
+    return this.run(group, (effects) => group.join(request, nowMs, effects));
   }
 
-  /** SyncGroup. */
   sync(groupId: string, request: SyncRequest, nowMs: number): Outcome<Answer<SyncResult>> {
     const group = this.groups.get(groupId);
     if (group === undefined) {
-      const result = { kind: "now", result: syncErrorOf(ErrorCode.UNKNOWN_MEMBER_ID) } as const;
+      const result = { kind: "now", result: syncError(ErrorCode.UNKNOWN_MEMBER_ID) } as const;
       return { result, deliveries: [] };
     }
-    return this.run(group, (effects) => syncGroup(group, request, nowMs, effects));
+    return this.run(group, (effects) => group.sync(request, nowMs, effects));
   }
 
   /** Heartbeat; its error code. */
@@ -101,7 +100,7 @@ export class GroupCoordinatorState {
   ): Outcome<number> {
     const group = this.groups.get(groupId);
     if (group === undefined) return { result: ErrorCode.UNKNOWN_MEMBER_ID, deliveries: [] };
-    return this.run(group, (effects) => heartbeat(group, request, nowMs, effects));
+    return this.run(group, (effects) => group.heartbeat(request, nowMs, effects));
   }
 
   /** LeaveGroup for each member id; their error codes in order. */
@@ -111,7 +110,7 @@ export class GroupCoordinatorState {
       return { result: memberIds.map(() => ErrorCode.UNKNOWN_MEMBER_ID), deliveries: [] };
     }
     return this.run(group, (effects) =>
-      memberIds.map((memberId) => leaveGroup(group, memberId, nowMs, effects)),
+      memberIds.map((memberId) => group.leave(memberId, nowMs, effects)),
     );
   }
 
@@ -149,12 +148,17 @@ export class GroupCoordinatorState {
       this.createGroup(groupId, nowMs);
       return ErrorCode.NONE;
     }
-    if (group.state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    if (commit.generationId < 0 && group.state === "Empty") return ErrorCode.NONE;
-    if (group.state === "CompletingRebalance") return ErrorCode.REBALANCE_IN_PROGRESS;
-    if (!group.members.has(commit.memberId)) return ErrorCode.UNKNOWN_MEMBER_ID;
-    if (commit.generationId !== group.generationId) return ErrorCode.ILLEGAL_GENERATION;
-    return ErrorCode.NONE;
+    return group.validateOffsetCommit(commit);
+  }
+
+  /**
+   * Applies offset records once they are durable in the log. A timer may have forgotten the
+   * group (Empty, no offsets yet) while its first commit waited for its replicas; a group with
+   * offsets must exist, as after a load, so it is made again.
+   */
+  replayDurableOffsets(groupId: string, records: readonly OffsetRecord[], nowMs: number): void {
+    for (const record of records) this.offsets.replay(record.key, record.value);
+    if (this.offsets.hasOffsets(groupId)) this.ensureGroup(groupId, nowMs);
   }
 
   /** Makes sure a group with loaded offsets exists, Empty, as Kafka's loader does. */
@@ -209,8 +213,7 @@ export class GroupCoordinatorState {
 
   /** Forgets a deleted group (its offset tombstones are already durable). */
   removeGroup(groupId: string): void {
-    const group = this.groups.get(groupId);
-    if (group !== undefined) group.transitionTo("Dead", group.stateChangedMs);
+    this.groups.get(groupId)?.markDeleted();
     this.groups.delete(groupId);
   }
 
@@ -222,18 +225,7 @@ export class GroupCoordinatorState {
     const deliveries: GroupDelivery[] = [];
     for (const group of [...this.groups.values()]) {
       if (!belongs(group.groupId)) continue;
-      for (const member of group.members.values()) {
-        const { memberId } = member;
-        if (member.isAwaitingJoin) {
-          const result = joinError(ErrorCode.NOT_COORDINATOR, memberId);
-          deliveries.push({ kind: "join", groupId: group.groupId, memberId, result });
-        }
-        if (member.isAwaitingSync) {
-          const result = syncErrorOf(ErrorCode.NOT_COORDINATOR);
-          deliveries.push({ kind: "sync", groupId: group.groupId, memberId, result });
-        }
-      }
-      group.transitionTo("Dead", group.stateChangedMs);
+      deliveries.push(...this.run(group, (effects) => group.unload(effects)).deliveries);
       this.groups.delete(group.groupId);
     }
     this.offsets.unload(belongs);
@@ -241,8 +233,7 @@ export class GroupCoordinatorState {
   }
 
   private createGroup(groupId: string, nowMs: number): ClassicGroup {
-    const group = new ClassicGroup(groupId, this.config);
-    group.stateChangedMs = nowMs;
+    const group = new ClassicGroup(groupId, this.config, nowMs);
     this.groups.set(groupId, group);
     return group;
   }
@@ -269,8 +260,4 @@ export class GroupCoordinatorState {
     const isIdle = group.state === "Empty" && group.pendingMembers.size === 0;
     if (isIdle && !this.offsets.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
   }
-}
-
-function syncErrorOf(errorCode: number): SyncResult {
-  return { errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
 }

@@ -11,10 +11,16 @@ import type { Partition, ReplicaManager } from "../replication/index.js";
 import type { TopicPartition } from "../storage/index.js";
 import { OFFSETS_TOPIC, offsetsPartitionFor, type GroupConfig } from "./group-config.js";
 import { GroupCoordinatorState, type Outcome } from "./group-coordinator-state.js";
-import type { JoinRequest } from "./group-join.js";
-import type { SyncRequest } from "./group-sync.js";
-import type { Answer, GroupDelivery, JoinResult, SyncResult } from "./group-types.js";
-import { joinError, syncError } from "./group-types.js";
+import {
+  joinError,
+  syncError,
+  type Answer,
+  type GroupDelivery,
+  type JoinRequest,
+  type JoinResult,
+  type SyncRequest,
+  type SyncResult,
+} from "./group-messages.js";
 import { awaitDurable, writeOffsetRecords } from "./offset-writes.driver.js";
 import { loadOffsetsPartition } from "./offsets-loader.driver.js";
 import type { OffsetRecord } from "./offset-records.js";
@@ -138,10 +144,7 @@ export class GroupCoordinator {
       timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
     });
     if (durable !== ErrorCode.NONE) return durable;
-    for (const record of records) this.state.offsets.replay(record.key, record.value);
-    // A timer may have forgotten the group (Empty, no offsets yet) while the commit waited for
-    // its replicas; a group with offsets must exist, as after a load, so it is made again.
-    if (this.state.offsets.hasOffsets(groupId)) this.state.ensureGroup(groupId, this.nowMs());
+    this.state.replayDurableOffsets(groupId, records, this.nowMs());
     return ErrorCode.NONE;
   }
 
