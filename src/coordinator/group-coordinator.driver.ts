@@ -28,7 +28,6 @@ import type { OffsetRecord } from "./offset-records.js";
 /** Whether this node coordinates a group now. */
 export type CoordinatorStatus = "active" | "loading" | "notCoordinator";
 
-/** What the coordinator is built from. */
 export interface GroupCoordinatorOptions {
   readonly config: GroupConfig;
   readonly replicaManager: ReplicaManager;
@@ -40,7 +39,6 @@ export interface GroupCoordinatorOptions {
 
 type Waiter = (delivery: GroupDelivery) => void;
 
-/** The group coordinator of one broker. */
 export class GroupCoordinator {
   readonly state: GroupCoordinatorState;
   private readonly partitions = new Map<number, { status: "loading" | "active"; epoch: number }>();

@@ -13,7 +13,6 @@ export const LOAD_READ_BYTES = 5 * 1024 * 1024;
 /** The largest decompressed batch loading accepts. */
 const LOAD_DECOMPRESSED_BYTES_MAX = 100 * 1024 * 1024;
 
-/** What a load found. */
 export interface LoadReport {
   readonly records: number;
   readonly endOffset: number;
