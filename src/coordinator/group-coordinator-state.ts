@@ -19,7 +19,7 @@ import {
 } from "./group-messages.js";
 import { DeadlineHeap } from "./deadline-heap.js";
 import type { OffsetRecord } from "./offset-records.js";
-import { OffsetStore } from "./offset-store.js";
+import { OffsetStore, type OffsetView } from "./offset-store.js";
 
 /** An operation's own answer and the answers it completed for others. */
 export interface Outcome<Result> {
@@ -53,10 +53,15 @@ export interface GroupListing {
 /** Every classic group of this coordinator and their offsets. */
 export class GroupCoordinatorState {
   private readonly groups = new Map<string, ClassicGroup>();
-  readonly offsets = new OffsetStore();
+  private readonly store = new OffsetStore();
   private readonly deadlines = new DeadlineHeap<string>();
 
   constructor(readonly config: GroupConfig) {}
+
+  /** The committed offsets, to read; they change only by replaying records through this state. */
+  get offsets(): OffsetView {
+    return this.store;
+  }
 
   group(groupId: string): ClassicGroup | undefined {
     return this.groups.get(groupId);
@@ -157,13 +162,22 @@ export class GroupCoordinatorState {
    * offsets must exist, as after a load, so it is made again.
    */
   replayDurableOffsets(groupId: string, records: readonly OffsetRecord[], nowMs: number): void {
-    for (const record of records) this.offsets.replay(record.key, record.value);
-    if (this.offsets.hasOffsets(groupId)) this.ensureGroup(groupId, nowMs);
+    for (const record of records) this.replayOffset(record);
+    this.ensureGroupsWithOffsets([groupId], nowMs);
   }
 
-  /** Makes sure a group with loaded offsets exists, Empty, as Kafka's loader does. */
-  ensureGroup(groupId: string, nowMs: number): void {
-    if (!this.groups.has(groupId)) this.createGroup(groupId, nowMs);
+  /** Applies one OffsetCommit record: a value sets the offset, a tombstone removes it. */
+  replayOffset(record: OffsetRecord): void {
+    this.store.replay(record.key, record.value);
+  }
+
+  /** Makes an Empty group for each of `groupIds` that has offsets but no group, as Kafka does. */
+  ensureGroupsWithOffsets(groupIds: Iterable<string>, nowMs: number): void {
+    for (const groupId of groupIds) {
+      if (this.store.hasOffsets(groupId) && !this.groups.has(groupId)) {
+        this.createGroup(groupId, nowMs);
+      }
+    }
   }
 
   /** DescribeGroups of one group; a missing group is described as Dead with no error. */
@@ -228,7 +242,7 @@ export class GroupCoordinatorState {
       deliveries.push(...this.run(group, (effects) => group.unload(effects)).deliveries);
       this.groups.delete(group.groupId);
     }
-    this.offsets.unload(belongs);
+    this.store.unload(belongs);
     return deliveries;
   }
 
@@ -258,6 +272,6 @@ export class GroupCoordinatorState {
   /** An Empty group with neither offsets nor pending members is forgotten, as Kafka does. */
   private maybeForget(group: ClassicGroup): void {
     const isIdle = group.state === "Empty" && group.pendingMembers.size === 0;
-    if (isIdle && !this.offsets.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
+    if (isIdle && !this.store.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
   }
 }

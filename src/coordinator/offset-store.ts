@@ -23,6 +23,9 @@ export interface OffsetKey {
   readonly partition: number;
 }
 
+/** The reading side of the store, for those that must not change it. */
+export type OffsetView = Pick<OffsetStore, "get" | "hasOffsets" | "offsetsOf">;
+
 export class OffsetStore {
   private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
 

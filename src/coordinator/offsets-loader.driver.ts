@@ -48,9 +48,7 @@ export async function loadOffsetsPartition(
     if (read.nextOffset <= fromOffset) break;
     fromOffset = read.nextOffset;
   }
-  for (const groupId of groupIds) {
-    if (state.offsets.hasOffsets(groupId)) state.ensureGroup(groupId, at.nowMs);
-  }
+  state.ensureGroupsWithOffsets(groupIds, at.nowMs);
   return { records, endOffset: fromOffset };
 }
 
@@ -68,7 +66,7 @@ function replayBatches(bytes: Uint8Array, state: GroupCoordinatorState, groupIds
       const replayed = replayOffsetsRecord(record);
       count++;
       if (replayed?.kind !== "offset") continue;
-      state.offsets.replay(replayed.key, replayed.value);
+      state.replayOffset(replayed);
       groupIds.add(replayed.key.groupId);
     }
   }
