@@ -4,6 +4,11 @@
  * wait for a rebalance, the loading of `__consumer_offsets` partitions this broker leads, and
  * the durable writing of commits through the replica manager (acks=-1: a commit is visible and
  * answered only once the high watermark covers it).
+ *
+ * Each offsets partition is, for this driver, notCoordinator → loading (this broker became its
+ * leader) → active (its log is replayed); from loading or active it goes back to notCoordinator
+ * when leadership moves. A load that finishes after that is ignored; one that fails leaves the
+ * partition loading.
  */
 import { ErrorCode } from "../common/index.js";
 import type { Clock, Logger, Random, Timer, Timers } from "../ports/index.js";
