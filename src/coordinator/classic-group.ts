@@ -1,20 +1,70 @@
 /**
- * One classic group (Kafka's ClassicGroup): its members, generation, chosen protocol and the
- * rebalance mechanics every operation shares: preparing a rebalance, completing the join phase
- * and removing a member. States and transitions are listed on GroupState (group-types.ts).
- * Pure: time comes in as nowMs, answers to waiting requests go out as deliveries.
+ * One classic group (Kafka's ClassicGroup) and the rules of JoinGroup, SyncGroup, Heartbeat and
+ * LeaveGroup on it (Kafka's classicGroupJoin, classicGroupSync, classicGroupHeartbeat and
+ * classicGroupLeave). This file owns one state machine, the group's:
+ *
+ *   Empty               → PreparingRebalance   a member joins
+ *   PreparingRebalance  → CompletingRebalance  every member rejoined, or the rebalance timeout
+ *                       → Empty                no member rejoined in time
+ *   CompletingRebalance → Stable               the leader's SyncGroup brings the assignment
+ *                       → PreparingRebalance   a member joins, changes, leaves or expires
+ *   Stable              → PreparingRebalance   the same, or the leader rejoins
+ *   any state           → Dead                 deleted, or its offsets partition moved away
+ *
+ * Pure: time comes in as nowMs; answers to requests that wait go out as deliveries, and deadlines
+ * to the owner, which keeps one heap for every group (GroupCoordinatorState).
  */
-import { assert, ErrorCode } from "../common/index.js";
+import { assert, assertNever, ErrorCode } from "../common/index.js";
 import type { GroupConfig } from "./group-config.js";
 import {
   joinError,
   syncError,
+  type Answer,
   type GroupDelivery,
-  type GroupMember,
-  type GroupState,
+  type JoinedMember,
+  type JoinRequest,
   type JoinResult,
+  type SyncRequest,
+  type SyncResult,
+} from "./group-messages.js";
+import {
+  acceptsProtocols,
+  sameProtocols,
+  selectProtocol,
   type MemberProtocol,
-} from "./group-types.js";
+} from "./protocol-selection.js";
+
+/** Kafka's ClassicGroupState; the transitions are listed at the top of this file. */
+export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
+
+/** The states each state may be entered from (Kafka's validPreviousStates). */
+const PREVIOUS_STATES: Readonly<Record<GroupState, readonly GroupState[]>> = {
+  Empty: ["PreparingRebalance"],
+  PreparingRebalance: ["Empty", "CompletingRebalance", "Stable"],
+  CompletingRebalance: ["PreparingRebalance"],
+  Stable: ["CompletingRebalance"],
+  Dead: ["Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead"],
+};
+
+/** A member as its group shows it; only the group changes it. */
+export interface GroupMember {
+  readonly memberId: string;
+  readonly clientId: string;
+  readonly clientHost: string;
+  readonly sessionTimeoutMs: number;
+  readonly rebalanceTimeoutMs: number;
+  readonly protocols: readonly MemberProtocol[];
+  /** What the leader assigned it in the current generation (empty until then). */
+  readonly assignment: Uint8Array;
+  /** It sent JoinGroup for the rebalance under way and waits for the answer. */
+  readonly isAwaitingJoin: boolean;
+  /** It sent SyncGroup in CompletingRebalance and waits for the leader's assignment. */
+  readonly isAwaitingSync: boolean;
+  /** When its session ends unless it heartbeats (monotonic ms). */
+  readonly sessionDeadlineMs: number;
+}
+
+type Member = { -readonly [Key in keyof GroupMember]: GroupMember[Key] };
 
 /** What a group asks its owner to do: deliver answers, and wake it at deadlines. */
 export interface GroupEffects {
@@ -23,209 +73,358 @@ export interface GroupEffects {
   scheduleDeadline(atMs: number): void;
 }
 
-/** A classic group; the coordinator owns it and serialises calls into it. */
+/** A classic group; its owner serialises calls into it. */
 export class ClassicGroup {
-  state: GroupState = "Empty";
-  generationId = 0;
-  protocolType: string | null = null;
-  protocolName: string | null = null;
-  leaderId: string | null = null;
-  readonly members = new Map<string, GroupMember>();
+  #state: GroupState = "Empty";
+  #generationId = 0;
+  #protocolType: string | null = null;
+  #protocolName: string | null = null;
+  #leaderId: string | null = null;
+  readonly #members = new Map<string, Member>();
   /** Member ids handed out with MEMBER_ID_REQUIRED (KIP-394), with their deadline. */
-  readonly pendingMembers = new Map<string, number>();
+  readonly #pendingMembers = new Map<string, number>();
   /** When the join phase under way ends at the latest; undefined outside PreparingRebalance. */
-  rebalanceDeadlineMs: number | undefined = undefined;
+  #rebalanceDeadlineMs: number | undefined = undefined;
   /** The initial delay (group.initial.rebalance.delay.ms) of an empty group's first join. */
-  private initialDelay: { remainingMs: number; hasNewMember: boolean } | undefined;
-  /** When the state last changed (DescribeGroups does not show it; kept for retention). */
-  stateChangedMs = 0;
+  #initialDelay: { remainingMs: number; hasNewMember: boolean } | undefined;
+  /** When the state last changed (Kafka's currentStateTimestamp, not shown by DescribeGroups). */
+  #stateChangedMs: number;
 
   constructor(
     readonly groupId: string,
-    readonly config: GroupConfig,
-  ) {}
-
-  /** Whether every member offers `protocolType` and one of `protocols` is common to all. */
-  acceptsProtocols(protocolType: string, protocols: readonly MemberProtocol[]): boolean {
-    if (protocolType === "" || protocols.length === 0) return false;
-    if (this.members.size === 0) return true;
-    if (this.protocolType !== protocolType) return false;
-    const offered = new Set(protocols.map((protocol) => protocol.name));
-    return this.candidateProtocols().some((name) => offered.has(name));
+    private readonly config: GroupConfig,
+    createdMs: number,
+  ) {
+    this.#stateChangedMs = createdMs;
   }
 
-  /** The protocols every member supports, in the order the first member listed them. */
-  candidateProtocols(): string[] {
-    const [first, ...others] = [...this.members.values()];
-    if (first === undefined) return [];
-    return first.protocols
-      .map((protocol) => protocol.name)
-      .filter((name) => others.every((member) => member.protocols.some((p) => p.name === name)));
+  get state(): GroupState {
+    return this.#state;
+  }
+
+  get generationId(): number {
+    return this.#generationId;
+  }
+
+  get protocolType(): string | null {
+    return this.#protocolType;
+  }
+
+  /** The protocol chosen for the current generation; null before the first and when Empty. */
+  get protocolName(): string | null {
+    return this.#protocolName;
+  }
+
+  get leaderId(): string | null {
+    return this.#leaderId;
+  }
+
+  get members(): ReadonlyMap<string, GroupMember> {
+    return this.#members;
+  }
+
+  get pendingMembers(): ReadonlyMap<string, number> {
+    return this.#pendingMembers;
+  }
+
+  get rebalanceDeadlineMs(): number | undefined {
+    return this.#rebalanceDeadlineMs;
+  }
+
+  get stateChangedMs(): number {
+    return this.#stateChangedMs;
+  }
+
+  /** JoinGroup on a group that is not Dead: member ids handed out, protocol checks, rebalances. */
+  join(request: JoinRequest, nowMs: number, effects: GroupEffects): Answer<JoinResult> {
+    const group = { protocolType: this.#protocolType, members: [...this.#members.values()] };
+    if (!acceptsProtocols(group, request)) {
+      return now(joinError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, request.memberId));
+    }
+    if (request.memberId === "") return this.joinNewMember(request, nowMs, effects);
+    if (this.#pendingMembers.delete(request.memberId)) {
+      return this.addMember(request, request.memberId, { nowMs, effects });
+    }
+    const member = this.#members.get(request.memberId);
+    if (member === undefined) return now(joinError(ErrorCode.UNKNOWN_MEMBER_ID, request.memberId));
+    return this.rejoin(member, request, { nowMs, effects });
+  }
+
+  /** SyncGroup: the leader's assignment makes the group Stable and is handed to every member. */
+  sync(request: SyncRequest, nowMs: number, effects: GroupEffects): Answer<SyncResult> {
+    const refuse = (errorCode: number): Answer<SyncResult> => now(syncError(errorCode));
+    const member = this.#members.get(request.memberId);
+    if (member === undefined) return refuse(ErrorCode.UNKNOWN_MEMBER_ID);
+    if (request.generationId !== this.#generationId) return refuse(ErrorCode.ILLEGAL_GENERATION);
+    const isTypeWrong = request.protocolType !== null && request.protocolType !== this.protocolType;
+    const isNameWrong = request.protocolName !== null && request.protocolName !== this.protocolName;
+    if (isTypeWrong || isNameWrong) return refuse(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+    switch (this.#state) {
+      case "Empty":
+      case "Dead":
+        return refuse(ErrorCode.UNKNOWN_MEMBER_ID);
+      case "PreparingRebalance":
+        return refuse(ErrorCode.REBALANCE_IN_PROGRESS);
+      case "Stable":
+        this.refreshSession(member, nowMs, effects);
+        return now(this.assignmentOf(member));
+      case "CompletingRebalance":
+        member.isAwaitingSync = true;
+        this.refreshSession(member, nowMs, effects);
+        if (member.memberId === this.#leaderId) {
+          this.applyAssignment(request.assignments, nowMs, effects);
+        }
+        return { kind: "later", memberId: member.memberId };
+      default:
+        return assertNever(this.#state);
+    }
+  }
+
+  /** Heartbeat: refreshes the session, or says why the member must rejoin. */
+  heartbeat(
+    request: { readonly memberId: string; readonly generationId: number },
+    nowMs: number,
+    effects: GroupEffects,
+  ): number {
+    if (this.#state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (this.#state === "Empty") return ErrorCode.UNKNOWN_MEMBER_ID;
+    const member = this.#members.get(request.memberId);
+    if (member === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+    if (request.generationId !== this.#generationId) return ErrorCode.ILLEGAL_GENERATION;
+    this.refreshSession(member, nowMs, effects);
+    return this.#state === "PreparingRebalance" ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.NONE;
+  }
+
+  /** LeaveGroup of one member; its per-member error code. */
+  leave(memberId: string, nowMs: number, effects: GroupEffects): number {
+    if (this.#state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (this.#pendingMembers.delete(memberId)) {
+      this.maybeCompleteJoin(nowMs, effects);
+      return ErrorCode.NONE;
+    }
+    const member = this.#members.get(memberId);
+    if (member === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+    this.removeMember(member, nowMs, effects);
+    return ErrorCode.NONE;
   }
 
   /**
-   * Kafka's selectProtocol: every member votes for its most preferred candidate protocol; the
-   * protocol with the most votes wins (ties go to the one listed first).
+   * Whether a commit from this member and generation is accepted (Kafka's validateOffsetCommit
+   * for classic groups); generation -1 commits outside any generation while the group is Empty.
    */
-  selectProtocol(): string {
-    const candidates = this.candidateProtocols();
-    assert(candidates.length > 0, "members share a protocol");
-    const votes = new Map(candidates.map((name) => [name, 0]));
-    for (const member of this.members.values()) {
-      const vote = member.protocols.find((protocol) => votes.has(protocol.name));
-      assert(vote !== undefined, "every member supports a candidate");
-      votes.set(vote.name, (votes.get(vote.name) ?? 0) + 1);
-    }
-    let best = candidates[0] as string;
-    for (const name of candidates) if ((votes.get(name) ?? 0) > (votes.get(best) ?? 0)) best = name;
-    return best;
-  }
-
-  /** Moves to PreparingRebalance (Kafka's prepareRebalance), answering pending syncs. */
-  prepareRebalance(nowMs: number, effects: GroupEffects): void {
-    assert(this.state !== "Dead", "a dead group does not rebalance");
-    if (this.state === "CompletingRebalance") {
-      // The assignment being computed is void: members must rejoin first.
-      for (const member of this.members.values()) this.answerSync(member, effects);
-    }
-    const wasEmpty = this.state === "Empty";
-    this.transitionTo("PreparingRebalance", nowMs);
-    const rebalanceTimeoutMs = this.maxRebalanceTimeoutMs();
-    if (wasEmpty && this.config.initialRebalanceDelayMs > 0) {
-      const delayMs = Math.min(this.config.initialRebalanceDelayMs, rebalanceTimeoutMs);
-      this.initialDelay = { remainingMs: rebalanceTimeoutMs - delayMs, hasNewMember: false };
-      this.setRebalanceDeadline(nowMs + delayMs, effects);
-    } else {
-      this.initialDelay = undefined;
-      this.setRebalanceDeadline(nowMs + rebalanceTimeoutMs, effects);
-    }
-  }
-
-  /** Notes a new member during an initial delay, which then waits one more round. */
-  noteNewMember(): void {
-    if (this.initialDelay !== undefined) this.initialDelay.hasNewMember = true;
-  }
-
-  /** Completes the join phase when every member has rejoined (outside the initial delay). */
-  maybeCompleteJoin(nowMs: number, effects: GroupEffects): boolean {
-    if (this.state !== "PreparingRebalance" || this.initialDelay !== undefined) return false;
-    const hasAllJoined = [...this.members.values()].every((member) => member.isAwaitingJoin);
-    if (!hasAllJoined || this.pendingMembers.size > 0) return false;
-    this.completeJoin(nowMs, effects);
-    return true;
+  validateOffsetCommit(commit: {
+    readonly memberId: string;
+    readonly generationId: number;
+  }): number {
+    if (this.#state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (commit.generationId < 0 && this.#state === "Empty") return ErrorCode.NONE;
+    if (this.#state === "CompletingRebalance") return ErrorCode.REBALANCE_IN_PROGRESS;
+    if (!this.#members.has(commit.memberId)) return ErrorCode.UNKNOWN_MEMBER_ID;
+    if (commit.generationId !== this.#generationId) return ErrorCode.ILLEGAL_GENERATION;
+    return ErrorCode.NONE;
   }
 
   /** Handles the group's deadlines that are due: the rebalance timeout and member sessions. */
   onDeadline(nowMs: number, effects: GroupEffects): void {
-    for (const [memberId, deadlineMs] of this.pendingMembers) {
-      if (deadlineMs <= nowMs) this.pendingMembers.delete(memberId);
+    for (const [memberId, deadlineMs] of this.#pendingMembers) {
+      if (deadlineMs <= nowMs) this.#pendingMembers.delete(memberId);
     }
-    for (const member of [...this.members.values()]) {
+    for (const member of [...this.#members.values()]) {
       // Members waiting for a join or sync answer are kept alive, as in Kafka.
       const isKeptAlive = member.isAwaitingJoin || member.isAwaitingSync;
-      if (!isKeptAlive && member.sessionDeadlineMs <= nowMs)
+      if (!isKeptAlive && member.sessionDeadlineMs <= nowMs) {
         this.removeMember(member, nowMs, effects);
+      }
     }
-    const deadlineMs = this.rebalanceDeadlineMs;
-    if (this.state === "PreparingRebalance" && deadlineMs !== undefined && deadlineMs <= nowMs) {
+    const deadlineMs = this.#rebalanceDeadlineMs;
+    if (this.#state === "PreparingRebalance" && deadlineMs !== undefined && deadlineMs <= nowMs) {
       this.onRebalanceDeadline(nowMs, effects);
     } else {
       this.maybeCompleteJoin(nowMs, effects);
     }
   }
 
-  /** Removes a member that left or expired, and rebalances the rest (Kafka's removeMember). */
-  removeMember(member: GroupMember, nowMs: number, effects: GroupEffects): void {
-    this.members.delete(member.memberId);
+  /** DeleteGroups, once the group's offsets are gone: the group is Dead. */
+  markDeleted(): void {
+    // The group is dropped at once, so when it died is not recorded.
+    this.transitionTo("Dead", this.#stateChangedMs);
+  }
+
+  /** Its partition moved away: waiting requests get NOT_COORDINATOR, the group is Dead. */
+  unload(effects: GroupEffects): void {
+    for (const { memberId, isAwaitingJoin, isAwaitingSync } of this.#members.values()) {
+      if (isAwaitingJoin) {
+        const result = joinError(ErrorCode.NOT_COORDINATOR, memberId);
+        effects.deliver({ kind: "join", groupId: this.groupId, memberId, result });
+      }
+      if (isAwaitingSync) {
+        const result = syncError(ErrorCode.NOT_COORDINATOR);
+        effects.deliver({ kind: "sync", groupId: this.groupId, memberId, result });
+      }
+    }
+    this.transitionTo("Dead", this.#stateChangedMs);
+  }
+
+  private joinNewMember(
+    request: JoinRequest,
+    nowMs: number,
+    effects: GroupEffects,
+  ): Answer<JoinResult> {
+    const memberId = request.newMemberId;
+    if (this.#members.size + this.#pendingMembers.size >= this.config.maxSize) {
+      return now(joinError(ErrorCode.GROUP_MAX_SIZE_REACHED, ""));
+    }
+    if (request.requiresKnownMemberId) {
+      // KIP-394: the member must come back with this id within its session timeout.
+      const deadlineMs = nowMs + request.sessionTimeoutMs;
+      this.#pendingMembers.set(memberId, deadlineMs);
+      effects.scheduleDeadline(deadlineMs);
+      return now(joinError(ErrorCode.MEMBER_ID_REQUIRED, memberId));
+    }
+    return this.addMember(request, memberId, { nowMs, effects });
+  }
+
+  private addMember(
+    request: JoinRequest,
+    memberId: string,
+    at: { readonly nowMs: number; readonly effects: GroupEffects },
+  ): Answer<JoinResult> {
+    const member: Member = {
+      memberId,
+      clientId: request.clientId,
+      clientHost: request.clientHost,
+      sessionTimeoutMs: request.sessionTimeoutMs,
+      rebalanceTimeoutMs: request.rebalanceTimeoutMs,
+      protocols: request.protocols,
+      assignment: new Uint8Array(0),
+      isAwaitingJoin: true,
+      isAwaitingSync: false,
+      sessionDeadlineMs: at.nowMs + request.sessionTimeoutMs,
+    };
+    if (this.#members.size === 0) this.#protocolType = request.protocolType;
+    this.#members.set(memberId, member);
+    if (this.#leaderId === null) this.#leaderId = memberId;
+    // During an initial delay a new member makes the group wait one more round.
+    if (this.#initialDelay !== undefined) this.#initialDelay.hasNewMember = true;
+    this.startOrJoinRebalance(at.nowMs, at.effects);
+    return { kind: "later", memberId };
+  }
+
+  private rejoin(
+    member: Member,
+    request: JoinRequest,
+    at: { readonly nowMs: number; readonly effects: GroupEffects },
+  ): Answer<JoinResult> {
+    const isSameMetadata = sameProtocols(member.protocols, request.protocols);
+    const isSettled = this.#state === "CompletingRebalance" || this.#state === "Stable";
+    // A member that lost its join answer, or a follower rejoining unchanged, gets the current
+    // generation again without a rebalance (Kafka's rule for both states).
+    const isLeader = member.memberId === this.#leaderId;
+    if (isSettled && isSameMetadata && (this.#state === "CompletingRebalance" || !isLeader)) {
+      this.refreshSession(member, at.nowMs, at.effects);
+      return now(this.joinResultOf(member.memberId));
+    }
+    member.protocols = request.protocols;
+    member.sessionTimeoutMs = request.sessionTimeoutMs;
+    member.rebalanceTimeoutMs = request.rebalanceTimeoutMs;
+    member.isAwaitingJoin = true;
+    this.startOrJoinRebalance(at.nowMs, at.effects);
+    return { kind: "later", memberId: member.memberId };
+  }
+
+  private startOrJoinRebalance(nowMs: number, effects: GroupEffects): void {
+    if (this.#state !== "PreparingRebalance") this.prepareRebalance(nowMs, effects);
+    this.maybeCompleteJoin(nowMs, effects);
+  }
+
+  /** The leader's assignment: members it left out get an empty one, as in Kafka. */
+  private applyAssignment(
+    assignments: SyncRequest["assignments"],
+    nowMs: number,
+    effects: GroupEffects,
+  ): void {
+    const byMember = new Map(assignments.map((a) => [a.memberId, a.assignment]));
+    for (const member of this.#members.values()) {
+      member.assignment = byMember.get(member.memberId) ?? new Uint8Array(0);
+    }
+    this.transitionTo("Stable", nowMs);
+    for (const member of this.#members.values()) this.answerSync(member, effects);
+  }
+
+  /** Kafka's prepareRebalance; pending syncs are answered, their assignment being void. */
+  private prepareRebalance(nowMs: number, effects: GroupEffects): void {
+    assert(this.#state !== "Dead", "a dead group does not rebalance");
+    if (this.#state === "CompletingRebalance") {
+      for (const member of this.#members.values()) this.answerSync(member, effects);
+    }
+    const wasEmpty = this.#state === "Empty";
+    this.transitionTo("PreparingRebalance", nowMs);
+    const rebalanceTimeoutMs = this.maxRebalanceTimeoutMs();
+    if (wasEmpty && this.config.initialRebalanceDelayMs > 0) {
+      const delayMs = Math.min(this.config.initialRebalanceDelayMs, rebalanceTimeoutMs);
+      this.#initialDelay = { remainingMs: rebalanceTimeoutMs - delayMs, hasNewMember: false };
+      this.setRebalanceDeadline(nowMs + delayMs, effects);
+    } else {
+      this.#initialDelay = undefined;
+      this.setRebalanceDeadline(nowMs + rebalanceTimeoutMs, effects);
+    }
+  }
+
+  /** Completes the join phase when every member has rejoined (outside the initial delay). */
+  private maybeCompleteJoin(nowMs: number, effects: GroupEffects): boolean {
+    if (this.#state !== "PreparingRebalance" || this.#initialDelay !== undefined) return false;
+    const hasAllJoined = [...this.#members.values()].every((member) => member.isAwaitingJoin);
+    if (!hasAllJoined || this.#pendingMembers.size > 0) return false;
+    this.completeJoin(nowMs, effects);
+    return true;
+  }
+
+  /** Kafka's removeMember: a member left or expired, and the rest rebalance. */
+  private removeMember(member: Member, nowMs: number, effects: GroupEffects): void {
+    this.#members.delete(member.memberId);
     if (member.isAwaitingJoin) {
       const result = joinError(ErrorCode.UNKNOWN_MEMBER_ID, member.memberId);
       effects.deliver({ kind: "join", groupId: this.groupId, memberId: member.memberId, result });
     }
     if (member.isAwaitingSync) this.answerSync(member, effects);
-    if (this.leaderId === member.memberId) this.leaderId = this.members.keys().next().value ?? null;
-    if (this.state === "Stable" || this.state === "CompletingRebalance") {
+    if (this.#leaderId === member.memberId) this.#leaderId = this.firstMemberId();
+    if (this.#state === "Stable" || this.#state === "CompletingRebalance") {
       this.prepareRebalance(nowMs, effects);
     }
-    if (this.state === "PreparingRebalance") this.maybeCompleteJoin(nowMs, effects);
-  }
-
-  /** The JoinGroup answer of `member` in the current generation. */
-  joinResultOf(memberId: string): JoinResult {
-    const isLeader = memberId === this.leaderId;
-    const protocolName = this.protocolName;
-    return {
-      errorCode: ErrorCode.NONE,
-      generationId: this.generationId,
-      protocolType: this.protocolType,
-      protocolName,
-      leader: this.leaderId ?? "",
-      memberId,
-      members: isLeader ? [...this.members.values()].map((m) => memberOf(m, protocolName)) : [],
-    };
-  }
-
-  /** Schedules a member's session deadline `sessionTimeoutMs` from now. */
-  refreshSession(member: GroupMember, nowMs: number, effects: GroupEffects): void {
-    member.sessionDeadlineMs = nowMs + member.sessionTimeoutMs;
-    effects.scheduleDeadline(member.sessionDeadlineMs);
-  }
-
-  /** Changes state, recording when. */
-  transitionTo(state: GroupState, nowMs: number): void {
-    this.state = state;
-    this.stateChangedMs = nowMs;
-    if (state !== "PreparingRebalance") this.rebalanceDeadlineMs = undefined;
-  }
-
-  /** Answers a member's waiting SyncGroup with REBALANCE_IN_PROGRESS or its assignment. */
-  answerSync(member: GroupMember, effects: GroupEffects): void {
-    if (!member.isAwaitingSync) return;
-    member.isAwaitingSync = false;
-    const result =
-      this.state === "Stable"
-        ? {
-            errorCode: ErrorCode.NONE,
-            protocolType: this.protocolType,
-            protocolName: this.protocolName,
-            assignment: member.assignment,
-          }
-        : syncError(ErrorCode.REBALANCE_IN_PROGRESS);
-    effects.deliver({ kind: "sync", groupId: this.groupId, memberId: member.memberId, result });
+    if (this.#state === "PreparingRebalance") this.maybeCompleteJoin(nowMs, effects);
   }
 
   private onRebalanceDeadline(nowMs: number, effects: GroupEffects): void {
-    const delay = this.initialDelay;
+    const delay = this.#initialDelay;
     if (delay !== undefined && delay.hasNewMember && delay.remainingMs > 0) {
       // Kafka's InitialDelayedJoin: new members arrived, so wait another round within the budget.
       const delayMs = Math.min(this.config.initialRebalanceDelayMs, delay.remainingMs);
-      this.initialDelay = { remainingMs: delay.remainingMs - delayMs, hasNewMember: false };
+      this.#initialDelay = { remainingMs: delay.remainingMs - delayMs, hasNewMember: false };
       this.setRebalanceDeadline(nowMs + delayMs, effects);
       return;
     }
-    this.initialDelay = undefined;
     this.completeJoin(nowMs, effects);
   }
 
   /** Ends the join phase: drops members that did not rejoin, starts the next generation. */
   private completeJoin(nowMs: number, effects: GroupEffects): void {
-    this.initialDelay = undefined;
-    for (const member of [...this.members.values()]) {
-      if (!member.isAwaitingJoin) this.members.delete(member.memberId);
+    this.#initialDelay = undefined;
+    for (const member of [...this.#members.values()]) {
+      if (!member.isAwaitingJoin) this.#members.delete(member.memberId);
     }
-    if (this.leaderId === null || !this.members.has(this.leaderId)) {
-      this.leaderId = this.members.keys().next().value ?? null;
+    if (this.#leaderId === null || !this.#members.has(this.#leaderId)) {
+      this.#leaderId = this.firstMemberId();
     }
-    this.generationId += 1;
-    if (this.members.size === 0) {
-      this.protocolName = null;
+    this.#generationId += 1;
+    if (this.#members.size === 0) {
+      this.#protocolName = null;
       this.transitionTo("Empty", nowMs);
       return;
     }
-    this.protocolName = this.selectProtocol();
+    this.#protocolName = selectProtocol([...this.#members.values()]);
     this.transitionTo("CompletingRebalance", nowMs);
-    for (const member of this.members.values()) {
+    for (const member of this.#members.values()) {
       member.isAwaitingJoin = false;
-      member.isNew = false;
       member.assignment = new Uint8Array(0);
       this.refreshSession(member, nowMs, effects);
       const result = this.joinResultOf(member.memberId);
@@ -233,25 +432,74 @@ export class ClassicGroup {
     }
   }
 
+  /** The JoinGroup answer of `memberId` in the current generation. */
+  private joinResultOf(memberId: string): JoinResult {
+    const isLeader = memberId === this.#leaderId;
+    const members = isLeader ? [...this.#members.values()].map((m) => this.joinedMemberOf(m)) : [];
+    return {
+      errorCode: ErrorCode.NONE,
+      generationId: this.#generationId,
+      protocolType: this.#protocolType,
+      protocolName: this.#protocolName,
+      leader: this.#leaderId ?? "",
+      memberId,
+      members,
+    };
+  }
+
+  private joinedMemberOf(member: Member): JoinedMember {
+    const protocol = member.protocols.find((candidate) => candidate.name === this.#protocolName);
+    return { memberId: member.memberId, metadata: protocol?.metadata ?? new Uint8Array(0) };
+  }
+
+  private assignmentOf(member: Member): SyncResult {
+    return {
+      errorCode: ErrorCode.NONE,
+      protocolType: this.#protocolType,
+      protocolName: this.#protocolName,
+      assignment: member.assignment,
+    };
+  }
+
+  /** Answers a member's waiting SyncGroup with its assignment, or REBALANCE_IN_PROGRESS. */
+  private answerSync(member: Member, effects: GroupEffects): void {
+    if (!member.isAwaitingSync) return;
+    member.isAwaitingSync = false;
+    const result =
+      this.#state === "Stable"
+        ? this.assignmentOf(member)
+        : syncError(ErrorCode.REBALANCE_IN_PROGRESS);
+    effects.deliver({ kind: "sync", groupId: this.groupId, memberId: member.memberId, result });
+  }
+
+  private refreshSession(member: Member, nowMs: number, effects: GroupEffects): void {
+    member.sessionDeadlineMs = nowMs + member.sessionTimeoutMs;
+    effects.scheduleDeadline(member.sessionDeadlineMs);
+  }
+
+  private transitionTo(state: GroupState, nowMs: number): void {
+    assert(PREVIOUS_STATES[state].includes(this.#state), `no transition ${this.#state} → ${state}`);
+    this.#state = state;
+    this.#stateChangedMs = nowMs;
+    if (state !== "PreparingRebalance") this.#rebalanceDeadlineMs = undefined;
+  }
+
   private setRebalanceDeadline(atMs: number, effects: GroupEffects): void {
-    this.rebalanceDeadlineMs = atMs;
+    this.#rebalanceDeadlineMs = atMs;
     effects.scheduleDeadline(atMs);
   }
 
   private maxRebalanceTimeoutMs(): number {
     let maxMs = 0;
-    for (const member of this.members.values()) maxMs = Math.max(maxMs, member.rebalanceTimeoutMs);
+    for (const member of this.#members.values()) maxMs = Math.max(maxMs, member.rebalanceTimeoutMs);
     return maxMs;
+  }
+
+  private firstMemberId(): string | null {
+    return this.#members.keys().next().value ?? null;
   }
 }
 
-function memberOf(
-  member: GroupMember,
-  protocolName: string | null,
-): {
-  memberId: string;
-  metadata: Uint8Array;
-} {
-  const protocol = member.protocols.find((candidate) => candidate.name === protocolName);
-  return { memberId: member.memberId, metadata: protocol?.metadata ?? new Uint8Array(0) };
+function now<Result>(result: Result): Answer<Result> {
+  return { kind: "now", result };
 }

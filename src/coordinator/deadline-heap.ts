@@ -5,7 +5,6 @@
  */
 import { assert } from "../common/index.js";
 
-/** A deadline with what it is for. */
 export interface Deadline<Item> {
   readonly atMs: number;
   readonly item: Item;
@@ -14,11 +13,9 @@ export interface Deadline<Item> {
 /** The most deadlines a heap holds; past it, the owner has leaked entries (a bug). */
 export const DEADLINES_MAX = 10_000_000;
 
-/** A min-heap ordered by `atMs`. */
 export class DeadlineHeap<Item> {
   private readonly entries: Deadline<Item>[] = [];
 
-  /** How many deadlines are held. */
   get size(): number {
     return this.entries.length;
   }
@@ -28,7 +25,6 @@ export class DeadlineHeap<Item> {
     return this.entries[0]?.atMs;
   }
 
-  /** Adds a deadline. */
   push(atMs: number, item: Item): void {
     assert(this.entries.length < DEADLINES_MAX, "deadline heap over its limit");
     this.entries.push({ atMs, item });

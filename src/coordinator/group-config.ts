@@ -2,7 +2,6 @@
  * The group coordinator's settings, named after Kafka's config keys, with Kafka's defaults.
  */
 
-/** The settings of the group coordinator and the offsets topic. */
 export interface GroupConfig {
   /** `group.min.session.timeout.ms`: the shortest session a member may ask for. */
   readonly minSessionTimeoutMs: number;
@@ -22,7 +21,6 @@ export interface GroupConfig {
   readonly offsetMetadataMaxBytes: number;
 }
 
-/** Kafka's defaults. */
 export const DEFAULT_GROUP_CONFIG: GroupConfig = Object.freeze({
   minSessionTimeoutMs: 6_000,
   maxSessionTimeoutMs: 1_800_000,

@@ -5,20 +5,21 @@
  * the driver (group-coordinator.driver.ts) owns the timer, the waiting requests and the log.
  */
 import { ErrorCode } from "../common/index.js";
-import { ClassicGroup, type GroupEffects } from "./classic-group.js";
+import { ClassicGroup, type GroupEffects, type GroupState } from "./classic-group.js";
 import type { GroupConfig } from "./group-config.js";
-import { joinGroup, type JoinRequest } from "./group-join.js";
-import { heartbeat, leaveGroup, syncGroup, type SyncRequest } from "./group-sync.js";
 import {
   joinError,
+  syncError,
   type Answer,
   type GroupDelivery,
-  type GroupState,
+  type JoinRequest,
   type JoinResult,
+  type SyncRequest,
   type SyncResult,
-} from "./group-types.js";
+} from "./group-messages.js";
 import { DeadlineHeap } from "./deadline-heap.js";
-import { OffsetStore } from "./offset-store.js";
+import type { OffsetRecord } from "./offset-records.js";
+import { OffsetStore, type OffsetView } from "./offset-store.js";
 
 /** An operation's own answer and the answers it completed for others. */
 export interface Outcome<Result> {
@@ -52,12 +53,16 @@ export interface GroupListing {
 /** Every classic group of this coordinator and their offsets. */
 export class GroupCoordinatorState {
   private readonly groups = new Map<string, ClassicGroup>();
-  readonly offsets = new OffsetStore();
+  private readonly store = new OffsetStore();
   private readonly deadlines = new DeadlineHeap<string>();
 
   constructor(readonly config: GroupConfig) {}
 
-  /** A group, if it exists. */
+  /** The committed offsets, to read; they change only by replaying records through this state. */
+  get offsets(): OffsetView {
+    return this.store;
+  }
+
   group(groupId: string): ClassicGroup | undefined {
     return this.groups.get(groupId);
   }
@@ -80,17 +85,16 @@ export class GroupCoordinatorState {
       group = this.createGroup(groupId, nowMs);
     }
     if (group.state === "Dead") return refuse(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    return this.run(group, (effects) => joinGroup(group, request, nowMs, effects));
+    return this.run(group, (effects) => group.join(request, nowMs, effects));
   }
 
-  /** SyncGroup. */
   sync(groupId: string, request: SyncRequest, nowMs: number): Outcome<Answer<SyncResult>> {
     const group = this.groups.get(groupId);
     if (group === undefined) {
-      const result = { kind: "now", result: syncErrorOf(ErrorCode.UNKNOWN_MEMBER_ID) } as const;
+      const result = { kind: "now", result: syncError(ErrorCode.UNKNOWN_MEMBER_ID) } as const;
       return { result, deliveries: [] };
     }
-    return this.run(group, (effects) => syncGroup(group, request, nowMs, effects));
+    return this.run(group, (effects) => group.sync(request, nowMs, effects));
   }
 
   /** Heartbeat; its error code. */
@@ -101,7 +105,7 @@ export class GroupCoordinatorState {
   ): Outcome<number> {
     const group = this.groups.get(groupId);
     if (group === undefined) return { result: ErrorCode.UNKNOWN_MEMBER_ID, deliveries: [] };
-    return this.run(group, (effects) => heartbeat(group, request, nowMs, effects));
+    return this.run(group, (effects) => group.heartbeat(request, nowMs, effects));
   }
 
   /** LeaveGroup for each member id; their error codes in order. */
@@ -111,7 +115,7 @@ export class GroupCoordinatorState {
       return { result: memberIds.map(() => ErrorCode.UNKNOWN_MEMBER_ID), deliveries: [] };
     }
     return this.run(group, (effects) =>
-      memberIds.map((memberId) => leaveGroup(group, memberId, nowMs, effects)),
+      memberIds.map((memberId) => group.leave(memberId, nowMs, effects)),
     );
   }
 
@@ -149,17 +153,31 @@ export class GroupCoordinatorState {
       this.createGroup(groupId, nowMs);
       return ErrorCode.NONE;
     }
-    if (group.state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    if (commit.generationId < 0 && group.state === "Empty") return ErrorCode.NONE;
-    if (group.state === "CompletingRebalance") return ErrorCode.REBALANCE_IN_PROGRESS;
-    if (!group.members.has(commit.memberId)) return ErrorCode.UNKNOWN_MEMBER_ID;
-    if (commit.generationId !== group.generationId) return ErrorCode.ILLEGAL_GENERATION;
-    return ErrorCode.NONE;
+    return group.validateOffsetCommit(commit);
   }
 
-  /** Makes sure a group with loaded offsets exists, Empty, as Kafka's loader does. */
-  ensureGroup(groupId: string, nowMs: number): void {
-    if (!this.groups.has(groupId)) this.createGroup(groupId, nowMs);
+  /**
+   * Applies offset records once they are durable in the log. A timer may have forgotten the
+   * group (Empty, no offsets yet) while its first commit waited for its replicas; a group with
+   * offsets must exist, as after a load, so it is made again.
+   */
+  replayDurableOffsets(groupId: string, records: readonly OffsetRecord[], nowMs: number): void {
+    for (const record of records) this.replayOffset(record);
+    this.ensureGroupsWithOffsets([groupId], nowMs);
+  }
+
+  /** Applies one OffsetCommit record: a value sets the offset, a tombstone removes it. */
+  replayOffset(record: OffsetRecord): void {
+    this.store.replay(record.key, record.value);
+  }
+
+  /** Makes an Empty group for each of `groupIds` that has offsets but no group, as Kafka does. */
+  ensureGroupsWithOffsets(groupIds: Iterable<string>, nowMs: number): void {
+    for (const groupId of groupIds) {
+      if (this.store.hasOffsets(groupId) && !this.groups.has(groupId)) {
+        this.createGroup(groupId, nowMs);
+      }
+    }
   }
 
   /** DescribeGroups of one group; a missing group is described as Dead with no error. */
@@ -209,8 +227,7 @@ export class GroupCoordinatorState {
 
   /** Forgets a deleted group (its offset tombstones are already durable). */
   removeGroup(groupId: string): void {
-    const group = this.groups.get(groupId);
-    if (group !== undefined) group.transitionTo("Dead", group.stateChangedMs);
+    this.groups.get(groupId)?.markDeleted();
     this.groups.delete(groupId);
   }
 
@@ -222,27 +239,15 @@ export class GroupCoordinatorState {
     const deliveries: GroupDelivery[] = [];
     for (const group of [...this.groups.values()]) {
       if (!belongs(group.groupId)) continue;
-      for (const member of group.members.values()) {
-        const { memberId } = member;
-        if (member.isAwaitingJoin) {
-          const result = joinError(ErrorCode.NOT_COORDINATOR, memberId);
-          deliveries.push({ kind: "join", groupId: group.groupId, memberId, result });
-        }
-        if (member.isAwaitingSync) {
-          const result = syncErrorOf(ErrorCode.NOT_COORDINATOR);
-          deliveries.push({ kind: "sync", groupId: group.groupId, memberId, result });
-        }
-      }
-      group.transitionTo("Dead", group.stateChangedMs);
+      deliveries.push(...this.run(group, (effects) => group.unload(effects)).deliveries);
       this.groups.delete(group.groupId);
     }
-    this.offsets.unload(belongs);
+    this.store.unload(belongs);
     return deliveries;
   }
 
   private createGroup(groupId: string, nowMs: number): ClassicGroup {
-    const group = new ClassicGroup(groupId, this.config);
-    group.stateChangedMs = nowMs;
+    const group = new ClassicGroup(groupId, this.config, nowMs);
     this.groups.set(groupId, group);
     return group;
   }
@@ -267,10 +272,6 @@ export class GroupCoordinatorState {
   /** An Empty group with neither offsets nor pending members is forgotten, as Kafka does. */
   private maybeForget(group: ClassicGroup): void {
     const isIdle = group.state === "Empty" && group.pendingMembers.size === 0;
-    if (isIdle && !this.offsets.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
+    if (isIdle && !this.store.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
   }
-}
-
-function syncErrorOf(errorCode: number): SyncResult {
-  return { errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
 }

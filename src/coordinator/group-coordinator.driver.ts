@@ -4,6 +4,11 @@
  * wait for a rebalance, the loading of `__consumer_offsets` partitions this broker leads, and
  * the durable writing of commits through the replica manager (acks=-1: a commit is visible and
  * answered only once the high watermark covers it).
+ *
+ * Each offsets partition is, for this driver, notCoordinator → loading (this broker became its
+ * leader) → active (its log is replayed); from loading or active it goes back to notCoordinator
+ * when leadership moves. A load that finishes after that is ignored; one that fails leaves the
+ * partition loading.
  */
 import { ErrorCode } from "../common/index.js";
 import type { Clock, Logger, Random, Timer, Timers } from "../ports/index.js";
@@ -11,10 +16,16 @@ import type { Partition, ReplicaManager } from "../replication/index.js";
 import type { TopicPartition } from "../storage/index.js";
 import { OFFSETS_TOPIC, offsetsPartitionFor, type GroupConfig } from "./group-config.js";
 import { GroupCoordinatorState, type Outcome } from "./group-coordinator-state.js";
-import type { JoinRequest } from "./group-join.js";
-import type { SyncRequest } from "./group-sync.js";
-import type { Answer, GroupDelivery, JoinResult, SyncResult } from "./group-types.js";
-import { joinError, syncError } from "./group-types.js";
+import {
+  joinError,
+  syncError,
+  type Answer,
+  type GroupDelivery,
+  type JoinRequest,
+  type JoinResult,
+  type SyncRequest,
+  type SyncResult,
+} from "./group-messages.js";
 import { awaitDurable, writeOffsetRecords } from "./offset-writes.driver.js";
 import { loadOffsetsPartition } from "./offsets-loader.driver.js";
 import type { OffsetRecord } from "./offset-records.js";
@@ -22,7 +33,6 @@ import type { OffsetRecord } from "./offset-records.js";
 /** Whether this node coordinates a group now. */
 export type CoordinatorStatus = "active" | "loading" | "notCoordinator";
 
-/** What the coordinator is built from. */
 export interface GroupCoordinatorOptions {
   readonly config: GroupConfig;
   readonly replicaManager: ReplicaManager;
@@ -34,7 +44,6 @@ export interface GroupCoordinatorOptions {
 
 type Waiter = (delivery: GroupDelivery) => void;
 
-/** The group coordinator of one broker. */
 export class GroupCoordinator {
   readonly state: GroupCoordinatorState;
   private readonly partitions = new Map<number, { status: "loading" | "active"; epoch: number }>();
@@ -138,10 +147,7 @@ export class GroupCoordinator {
       timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
     });
     if (durable !== ErrorCode.NONE) return durable;
-    for (const record of records) this.state.offsets.replay(record.key, record.value);
-    // A timer may have forgotten the group (Empty, no offsets yet) while the commit waited for
-    // its replicas; a group with offsets must exist, as after a load, so it is made again.
-    if (this.state.offsets.hasOffsets(groupId)) this.state.ensureGroup(groupId, this.nowMs());
+    this.state.replayDurableOffsets(groupId, records, this.nowMs());
     return ErrorCode.NONE;
   }
 

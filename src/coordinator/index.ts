@@ -1,15 +1,14 @@
 // The group coordinator (see README.md): the pure classic group state machine, committed
 // offsets, and the driver that keeps them in `__consumer_offsets`.
 export type {
-  GroupDelivery,
-  GroupMember,
-  GroupState,
-  JoinResult,
-  JoinedMember,
-  MemberProtocol,
-  SyncResult,
   Answer,
-} from "./group-types.js";
+  GroupDelivery,
+  JoinedMember,
+  JoinRequest,
+  JoinResult,
+  SyncRequest,
+  SyncResult,
+} from "./group-messages.js";
 export {
   DEFAULT_GROUP_CONFIG,
   OFFSETS_TOPIC,
@@ -17,9 +16,13 @@ export {
   offsetsPartitionFor,
   type GroupConfig,
 } from "./group-config.js";
-export { ClassicGroup, type GroupEffects } from "./classic-group.js";
-export type { JoinRequest } from "./group-join.js";
-export type { SyncRequest } from "./group-sync.js";
+export {
+  ClassicGroup,
+  type GroupEffects,
+  type GroupMember,
+  type GroupState,
+} from "./classic-group.js";
+export type { MemberProtocol } from "./protocol-selection.js";
 export {
   GroupCoordinatorState,
   type GroupDescription,

@@ -21,7 +21,6 @@ export interface OffsetRecord {
   readonly value: CommittedOffset | null;
 }
 
-/** A record read back from the log. */
 export type ReplayedRecord =
   | { readonly kind: "offset"; readonly key: OffsetKey; readonly value: CommittedOffset | null }
   | { readonly kind: "groupMetadata"; readonly groupId: string; readonly isTombstone: boolean };

@@ -23,7 +23,9 @@ export interface OffsetKey {
   readonly partition: number;
 }
 
-/** The committed offsets of each group, by topic and partition. */
+/** The reading side of the store, for those that must not change it. */
+export type OffsetView = Pick<OffsetStore, "get" | "hasOffsets" | "offsetsOf">;
+
 export class OffsetStore {
   private readonly byGroup = new Map<string, Map<string, Map<number, CommittedOffset>>>();
 
@@ -44,19 +46,12 @@ export class OffsetStore {
     partitions.set(key.partition, value);
   }
 
-  /** The offset committed for one partition, if any. */
   get(key: OffsetKey): CommittedOffset | undefined {
     return this.byGroup.get(key.groupId)?.get(key.topic)?.get(key.partition);
   }
 
-  /** Whether `groupId` has any committed offset. */
   hasOffsets(groupId: string): boolean {
     return this.byGroup.has(groupId);
-  }
-
-  /** The groups with committed offsets. */
-  groupIds(): string[] {
-    return [...this.byGroup.keys()];
   }
 
   /** Every committed offset of `groupId`, by topic (in commit order of first appearance). */

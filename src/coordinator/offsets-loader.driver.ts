@@ -13,7 +13,6 @@ export const LOAD_READ_BYTES = 5 * 1024 * 1024;
 /** The largest decompressed batch loading accepts. */
 const LOAD_DECOMPRESSED_BYTES_MAX = 100 * 1024 * 1024;
 
-/** What a load found. */
 export interface LoadReport {
   readonly records: number;
   readonly endOffset: number;
@@ -44,9 +43,7 @@ export async function loadOffsetsPartition(
     if (read.nextOffset <= fromOffset) break;
     fromOffset = read.nextOffset;
   }
-  for (const groupId of groupIds) {
-    if (state.offsets.hasOffsets(groupId)) state.ensureGroup(groupId, at.nowMs);
-  }
+  state.ensureGroupsWithOffsets(groupIds, at.nowMs);
   return { records, endOffset: fromOffset };
 }
 
@@ -64,7 +61,7 @@ function replayBatches(bytes: Uint8Array, state: GroupCoordinatorState, groupIds
       const replayed = replayOffsetsRecord(record);
       count++;
       if (replayed?.kind !== "offset") continue;
-      state.offsets.replay(replayed.key, replayed.value);
+      state.replayOffset(replayed);
       groupIds.add(replayed.key.groupId);
     }
   }

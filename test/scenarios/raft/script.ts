@@ -1,6 +1,6 @@
 /**
- * The scenario script language: one command per line, each followed by the lines it printed,
- * prefixed with "> ". Lines starting with "#" are comments. See README.md in this folder.
+ * The commands of the Raft scenario scripts (the script language is ../script.ts). See
+ * README.md in this folder.
  */
 import assert from "node:assert/strict";
 import { ZERO_UUID } from "../../../src/common/index.js";
@@ -10,10 +10,11 @@ import {
   type RaftRequest,
 } from "../../../src/raft/index.js";
 import { buildVoteRequest } from "../../../src/raft/request-builders.js";
+import { checkFacts, optionsOf, type ScenarioRunner } from "../script.js";
 import { Cluster, directoryOf } from "./cluster.js";
 
 /** Runs one command against the cluster (created by `cluster`) and returns what it printed. */
-export class ScriptRunner {
+export class ScriptRunner implements ScenarioRunner {
   private cluster: Cluster | null = null;
 
   run(line: string): string[] {
@@ -122,7 +123,7 @@ export class ScriptRunner {
 
 /** `vote <to> candidate=<id> epoch=<e> last=<epoch>/<offset> [pre]`: a crafted Vote request. */
 function voteRequest(args: string[]): Extract<RaftRequest, { api: "vote" }> {
-  const options = new Map(args.slice(1).map((arg) => arg.split("=") as [string, string]));
+  const options = optionsOf(args.slice(1));
   const [lastEpoch = 0, lastOffset = 0] = (options.get("last") ?? "0/0").split("/").map(Number);
   const candidateId = Number(options.get("candidate"));
   const body = buildVoteRequest({
@@ -144,7 +145,7 @@ function parseClusterArgs(args: string[]): {
   seed: number;
   snapshotChunkBytes?: number;
 } {
-  const options = new Map(args.map((arg) => arg.split("=") as [string, string]));
+  const options = optionsOf(args);
   const list = (text: string | undefined): number[] =>
     text === undefined || text === "" ? [] : text.split(",").map(Number);
   return {
@@ -207,14 +208,8 @@ function describeState(cluster: Cluster, id: number): string {
     .join(" ")}`;
 }
 
-/** Asserts facts of a node; unlike the printed lines, a failed check is never rewritten. */
 function check(cluster: Cluster, id: number, expectations: string[]): void {
-  const known = facts(cluster, id);
-  for (const expectation of expectations) {
-    const [key = "", value = ""] = expectation.split("=");
-    assert.ok(key in known, `check knows no fact ${key}`);
-    assert.equal(known[key], value, `n${id} ${key} at ${cluster.nowMs} ms`);
-  }
+  checkFacts(facts(cluster, id), expectations, `n${id} at ${cluster.nowMs} ms`);
 }
 
 /** Writes a snapshot as a state machine would: the header batch, no state, the footer. */

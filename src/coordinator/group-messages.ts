@@ -1,41 +1,33 @@
 /**
- * The values of the classic group protocol: states, members, and the answers JoinGroup and
- * SyncGroup give, independent of any wire version (the handlers fit them to the version).
+ * The requests and answers of the classic group protocol as the coordinator takes and gives them,
+ * independent of the wire version: the handlers fit them to each version of JoinGroup and
+ * SyncGroup. An answer may come at once or later, as a delivery to the waiting request.
  */
+import type { MemberProtocol } from "./protocol-selection.js";
 
-/**
- * The states of a classic group (Kafka's ClassicGroupState). Allowed transitions:
- * Empty → PreparingRebalance (a member joins) or Dead (deleted, all offsets gone);
- * PreparingRebalance → CompletingRebalance (every member rejoined, or the rebalance timeout) or
- * Empty (nobody rejoined); CompletingRebalance → Stable (the leader's SyncGroup) or
- * PreparingRebalance (a member joins, leaves or expires); Stable → PreparingRebalance.
- */
-export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
-
-/** One protocol a member offers in JoinGroup: an assignor name and its opaque metadata. */
-export interface MemberProtocol {
-  readonly name: string;
-  readonly metadata: Uint8Array;
-}
-
-/** A member of a classic group. */
-export interface GroupMember {
+export interface JoinRequest {
   readonly memberId: string;
   readonly clientId: string;
   readonly clientHost: string;
-  sessionTimeoutMs: number;
-  rebalanceTimeoutMs: number;
-  protocols: readonly MemberProtocol[];
-  /** What the leader assigned it in the current generation (empty until then). */
-  assignment: Uint8Array;
-  /** It sent JoinGroup for the rebalance under way and waits for the answer. */
-  isAwaitingJoin: boolean;
-  /** It sent SyncGroup in CompletingRebalance and waits for the leader's assignment. */
-  isAwaitingSync: boolean;
-  /** It joined during the rebalance under way (not yet part of a generation). */
-  isNew: boolean;
-  /** When its session ends unless it heartbeats (monotonic ms). */
-  sessionDeadlineMs: number;
+  readonly sessionTimeoutMs: number;
+  /** Equal to the session timeout for v0, which has no rebalance timeout. */
+  readonly rebalanceTimeoutMs: number;
+  readonly protocolType: string;
+  readonly protocols: readonly MemberProtocol[];
+  /** v4+: a new member first gets MEMBER_ID_REQUIRED with its id (KIP-394). */
+  readonly requiresKnownMemberId: boolean;
+  /** The id to give a new member (the driver draws it: clientId and a random UUID). */
+  readonly newMemberId: string;
+}
+
+export interface SyncRequest {
+  readonly memberId: string;
+  readonly generationId: number;
+  /** v5+; null when not sent. */
+  readonly protocolType: string | null;
+  readonly protocolName: string | null;
+  /** The leader's assignments; empty from followers. */
+  readonly assignments: readonly { readonly memberId: string; readonly assignment: Uint8Array }[];
 }
 
 /** A member as the JoinGroup answer to the leader lists it. */
@@ -44,7 +36,7 @@ export interface JoinedMember {
   readonly metadata: Uint8Array;
 }
 
-/** What a JoinGroup request gets, at once or when the rebalance completes. */
+/** What a JoinGroup request gets, at once or when the join phase completes. */
 export interface JoinResult {
   readonly errorCode: number;
   readonly generationId: number;
@@ -84,7 +76,6 @@ export type Answer<Result> =
   | { readonly kind: "now"; readonly result: Result }
   | { readonly kind: "later"; readonly memberId: string };
 
-/** The error-only JoinGroup answer. */
 export function joinError(errorCode: number, memberId: string): JoinResult {
   return {
     errorCode,
@@ -97,7 +88,6 @@ export function joinError(errorCode: number, memberId: string): JoinResult {
   };
 }
 
-/** The error-only SyncGroup answer. */
 export function syncError(errorCode: number): SyncResult {
   return { errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
 }
