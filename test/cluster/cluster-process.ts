@@ -108,6 +108,18 @@ export class ClusterNode {
     await withDeadline(listening, START_DEADLINE_MS, () => `${this.name}:\n${this.output}`);
   }
 
+  /** Freezes the process (SIGSTOP): it holds its sockets and files but does nothing. */
+  pause(): void {
+    assert.ok(this.child !== undefined, `${this.name} is running`);
+    this.child.kill("SIGSTOP");
+  }
+
+  /** Lets a paused process go on (SIGCONT). */
+  resume(): void {
+    assert.ok(this.child !== undefined, `${this.name} is running`);
+    this.child.kill("SIGCONT");
+  }
+
   /** Kills the process with `signal` (SIGKILL: a crash) and waits until it has ended. */
   async stop(signal: "SIGTERM" | "SIGKILL"): Promise<void> {
     const child = this.child;

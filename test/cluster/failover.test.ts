@@ -4,9 +4,7 @@
  * active and a CreateTopics (sent to a surviving broker, which forwards it) succeeds within 3 s;
  * kill -9 a broker that leads partitions, and they get new leaders within
  * `broker.session.timeout.ms` + 1 s. The session timeout is set to 3000 ms (Kafka's default is
- * 9000) so that the test is quicker; the bound is then 4 s. Follower replication does not exist
- * yet, so `replica.lag.time.max.ms` is long enough that no leader shrinks its ISR to itself
- * during the test: leader election is what is tested, at the controller.
+ * 9000) so that the test is quicker; the bound is then 4 s.
  *
  * `controller.quorum.fetch.timeout.ms` is 1000 (Kafka's default is 2000). With the default, a
  * follower waits 2 s before it stands for election; the broker follows the new Raft leader the
@@ -18,96 +16,33 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { createTopics, describeQuorum, metadata } from "../../src/protocol/index.js";
-import { freePort } from "../clients/sluice-process.js";
+import { createTopics } from "../../src/protocol/index.js";
+import { killAll, pollUntil, request } from "./cluster-process.js";
 import {
-  ClusterNode,
-  isAddressInUse,
-  killAll,
-  pollUntil,
-  request,
-  sluice,
-  temporaryDir,
-  type Endpoint,
-} from "./cluster-process.js";
+  activeController,
+  describeTopic,
+  expectBrokers,
+  QUICK_FAILURE_DETECTION,
+  startThreeNodes,
+  type Member,
+} from "./three-nodes.js";
 
 after(killAll);
 
-const SESSION_TIMEOUT_MS = 3000;
+const SESSION_TIMEOUT_MS = Number(QUICK_FAILURE_DETECTION["broker.session.timeout.ms"]);
 const CONTROLLER_FAILOVER_BOUND_MS = 3000;
 const PARTITION_FAILOVER_BOUND_MS = SESSION_TIMEOUT_MS + 1000;
 const PARTITIONS = 6;
 const TOPIC_CREATED = 0;
 const TOPIC_ALREADY_EXISTS = 36;
 
-/** One of the three nodes: its id, its process and its two Kafka listeners. */
-interface Member {
-  readonly nodeId: number;
-  readonly node: ClusterNode;
-  readonly client: Endpoint;
-  readonly controller: Endpoint;
-}
+const SETTINGS = QUICK_FAILURE_DETECTION;
 
-/** Formats and starts three combined nodes on new free ports; retries if a port was taken. */
-async function startCluster(): Promise<Member[]> {
-  for (let attempt = 1; ; attempt++) {
-    const members = await configureCluster(temporaryDir(`failover-${attempt}`));
-    try {
-      await Promise.all(members.map((member) => member.node.start()));
-      return members;
-    } catch (error) {
-      await Promise.all(members.map((member) => member.node.stop("SIGKILL")));
-      if (!isAddressInUse(error) || attempt >= 3) throw error;
-    }
-  }
-}
-
-async function configureCluster(dir: string): Promise<Member[]> {
-  const clusterId = (await sluice(["random-uuid"])).trim();
-  const members: Member[] = [];
-  for (const nodeId of [1, 2, 3]) {
-    members.push({
-      nodeId,
-      node: new ClusterNode(`node-${nodeId}`, join(dir, `node-${nodeId}`)),
-      client: { host: "127.0.0.1", port: await freePort() },
-      controller: { host: "127.0.0.1", port: await freePort() },
-    });
-  }
-  const voters = members.map((m) => `${m.nodeId}@127.0.0.1:${m.controller.port}`).join(",");
-  for (const member of members) {
-    member.node.writeConfig({
-      "process.roles": "broker,controller",
-      "node.id": String(member.nodeId),
-      listeners: [
-        `PLAINTEXT://127.0.0.1:${member.client.port}`,
-        `CONTROLLER://127.0.0.1:${member.controller.port}`,
-      ].join(","),
-      "advertised.listeners": `PLAINTEXT://127.0.0.1:${member.client.port}`,
-      "controller.listener.names": "CONTROLLER",
-      "controller.quorum.voters": voters,
-      "sluice.http.listener": `127.0.0.1:${await freePort()}`,
-      "broker.session.timeout.ms": String(SESSION_TIMEOUT_MS),
-      "broker.heartbeat.interval.ms": "500",
-      "replica.lag.time.max.ms": "600000",
-      "controller.quorum.fetch.timeout.ms": "1000",
-    });
-    await member.node.format(clusterId);
-  }
-  return members;
-}
-
-/** The unfenced brokers `member` lists in Metadata, with the leaders of `topic`'s partitions. */
-async function describeTopic(member: Member, topic: string) {
-  const response = await request(
-    member.client,
-    metadata,
-    { topics: [{ name: topic }], allowAutoTopicCreation: false },
-    { maxVersion: 12 },
-  );
-  const found = response.topics.find((candidate) => candidate.name === topic);
-  const leaders = new Map((found?.partitions ?? []).map((p) => [p.partitionIndex, p.leaderId]));
-  return { brokers: response.brokers.map((broker) => broker.nodeId).sort(), leaders };
+/** The unfenced brokers and the leaders of `topic`'s partitions, as `member` lists them. */
+async function describeLeaders(member: Member, topic: string) {
+  const { brokers, partitions } = await describeTopic(member, topic);
+  const leaders = new Map([...partitions].map(([index, partition]) => [index, partition.leader]));
+  return { brokers, leaders };
 }
 
 /** Creates `topic` through `member`'s broker; true once it exists (created now or before). */
@@ -126,29 +61,6 @@ async function maybeCreateTopic(member: Member, topic: string, attempt: number):
   return errorCode === TOPIC_CREATED || (errorCode === TOPIC_ALREADY_EXISTS && attempt > 1);
 }
 
-/** The Raft leader (the active controller) as `member`'s controller listener reports it. */
-async function activeController(member: Member): Promise<number | undefined> {
-  const response = await request(
-    member.controller,
-    describeQuorum,
-    { topics: [{ topicName: "__cluster_metadata", partitions: [{ partitionIndex: 0 }] }] },
-    { maxVersion: 2 },
-  );
-  const leaderId = response.topics[0]?.partitions[0]?.leaderId;
-  return leaderId === undefined || leaderId < 0 ? undefined : leaderId;
-}
-
-/** Waits until `member` lists exactly the brokers `nodeIds` as unfenced. */
-async function expectBrokers(member: Member, nodeIds: number[]): Promise<void> {
-  await pollUntil(
-    async () => {
-      const { brokers } = await describeTopic(member, "-");
-      return brokers.join(",") === nodeIds.join(",") ? true : undefined;
-    },
-    { deadlineMs: 30_000, intervalMs: 100, what: `brokers ${nodeIds.join(",")} listed` },
-  );
-}
-
 /** Creates `topic` through `member`, retrying until it succeeds; resolves to the time taken. */
 async function createTopicEventually(member: Member, topic: string): Promise<number> {
   let attempt = 0;
@@ -165,7 +77,7 @@ async function createTopicEventually(member: Member, topic: string): Promise<num
  */
 async function killPartitionLeader(members: Member[], survivor: Member): Promise<number> {
   const activeId = await activeController(survivor);
-  const { leaders } = await describeTopic(survivor, "before");
+  const { leaders } = await describeLeaders(survivor, "before");
   const victim = members.find(
     (member) =>
       member.nodeId !== activeId && [...leaders.values()].some((id) => id === member.nodeId),
@@ -178,7 +90,7 @@ async function killPartitionLeader(members: Member[], survivor: Member): Promise
   const brokerKilledAt = performance.now();
   await pollUntil(
     async () => {
-      const now = (await describeTopic(observer, "before")).leaders;
+      const now = (await describeLeaders(observer, "before")).leaders;
       const moved = ledByVictim.every((partition) => {
         const leader = now.get(partition);
         return leader !== undefined && leader >= 0 && leader !== victim.nodeId;
@@ -191,14 +103,14 @@ async function killPartitionLeader(members: Member[], survivor: Member): Promise
 }
 
 test("the controller and partition leaders fail over within the required deadlines", async (t) => {
-  const members = await startCluster();
+  const members = await startThreeNodes("failover", SETTINGS);
   const [first] = members;
   assert.ok(first !== undefined);
   await expectBrokers(first, [1, 2, 3]);
   await createTopicEventually(first, "before");
   await pollUntil(
     async () => {
-      const { leaders } = await describeTopic(first, "before");
+      const { leaders } = await describeLeaders(first, "before");
       const led = [...leaders.values()].filter((leader) => leader >= 0);
       return led.length === PARTITIONS ? true : undefined;
     },

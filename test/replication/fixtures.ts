@@ -68,13 +68,13 @@ const encoder = new TextEncoder();
 
 /** A client batch (base offset 0) of records with the given keys and timestamps. */
 export function clientBatch(
-  records: readonly { key?: string | null; timestamp: number }[],
+  records: readonly { key?: string | null; timestamp: number; value?: string }[],
   options: Partial<EncodeBatchOptions> = {},
 ): Uint8Array {
   const newRecords: NewRecord[] = records.map((record, index) => ({
     timestamp: record.timestamp,
     key: record.key === undefined || record.key === null ? null : encoder.encode(record.key),
-    value: encoder.encode(`value-${index}`),
+    value: encoder.encode(record.value ?? `value-${index}`),
   }));
   return encodeBatch({
     baseOffset: 0,

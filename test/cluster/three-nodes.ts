@@ -1,0 +1,203 @@
+/**
+ * Three combined (broker and controller) nodes as real processes on loopback, for the
+ * multi-node tests: each on its own free ports and data dir, formatted into one cluster and
+ * started; requests go out over the project's own client, and clients (kcat, kafkajs,
+ * @platformatic/kafka) get the bootstrap list. Every process is killed by `killAll` (from
+ * cluster-process.ts), which each test file calls in `after`.
+ */
+import { join } from "node:path";
+import assert from "node:assert/strict";
+import { createTopics, describeQuorum, metadata } from "../../src/protocol/index.js";
+import { freePort } from "../clients/sluice-process.js";
+import {
+  ClusterNode,
+  isAddressInUse,
+  pollUntil,
+  request,
+  sluice,
+  temporaryDir,
+  type Endpoint,
+} from "./cluster-process.js";
+
+/**
+ * Settings that make a dead or frozen node noticed within seconds: a 3000 ms session timeout
+ * with heartbeats every 500 ms, and `controller.quorum.fetch.timeout.ms` 1000 (see
+ * failover.test.ts for why the Raft timeout matters).
+ */
+export const QUICK_FAILURE_DETECTION = {
+  "broker.session.timeout.ms": "3000",
+  "broker.heartbeat.interval.ms": "500",
+  "controller.quorum.fetch.timeout.ms": "1000",
+} as const;
+
+/** One of the three nodes: its id, its process and its two Kafka listeners. */
+export interface Member {
+  readonly nodeId: number;
+  readonly node: ClusterNode;
+  readonly client: Endpoint;
+  readonly controller: Endpoint;
+}
+
+/** One partition as Metadata describes it. */
+export interface PartitionView {
+  readonly leader: number;
+  readonly leaderEpoch: number;
+  readonly replicas: readonly number[];
+  readonly isr: readonly number[];
+}
+
+/**
+ * Formats and starts three combined nodes on new free ports with `settings` on top of the
+ * defaults every node gets; retries when a port picked as free was taken meanwhile.
+ */
+export async function startThreeNodes(
+  name: string,
+  settings: Readonly<Record<string, string>>,
+): Promise<Member[]> {
+  for (let attempt = 1; ; attempt++) {
+    const members = await configure(temporaryDir(`${name}-${attempt}`), settings);
+    try {
+      await Promise.all(members.map((member) => member.node.start()));
+      return members;
+    } catch (error) {
+      await Promise.all(members.map((member) => member.node.stop("SIGKILL")));
+      if (!isAddressInUse(error) || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function configure(
+  dir: string,
+  settings: Readonly<Record<string, string>>,
+): Promise<Member[]> {
+  const clusterId = (await sluice(["random-uuid"])).trim();
+  const members: Member[] = [];
+  for (const nodeId of [1, 2, 3]) {
+    members.push({
+      nodeId,
+      node: new ClusterNode(`node-${nodeId}`, join(dir, `node-${nodeId}`)),
+      client: { host: "127.0.0.1", port: await freePort() },
+      controller: { host: "127.0.0.1", port: await freePort() },
+    });
+  }
+  const voters = members.map((m) => `${m.nodeId}@127.0.0.1:${m.controller.port}`).join(",");
+  for (const member of members) {
+    member.node.writeConfig({
+      "process.roles": "broker,controller",
+      "node.id": String(member.nodeId),
+      listeners: [
+        `PLAINTEXT://127.0.0.1:${member.client.port}`,
+        `CONTROLLER://127.0.0.1:${member.controller.port}`,
+      ].join(","),
+      "advertised.listeners": `PLAINTEXT://127.0.0.1:${member.client.port}`,
+      "controller.listener.names": "CONTROLLER",
+      "controller.quorum.voters": voters,
+      "sluice.http.listener": `127.0.0.1:${await freePort()}`,
+      ...settings,
+    });
+    await member.node.format(clusterId);
+  }
+  return members;
+}
+
+/** `host:port,...` of every node's client listener. */
+export function bootstrapServers(members: readonly Member[]): string {
+  return members.map((member) => `${member.client.host}:${member.client.port}`).join(",");
+}
+
+/** The unfenced brokers `member` lists in Metadata, and `topic`'s partitions. */
+export async function describeTopic(member: Member, topic: string) {
+  const response = await request(
+    member.client,
+    metadata,
+    { topics: [{ name: topic }], allowAutoTopicCreation: false },
+    { maxVersion: 12 },
+  );
+  const found = response.topics.find((candidate) => candidate.name === topic);
+  const partitions = new Map<number, PartitionView>(
+    (found?.partitions ?? []).map((partition) => [
+      partition.partitionIndex,
+      {
+        leader: partition.leaderId,
+        leaderEpoch: partition.leaderEpoch,
+        replicas: partition.replicaNodes,
+        isr: partition.isrNodes,
+      },
+    ]),
+  );
+  return { brokers: response.brokers.map((broker) => broker.nodeId).sort(), partitions };
+}
+
+/** The Raft leader (the active controller) as `member`'s controller listener reports it. */
+export async function activeController(member: Member): Promise<number | undefined> {
+  const response = await request(
+    member.controller,
+    describeQuorum,
+    { topics: [{ topicName: "__cluster_metadata", partitions: [{ partitionIndex: 0 }] }] },
+    { maxVersion: 2 },
+  );
+  const leaderId = response.topics[0]?.partitions[0]?.leaderId;
+  return leaderId === undefined || leaderId < 0 ? undefined : leaderId;
+}
+
+/** Waits until `member` lists exactly the brokers `nodeIds` as unfenced. */
+export async function expectBrokers(member: Member, nodeIds: readonly number[]): Promise<void> {
+  await pollUntil(
+    async () => {
+      const { brokers } = await describeTopic(member, "-");
+      return brokers.join(",") === nodeIds.join(",") ? true : undefined;
+    },
+    { deadlineMs: 30_000, intervalMs: 100, what: `brokers ${nodeIds.join(",")} listed` },
+  );
+}
+
+/**
+ * Waits until `check` holds for `topic`'s partitions as a running member describes them, and
+ * resolves to them; `what` names the wait in the failure message.
+ */
+export async function awaitPartitions(
+  members: readonly Member[],
+  topic: string,
+  check: (partitions: ReadonlyMap<number, PartitionView>) => boolean,
+  what: string,
+  deadlineMs = 30_000,
+): Promise<ReadonlyMap<number, PartitionView>> {
+  const { value } = await pollUntil(
+    async () => {
+      const running = members.find((member) => member.node.isRunning);
+      if (running === undefined) return undefined;
+      const { partitions } = await describeTopic(running, topic);
+      return partitions.size > 0 && check(partitions) ? partitions : undefined;
+    },
+    { deadlineMs, intervalMs: 100, what },
+  );
+  return value;
+}
+
+/** Creates `topic` with replication factor 3 and `min.insync.replicas` through `member`. */
+export async function createReplicatedTopic(
+  member: Member,
+  options: {
+    readonly topic: string;
+    readonly partitions: number;
+    readonly minInsyncReplicas: number;
+  },
+): Promise<void> {
+  const response = await request(
+    member.client,
+    createTopics,
+    {
+      topics: [
+        {
+          name: options.topic,
+          numPartitions: options.partitions,
+          replicationFactor: 3,
+          configs: [{ name: "min.insync.replicas", value: String(options.minInsyncReplicas) }],
+        },
+      ],
+      timeoutMs: 10_000,
+    },
+    { maxVersion: 7 },
+  );
+  assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
+}
