@@ -1,11 +1,8 @@
 /**
  * The quorum controller's own clock work, on one timer every `livenessScanIntervalMs`:
  *
- * - the liveness scan (active controller only): brokers whose session ended are fenced, so a
- *   silent broker is fenced within `broker.session.timeout.ms` plus one tick;
- * - the preferred-leader rebalance (active only) once every
- *   `leader.imbalance.check.interval.seconds`, and again on the next tick while the capped
- *   check says more elections remain;
+ * - the liveness scan and the preferred-leader rebalance (active controller only), when
+ *   periodic-schedule.ts says each is due;
  * - a metadata snapshot whenever the loader says one is due (every node, active or not, since
  *   each voter snapshots its own copy of the log); the check runs on the tick, so a snapshot
  *   starts within one tick of becoming due;
@@ -15,11 +12,11 @@ import type { MetadataLoader } from "../../metadata/index.js";
 import { imageToRecords } from "../../metadata/index.js";
 import type { Clock, Logger, Timer, Timers } from "../../ports/index.js";
 import { encodeMetadataRecord } from "../../protocol/index.js";
-import { leaderImbalanceCheckIntervalMs } from "../election/index.js";
 import type { ControllerRaft } from "./controller-raft.js";
 import type { QuorumControllerSettings } from "./controller-settings.js";
 import type { ControllerOperation } from "./operation.js";
 import { leaderRebalanceOperation, livenessScanOperation } from "./periodic-operations.js";
+import { PeriodicSchedule } from "./periodic-schedule.js";
 
 /** The part of the quorum controller the ticks drive. */
 export interface TickedController {
@@ -43,15 +40,15 @@ export interface TickOptions {
 export class ControllerTicks {
   private timer: Timer | undefined;
   private isStopped = false;
-  private isScanQueued = false;
-  private isRebalanceQueued = false;
   private isSnapshotting = false;
-  private nextRebalanceMs = Infinity;
+  private readonly schedule: PeriodicSchedule;
 
   constructor(
     private readonly controller: TickedController,
     private readonly options: TickOptions,
-  ) {}
+  ) {
+    this.schedule = new PeriodicSchedule(options.settings.leaderRebalance);
+  }
 
   /** Arms the timer. */
   start(): void {
@@ -67,9 +64,7 @@ export class ControllerTicks {
 
   /** The controller became active: the first rebalance check is one interval away, as Kafka's. */
   activated(): void {
-    this.nextRebalanceMs =
-      this.options.clock.monotonicMs() +
-      leaderImbalanceCheckIntervalMs(this.options.settings.leaderRebalance);
+    this.schedule.activated(this.options.clock.monotonicMs());
   }
 
   private arm(): void {
@@ -86,21 +81,18 @@ export class ControllerTicks {
     const nowMs = this.options.clock.monotonicMs();
     this.controller.retryActivation();
     if (this.controller.isActive) {
-      this.maybeScan();
-      if (nowMs >= this.nextRebalanceMs) this.maybeRebalance(nowMs);
+      const due = this.schedule.dueOnTick(nowMs);
+      if (due.scan) this.queueLivenessScan();
+      if (due.rebalance) this.queueLeaderRebalance();
     }
     this.maybeSnapshot(nowMs);
   }
 
-  private maybeScan(): void {
-    if (this.isScanQueued) return;
-    this.isScanQueued = true;
+  private queueLivenessScan(): void {
     this.controller.track(
       this.controller
         .submit(livenessScanOperation())
-        .finally(() => {
-          this.isScanQueued = false;
-        })
+        .finally(() => this.schedule.scanEnded())
         .then((outcome) => {
           if (outcome.kind === "scanned" && outcome.fencedBrokerIds.length > 0) {
             this.options.logger.warn("fenced brokers whose session ended", {
@@ -111,21 +103,12 @@ export class ControllerTicks {
     );
   }
 
-  private maybeRebalance(nowMs: number): void {
-    const settings = this.options.settings.leaderRebalance;
-    if (this.isRebalanceQueued || !settings.autoLeaderRebalanceEnable) return;
-    this.isRebalanceQueued = true;
-    this.nextRebalanceMs = nowMs + leaderImbalanceCheckIntervalMs(settings);
+  private queueLeaderRebalance(): void {
     this.controller.track(
       this.controller
         .submit(leaderRebalanceOperation())
-        .finally(() => {
-          this.isRebalanceQueued = false;
-        })
-        .then((outcome) => {
-          // The check is capped; what remains is checked again on the next tick.
-          if (outcome.kind === "checked" && outcome.hasMore) this.nextRebalanceMs = 0;
-        }),
+        .finally(() => this.schedule.rebalanceEnded())
+        .then((outcome) => this.schedule.rebalanceChecked(outcome)),
     );
   }
 
