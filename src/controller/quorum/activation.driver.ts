@@ -6,7 +6,7 @@
  */
 import { encodeMetadataRecord } from "../../protocol/index.js";
 import { heartbeatsAfterActivation } from "../cluster/index.js";
-import { activationRecords, stepAfterClaim } from "./activation.js";
+import { activationRecords, stepAfter } from "./activation.js";
 import type { ActivationStep } from "./activation.js";
 import type { ControllerCore } from "./controller-core.js";
 import { propose } from "./operation-running.driver.js";
@@ -57,9 +57,10 @@ export function maybeFinishActivation(core: ControllerCore, hooks: ActivationHoo
   const state = core.state;
   if (state.kind !== "activating" || state.awaitedOffset === undefined) return;
   if (core.lastCommittedOffset < state.awaitedOffset) return;
-  if (state.step === "claim" && stepAfterClaim(core.loader.image) === "bootstrap") {
+  const next = stepAfter(state.step, core.loader.image);
+  if (next === "bootstrap") {
     core.options.logger.info("the metadata log is empty: writing the bootstrap records");
-    proposeActivation(core, hooks, state.epoch, "bootstrap");
+    proposeActivation(core, hooks, state.epoch, next);
     return;
   }
   core.state = { kind: "active", epoch: state.epoch };

@@ -25,7 +25,7 @@ export type {
 } from "./operation.js";
 export { PendingCompletions } from "./pending-completions.js";
 export type { PendingCompletion } from "./pending-completions.js";
-export { activationRecords, noOpRecord, stepAfterClaim } from "./activation.js";
+export { activationRecords, noOpRecord, stepAfter } from "./activation.js";
 export type { ActivationStep } from "./activation.js";
 export { leaderRebalanceOperation, livenessScanOperation } from "./periodic-operations.js";
 export type { LivenessScanOutcome, RebalanceOutcome } from "./periodic-operations.js";
