@@ -18,7 +18,7 @@
  * committed one. Timers (quorum/controller-ticks.driver.ts) run the liveness scan, the leader
  * rebalance and snapshots.
  */
-import { AssertionError, ErrorCode } from "../common/index.js";
+import { AssertionError } from "../common/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { CommittedBatch, LoadedSnapshot, MetadataImage } from "../metadata/index.js";
 import { BrokerHeartbeats } from "./cluster/index.js";
@@ -42,6 +42,7 @@ import { ControllerTicks } from "./quorum/controller-ticks.driver.js";
 import type { ControllerOperation } from "./quorum/operation.js";
 import {
   answerAfterEarlierWrites,
+  knownLeaderId,
   maybeCatchUpLatest,
   readContext,
   refuse,
@@ -49,7 +50,7 @@ import {
   updateQueueMetric,
 } from "./quorum/operation-running.driver.js";
 import { PendingCompletions } from "./quorum/pending-completions.js";
-import { notControllerRefusal, refusalOf } from "./quorum/refusals.js";
+import { notControllerRefusal, queueFullRefusal } from "./quorum/refusals.js";
 
 export type { ControllerState, QuorumControllerOptions } from "./quorum/controller-core.js";
 
@@ -157,10 +158,9 @@ export class QuorumController implements ControllerRaftListener {
         reject,
       };
       if (core.isStopped || core.state.kind === "inactive") {
-        refuse(core, entry, notControllerRefusal(core));
+        refuse(core, entry, notControllerRefusal(knownLeaderId(core)));
       } else if (core.queue.length >= this.settings.queuedOperationsMax) {
-        const busy = refusalOf(core, ErrorCode.REQUEST_TIMED_OUT, "the controller is busy");
-        refuse(core, entry, busy);
+        refuse(core, entry, queueFullRefusal(knownLeaderId(core)));
       } else {
         core.queue.push(entry);
         updateQueueMetric(core);
@@ -262,7 +262,8 @@ export class QuorumController implements ControllerRaftListener {
 
   private failQueued(): number {
     const queued = this.core.queue.splice(0, this.core.queue.length);
-    for (const entry of queued) refuse(this.core, entry, notControllerRefusal(this.core));
+    for (const entry of queued)
+      refuse(this.core, entry, notControllerRefusal(knownLeaderId(this.core)));
     return queued.length;
   }
 
@@ -280,7 +281,7 @@ export class QuorumController implements ControllerRaftListener {
       if (entry === undefined) return;
       updateQueueMetric(core);
       if (core.state.kind !== "active") {
-        refuse(core, entry, notControllerRefusal(core));
+        refuse(core, entry, notControllerRefusal(knownLeaderId(core)));
         continue;
       }
       const operation = entry.operation;

@@ -12,7 +12,7 @@ import { describeElection } from "../election/index.js";
 import type { ControllerCore, QueuedEntry } from "./controller-core.js";
 import type { ControllerProposeOptions, ControllerProposeResult } from "./controller-raft.js";
 import type { ControllerRefusal, ReadContext, WriteContext, WriteOperation } from "./operation.js";
-import { notControllerRefusal, proposalRefusal } from "./refusals.js";
+import { notControllerRefusal, proposalRefusal, refusalLeaderId } from "./refusals.js";
 
 /** Runs a write: computes, proposes, and waits for the commit (or refuses). */
 export async function runWrite(
@@ -33,7 +33,8 @@ export async function runWrite(
   const encoded = result.records.map((record) => encodeMetadataRecord(record));
   const required = { requiredBaseOffset: context.nextWriteOffset };
   const proposed = await propose(core, encoded, result.needsExactOffset === true ? required : {});
-  if (generation !== core.generation) return refuse(core, entry, notControllerRefusal(core));
+  if (generation !== core.generation)
+    return refuse(core, entry, notControllerRefusal(knownLeaderId(core)));
   if (proposed.kind === "refused") {
     if (proposed.reason === "offsetMismatch") {
       // The log holds records this controller did not propose (KRaft control records such as a
@@ -45,7 +46,7 @@ export async function runWrite(
       });
       core.nextWriteOffset = proposed.nextOffset;
     }
-    return refuse(core, entry, proposalRefusal(core, proposed));
+    return refuse(core, entry, proposalRefusal(proposed, knownLeaderId(core)));
   }
   if (result.heartbeats !== undefined) core.heartbeats = result.heartbeats;
   core.latest = imageAfter(core.latest, result.records);
@@ -111,7 +112,7 @@ function awaitCommit(
   if (offset <= core.lastCommittedOffset) {
     complete();
   } else {
-    const fail = (): void => refuse(core, entry, notControllerRefusal(core));
+    const fail = (): void => refuse(core, entry, notControllerRefusal(knownLeaderId(core)));
     core.pending.add({ offset, complete, fail });
   }
   maybeCatchUpLatest(core);
@@ -133,6 +134,15 @@ function answer(core: ControllerCore, entry: QueuedEntry, response: unknown): vo
 /** Answers an operation with its refusal. */
 export function refuse(core: ControllerCore, entry: QueuedEntry, refusal: ControllerRefusal): void {
   answer(core, entry, entry.operation.refuse(refusal));
+}
+
+/** The controller a refusal names (see `refusalLeaderId`). */
+export function knownLeaderId(core: ControllerCore): number | null {
+  const raftLeaderId = core.options.raft.leaderAndEpoch().leaderId;
+  return refusalLeaderId(raftLeaderId, {
+    nodeId: core.nodeId,
+    isActive: core.state.kind === "active",
+  });
 }
 
 /** Publishes how many operations wait: queued plus waiting for their commit. */
