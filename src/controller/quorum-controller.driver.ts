@@ -66,7 +66,6 @@ import {
   refusalLeaderId,
 } from "./quorum/refusals.js";
 
-/** Everything a quorum controller is built from. */
 export interface QuorumControllerOptions {
   readonly raft: ControllerRaft;
   readonly settings: QuorumControllerSettings;
@@ -236,7 +235,6 @@ export class QuorumController implements ControllerRaftListener {
     this.maybeCatchUpLatest();
   }
 
-  /** Raft: a new leader or epoch. */
   handleLeaderChange(change: LeaderAndEpoch): void {
     const state = this.state;
     if (change.leaderId === this.nodeId && !this.isStopped) {

@@ -21,7 +21,6 @@ export interface DuePeriodicWrites {
   readonly rebalance: boolean;
 }
 
-/** The schedule of one controller's periodic writes. */
 export class PeriodicSchedule {
   private isScanQueued = false;
   private isRebalanceQueued = false;

@@ -37,7 +37,6 @@ export function queueFullRefusal(leaderId: number | null): ControllerRefusal {
   };
 }
 
-/** The refusal of an operation whose proposal Raft refused. */
 export function proposalRefusal(
   proposed: Extract<ControllerProposeResult, { kind: "refused" }>,
   leaderId: number | null,
