@@ -30,10 +30,7 @@ export function activationRecords(
 }
 
 /** What follows once the batch of `step` committed, `committed` being the image it left. */
-export function stepAfter(
-  step: ActivationStep,
-  committed: MetadataImage,
-): ActivationStep | "serve" {
+export function stepAfter(step: ActivationStep, committed: MetadataImage): "bootstrap" | "serve" {
   if (step === "bootstrap") return "serve";
   return committed.features.metadataVersion === undefined ? "bootstrap" : "serve";
 }
