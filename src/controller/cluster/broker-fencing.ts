@@ -19,7 +19,6 @@ export interface FencingResult {
   readonly fencedBrokerIds: readonly BrokerId[];
 }
 
-/** Everything the scan reads. */
 export interface FencingScan {
   readonly image: MetadataImage;
   readonly heartbeats: BrokerHeartbeats;

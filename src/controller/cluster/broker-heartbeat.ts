@@ -24,7 +24,6 @@ import { leadershipCount, registrationChangeRecord } from "./cluster-records.js"
 import type { ControllerResult } from "./controller-result.js";
 import type { PartitionHooks } from "./partition-hooks.js";
 
-/** Everything a heartbeat depends on besides the request. */
 export interface BrokerHeartbeatContext {
   readonly image: MetadataImage;
   readonly heartbeats: BrokerHeartbeats;
@@ -32,7 +31,6 @@ export interface BrokerHeartbeatContext {
   readonly hooks: PartitionHooks;
 }
 
-/** The result of a heartbeat: records, the response, and the next soft state. */
 export interface BrokerHeartbeatResult extends ControllerResult<BrokerHeartbeatResponse> {
   readonly heartbeats: BrokerHeartbeats;
 }

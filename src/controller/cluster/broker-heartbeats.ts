@@ -44,7 +44,6 @@ export class BrokerHeartbeats {
     return new BrokerHeartbeats(contacts);
   }
 
-  /** The state without the broker (unregistered). */
   without(brokerId: BrokerId): BrokerHeartbeats {
     if (!this.contacts.has(brokerId)) return this;
     const contacts = new Map(this.contacts);

@@ -31,7 +31,6 @@ import type { PartitionHooks } from "./partition-hooks.js";
 /** The broker id a broker sends to ask the controller for one (Sluice extension). */
 export const ASSIGN_BROKER_ID = -1;
 
-/** Everything a registration depends on besides the request. */
 export interface BrokerRegistrationContext {
   readonly image: MetadataImage;
   readonly heartbeats: BrokerHeartbeats;
@@ -48,7 +47,6 @@ export interface BrokerRegistrationContext {
   readonly nextWriteOffset: number;
 }
 
-/** The result of a registration: records, the response, and the next soft state. */
 export interface BrokerRegistrationResult extends ControllerResult<BrokerRegistrationResponse> {
   readonly heartbeats: BrokerHeartbeats;
   /**

@@ -84,7 +84,6 @@ export function topicRecords(
   return records;
 }
 
-/** A ConfigRecord. */
 export function configRecordOf(
   resourceType: number,
   resourceName: string,
@@ -134,7 +133,6 @@ export function seededRandom(seed: number): Random {
   };
 }
 
-/** One call of a partition hook. */
 export interface HookCall {
   readonly hook: keyof PartitionHooks;
   readonly brokerId: BrokerId;

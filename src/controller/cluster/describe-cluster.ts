@@ -20,7 +20,6 @@ export const EndpointType = { BROKER: 1, CONTROLLER: 2 } as const;
 /** clusterAuthorizedOperations when they are not asked for (Kafka's Integer.MIN_VALUE). */
 export { AUTHORIZED_OPERATIONS_OMITTED };
 
-/** Who answers and on which listener. */
 export interface DescribeClusterContext {
   readonly image: MetadataImage;
   readonly clusterId: string;
@@ -32,7 +31,6 @@ export interface DescribeClusterContext {
   readonly servedBy: "broker" | "controller";
 }
 
-/** Answers a DescribeCluster request. */
 export function describeCluster(
   context: DescribeClusterContext,
   request: DescribeClusterRequest,

@@ -12,7 +12,6 @@ import { unregisterBrokerRecord } from "./cluster-records.js";
 import type { ControllerResult } from "./controller-result.js";
 import type { PartitionHooks } from "./partition-hooks.js";
 
-/** The result of an unregistration: records, the response, and the next soft state. */
 export interface UnregisterBrokerResult extends ControllerResult<UnregisterBrokerResponse> {
   readonly heartbeats: BrokerHeartbeats;
 }

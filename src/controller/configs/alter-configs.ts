@@ -15,7 +15,6 @@ import { alterEachResource, changeTo, currentValues, refusal } from "./config-ch
 import type { ResourceChange } from "./config-changes.js";
 import { checkResource } from "./config-resources.js";
 
-/** Handles an AlterConfigs request. */
 export function alterConfigs(
   image: MetadataImage,
   request: AlterConfigsRequest,

@@ -25,7 +25,6 @@ export type ResourceChange =
   | { readonly kind: "changed"; readonly records: readonly MetadataRecord[] }
   | { readonly kind: "refused"; readonly errorCode: number; readonly errorMessage: string };
 
-/** A refusal of one resource. */
 export function refusal(errorCode: number, errorMessage: string): ResourceChange {
   return { kind: "refused", errorCode, errorMessage };
 }

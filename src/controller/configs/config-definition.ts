@@ -29,10 +29,8 @@ export const ConfigSource = {
   DYNAMIC_BROKER_LOGGER_CONFIG: 6,
 } as const;
 
-/** The value types Sluice's configs use. */
 export type ConfigValueType = "boolean" | "string" | "int" | "long" | "double" | "list";
 
-/** A rule a parsed value must follow. */
 export type ConfigRule =
   | { readonly kind: "none" }
   | { readonly kind: "atLeast"; readonly min: number }
@@ -56,7 +54,6 @@ export interface BrokerSynonym {
   readonly scaleMs: number;
 }
 
-/** One config key. */
 export interface ConfigDefinition {
   readonly name: string;
   readonly type: ConfigValueType;

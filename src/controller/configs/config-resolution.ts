@@ -36,7 +36,6 @@ export interface ResolvedConfig {
   readonly synonyms: readonly ConfigSynonym[];
 }
 
-/** The value set on a resource in the image, or undefined. */
 export function configuredValue(
   image: MetadataImage,
   resource: { readonly type: number; readonly name: string },
@@ -69,7 +68,6 @@ function brokerLevels(scope: ConfigScope, name: string): ConfigSynonym[] {
   return found;
 }
 
-/** Resolves a topic config of `topicName`. */
 export function resolveTopicConfig(
   scope: ConfigScope,
   topicName: string,

@@ -18,7 +18,6 @@ export type CheckedResource =
   | { readonly kind: "broker"; readonly name: string; readonly brokerId: number | undefined }
   | { readonly kind: "refused"; readonly errorCode: number; readonly errorMessage: string };
 
-/** Checks a (resourceType, resourceName) pair of a config request. */
 export function checkResource(
   image: MetadataImage,
   resourceType: number,
@@ -51,7 +50,6 @@ export function definitionOn(
     : dynamicBrokerConfigDefinition(key);
 }
 
-/** The error message for a key a resource does not have. */
 export function unknownKeyMessage(
   resource: CheckedResource & { kind: "topic" | "broker" },
   key: string,

@@ -24,7 +24,6 @@ import type { ResolvedConfig, StaticBrokerConfig } from "./config-resolution.js"
 import { checkResource } from "./config-resources.js";
 import { TOPIC_CONFIGS } from "./topic-config-definitions.js";
 
-/** What the description reads. */
 export interface DescribeConfigsContext {
   readonly image: MetadataImage;
   readonly staticConfig: StaticBrokerConfig;
@@ -38,7 +37,6 @@ interface Detail {
   readonly includeDocumentation: boolean;
 }
 
-/** Answers a DescribeConfigs request. */
 export function describeConfigs(
   context: DescribeConfigsContext,
   request: DescribeConfigsRequest,

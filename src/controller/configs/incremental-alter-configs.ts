@@ -20,7 +20,6 @@ import { checkResource, definitionOn, unknownKeyMessage } from "./config-resourc
 /** IncrementalAlterConfigs configOperation values. */
 export const ConfigOperation = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 
-/** Handles an IncrementalAlterConfigs request. */
 export function incrementalAlterConfigs(
   image: MetadataImage,
   request: IncrementalAlterConfigsRequest,

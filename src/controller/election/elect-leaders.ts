@@ -104,7 +104,6 @@ function invalidElectionType(request: ElectLeadersRequest): ElectLeadersResponse
   return { throttleTimeMs: 0, errorCode: ErrorCode.INVALID_REQUEST, replicaElectionResults };
 }
 
-/** Answers an ElectLeaders request against `image`: the elections' records and the results. */
 export function electLeaders(
   image: MetadataImage,
   request: ElectLeadersRequest,

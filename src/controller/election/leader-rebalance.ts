@@ -56,7 +56,6 @@ export interface LeaderRebalance {
   readonly hasMore: boolean;
 }
 
-/** The delay between two checks, in milliseconds. */
 export function leaderImbalanceCheckIntervalMs(settings: LeaderRebalanceSettings): number {
   return settings.leaderImbalanceCheckIntervalSeconds * 1000;
 }

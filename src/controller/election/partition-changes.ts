@@ -54,7 +54,6 @@ export interface PartitionChangeRequest {
   readonly uncleanShutdownReplicas?: readonly BrokerId[];
 }
 
-/** An empty collection of changes. */
 export function noPartitionChanges(): PartitionChanges {
   return { records: [], elections: [] };
 }

@@ -7,7 +7,6 @@
 import type { MetadataImage, PartitionRegistration, TopicImage } from "../../metadata/index.js";
 import { sortedEntries } from "../../metadata/index.js";
 
-/** One partition of a topic. */
 export interface PartitionEntry {
   readonly topic: TopicImage;
   readonly partitionId: number;

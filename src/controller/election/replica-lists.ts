@@ -30,7 +30,6 @@ export function sortedUnion(left: readonly BrokerId[], right: readonly BrokerId[
   return [...new Set([...left, ...right])].sort((a, b) => a - b);
 }
 
-/** True when `replicas` names some id twice. */
 export function hasDuplicateReplicas(replicas: readonly BrokerId[]): boolean {
   return new Set(replicas).size !== replicas.length;
 }

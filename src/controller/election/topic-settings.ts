@@ -30,7 +30,6 @@ export const DEFAULT_REPLICATION_DEFAULTS: ReplicationDefaults = {
   minInsyncReplicas: 1,
 };
 
-/** The settings one topic's elections run with. */
 export interface TopicElectionSettings {
   readonly isUncleanLeaderElectionEnabled: boolean;
   /** min.insync.replicas, capped at the topic's replication factor (Kafka's effective min ISR). */
@@ -86,7 +85,6 @@ export function effectiveMinIsr(
   return Math.min(minIsr, replicationFactor);
 }
 
-/** The settings of `topic`'s elections. */
 export function topicElectionSettings(
   image: MetadataImage,
   topic: TopicImage,

@@ -18,7 +18,6 @@ export interface BootstrapFeature {
   readonly level: number;
 }
 
-/** What a new cluster starts with. */
 export interface BootstrapOptions {
   /** The metadata.version level; METADATA_VERSION_LATEST when absent. */
   readonly metadataVersion?: number;
@@ -26,7 +25,6 @@ export interface BootstrapOptions {
   readonly features?: readonly BootstrapFeature[];
 }
 
-/** A FeatureLevelRecord finalizing `name` at `level`. */
 export function featureLevelRecord(name: string, level: number): MetadataRecord {
   return {
     type: MetadataRecordType.FeatureLevelRecord,

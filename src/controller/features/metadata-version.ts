@@ -19,7 +19,6 @@ const DIRECTORY_ASSIGNMENT_LEVEL = 17;
 /** The level that brought the ZooKeeper migration flag in broker registrations (3.4-IV0). */
 const ZK_MIGRATION_LEVEL = 8;
 
-/** True when `level` lies in the range this controller runs. */
 export function isSupportedMetadataVersion(level: number): boolean {
   return level >= METADATA_VERSION_MIN && level <= METADATA_VERSION_LATEST;
 }

@@ -147,7 +147,6 @@ function isCurrentBrokerEpoch(
   return image.cluster.brokers.get(brokerId as BrokerId)?.epoch === brokerEpoch;
 }
 
-/** Answers an AlterPartition request of `requestVersion` against `image`. */
 export function alterPartition(
   image: MetadataImage,
   request: AlterPartitionRequest,

@@ -15,7 +15,6 @@ import type {
 import { answerOnly } from "../cluster/index.js";
 import type { ControllerResult } from "../cluster/index.js";
 
-/** The number of producer ids in one block. */
 export const PRODUCER_ID_BLOCK_SIZE = 1000;
 
 /** The largest producer id: ids are int64 on the wire but numbers in Sluice (safe integers). */
@@ -25,7 +24,6 @@ function refused(errorCode: number): ControllerResult<AllocateProducerIdsRespons
   return answerOnly({ throttleTimeMs: 0, errorCode, producerIdStart: -1, producerIdLen: 0 });
 }
 
-/** Handles an AllocateProducerIds request. */
 export function allocateProducerIds(
   image: MetadataImage,
   request: AllocateProducerIdsRequest,

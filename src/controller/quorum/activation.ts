@@ -4,6 +4,9 @@
  * image is the whole state (Raft lets a leader count entries of earlier epochs as committed only
  * through one of its own). If that image has no metadata.version, the log was empty: this is the
  * first start of a new cluster, and the bootstrap records follow as a second batch.
+ *
+ *   claim ──committed, image has a metadata.version──────────────▶ serve
+ *     └────committed, no metadata.version──▶ bootstrap ──committed──▶ serve
  */
 import type { MetadataImage } from "../../metadata/index.js";
 import { MetadataRecordType } from "../../protocol/index.js";
@@ -19,7 +22,6 @@ export function noOpRecord(): MetadataRecord {
   return { type: MetadataRecordType.NoOpRecord, version: 0, data: {} };
 }
 
-/** The records of one activation step. */
 export function activationRecords(
   step: ActivationStep,
   bootstrap: BootstrapOptions,
@@ -27,7 +29,8 @@ export function activationRecords(
   return step === "claim" ? [noOpRecord()] : bootstrapRecords(bootstrap);
 }
 
-/** The step after the claim committed: bootstrap a new cluster, or serve. */
-export function stepAfterClaim(committed: MetadataImage): "bootstrap" | "serve" {
+/** What follows once the batch of `step` committed, `committed` being the image it left. */
+export function stepAfter(step: ActivationStep, committed: MetadataImage): "bootstrap" | "serve" {
+  if (step === "bootstrap") return "serve";
   return committed.features.metadataVersion === undefined ? "bootstrap" : "serve";
 }

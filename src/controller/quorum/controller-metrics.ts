@@ -5,7 +5,6 @@
 import type { MetadataImage } from "../../metadata/index.js";
 import type { Gauge, Histogram, MetricsSink } from "../../ports/index.js";
 
-/** The metric handles of one controller. */
 export class ControllerMetrics {
   private readonly queueLength: Gauge;
   private readonly active: Gauge;

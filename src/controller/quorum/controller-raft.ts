@@ -12,7 +12,6 @@ export interface LeaderAndEpoch {
   readonly epoch: number;
 }
 
-/** The answer to a proposal. */
 export type ControllerProposeResult =
   /** The records got offsets baseOffset..lastOffset in `epoch`; committed if that commits. */
   | {
@@ -33,7 +32,6 @@ export type ControllerProposeResult =
    */
   | { readonly kind: "refused"; readonly reason: "offsetMismatch"; readonly nextOffset: number };
 
-/** Options of one proposal. */
 export interface ControllerProposeOptions {
   /**
    * Kafka's requiredBaseOffset: append only if the first record gets exactly this offset. A
@@ -52,7 +50,6 @@ export interface ControllerSnapshotRequest {
   readonly records: readonly Uint8Array[];
 }
 
-/** Whether a snapshot was written. */
 export type ControllerSnapshotResult =
   { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
@@ -66,7 +63,6 @@ export interface ControllerRaftListener extends MetadataListener {
  * on the node's event loop, in log order, and committed batches exclude KRaft control batches.
  */
 export interface ControllerRaft {
-  /** This node's id among the voters. */
   readonly nodeId: number;
   /**
    * Appends `records` as one batch at the leader; refused, writing nothing, when this node does
@@ -76,9 +72,7 @@ export interface ControllerRaft {
     records: readonly Uint8Array[],
     options?: ControllerProposeOptions,
   ): Promise<ControllerProposeResult>;
-  /** The leader and epoch now. */
   leaderAndEpoch(): LeaderAndEpoch;
-  /** Adds a listener of commits, snapshot loads and leader changes. */
   registerListener(listener: ControllerRaftListener): void;
   /** Writes a snapshot of the committed state (the log before it may then be deleted). */
   createSnapshot(request: ControllerSnapshotRequest): Promise<ControllerSnapshotResult>;

@@ -12,7 +12,6 @@ import {
 import type { BootstrapOptions } from "../features/index.js";
 import type { TopicDefaults } from "../topics/index.js";
 
-/** Everything a quorum controller is configured with. */
 export interface QuorumControllerSettings {
   /** The cluster id brokers must register with (meta.properties). */
   readonly clusterId: string;

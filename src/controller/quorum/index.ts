@@ -1,6 +1,6 @@
 // The quorum controller's parts: the Raft interface it drives (and an adapter for src/raft's
-// driver), its settings, the operations of its queue, the answers that wait for commits, the
-// activation batches, the periodic writes and the timer work.
+// driver), its settings, the operations of its queue, the answers that wait
+// for commits, the activation batches, the periodic writes and their metrics.
 export type {
   ControllerProposeOptions,
   ControllerProposeResult,
@@ -25,10 +25,8 @@ export type {
 } from "./operation.js";
 export { PendingCompletions } from "./pending-completions.js";
 export type { PendingCompletion } from "./pending-completions.js";
-export { activationRecords, noOpRecord, stepAfterClaim } from "./activation.js";
+export { activationRecords, noOpRecord, stepAfter } from "./activation.js";
 export type { ActivationStep } from "./activation.js";
 export { leaderRebalanceOperation, livenessScanOperation } from "./periodic-operations.js";
 export type { LivenessScanOutcome, RebalanceOutcome } from "./periodic-operations.js";
 export { ControllerMetrics } from "./controller-metrics.js";
-export { ControllerTicks } from "./controller-ticks.driver.js";
-export type { TickOptions, TickedController } from "./controller-ticks.driver.js";

@@ -11,7 +11,6 @@ import type { BrokerHeartbeats, PartitionHooks } from "../cluster/index.js";
 import type { ElectionReport } from "../election/index.js";
 import type { QuorumControllerSettings } from "./controller-settings.js";
 
-/** What a write operation computes from. */
 export interface WriteContext {
   /** The latest in-memory image: committed plus every earlier uncommitted write. */
   readonly image: MetadataImage;
@@ -28,7 +27,6 @@ export interface WriteContext {
   readonly nodeId: number;
 }
 
-/** What a write operation decided. */
 export interface WriteResult<Response> {
   /** Records to propose as one atomic batch; with none, the answer waits for earlier writes. */
   readonly records: readonly MetadataRecord[];
@@ -41,7 +39,6 @@ export interface WriteResult<Response> {
   readonly needsExactOffset?: boolean;
 }
 
-/** What a read operation computes from. */
 export interface ReadContext {
   /** The committed image, which holds every write queued before the read. */
   readonly image: MetadataImage;
@@ -58,17 +55,14 @@ export interface ControllerRefusal {
   readonly leaderId: number | null;
 }
 
-/** A write for the queue. */
 export interface WriteOperation<Response> {
   readonly kind: "write";
   /** The operation's name, for metrics and logs (e.g. "CreateTopics"). */
   readonly name: string;
   compute(context: WriteContext): WriteResult<Response>;
-  /** The response that says the operation was refused. */
   refuse(refusal: ControllerRefusal): Response;
 }
 
-/** A read for the queue. */
 export interface ReadOperation<Response> {
   readonly kind: "read";
   readonly name: string;
@@ -76,5 +70,4 @@ export interface ReadOperation<Response> {
   refuse(refusal: ControllerRefusal): Response;
 }
 
-/** Any operation of the queue. */
 export type ControllerOperation<Response> = WriteOperation<Response> | ReadOperation<Response>;

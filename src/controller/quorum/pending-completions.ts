@@ -6,7 +6,6 @@
  */
 import { assert } from "../../common/index.js";
 
-/** One waiting answer. */
 export interface PendingCompletion {
   /** The offset that must commit. */
   readonly offset: number;
@@ -20,7 +19,6 @@ export interface PendingCompletion {
 export class PendingCompletions {
   private readonly waiting: PendingCompletion[] = [];
 
-  /** How many answers wait. */
   get size(): number {
     return this.waiting.length;
   }

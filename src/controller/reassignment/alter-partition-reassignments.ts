@@ -143,7 +143,6 @@ function alterOne(
   return { partitionIndex, errorCode: ErrorCode.NONE, errorMessage: null };
 }
 
-/** Answers an AlterPartitionReassignments request against `image`. */
 export function alterPartitionReassignments(
   image: MetadataImage,
   request: AlterPartitionReassignmentsRequest,

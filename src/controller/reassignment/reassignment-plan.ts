@@ -29,7 +29,6 @@ function sortedDifference(left: readonly BrokerId[], right: readonly BrokerId[])
   return withoutReplicas([...new Set(left)], right).sort((a, b) => a - b);
 }
 
-/** The plan to move from `current` replicas to `target`. */
 export function reassignmentPlan(
   current: readonly BrokerId[],
   target: readonly BrokerId[],

@@ -27,7 +27,6 @@ import type { PartitionPlan, PlannedPartition } from "./partition-plan.js";
 import { newPartitionRecord } from "./topic-records.js";
 import { PARTITIONS_PER_REQUEST_MAX } from "./create-topics.js";
 
-/** Handles a CreatePartitions request. */
 export function createPartitions(
   context: { readonly image: MetadataImage; readonly random: Random },
   request: CreatePartitionsRequest,

@@ -32,7 +32,6 @@ import { newPartitionRecord, topicRecord } from "./topic-records.js";
 /** The most partitions one request may create, so one request cannot flood the metadata log. */
 export const PARTITIONS_PER_REQUEST_MAX = 10_000;
 
-/** What topic creation reads besides the request. */
 export interface CreateTopicsContext {
   readonly image: MetadataImage;
   /** Draws topic ids and placement starts; the driver passes its Random port. */
@@ -51,7 +50,6 @@ interface Batch {
   partitionCount: number;
 }
 
-/** Handles a CreateTopics request. */
 export function createTopics(
   context: CreateTopicsContext,
   request: CreateTopicsRequest,

@@ -8,7 +8,6 @@ import { ErrorCode } from "../../common/index.js";
 import type { BrokerId } from "../../common/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
 
-/** A refusal of a topic in a topic request. */
 export interface TopicRefusal {
   readonly errorCode: number;
   readonly errorMessage: string;

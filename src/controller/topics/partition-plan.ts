@@ -43,7 +43,6 @@ function refused(errorCode: number, errorMessage: string): PartitionPlan {
   return { kind: "refused", errorCode, errorMessage };
 }
 
-/** Plans the partitions of a topic to create. */
 export function planTopicPartitions(
   image: MetadataImage,
   topic: CreateTopicsRequestCreatableTopic,

@@ -16,7 +16,6 @@ export interface UsableBroker {
   readonly rack: string | null;
 }
 
-/** What to place. */
 export interface PlacementRequest {
   readonly partitionCount: number;
   readonly replicationFactor: number;

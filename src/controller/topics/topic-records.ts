@@ -13,24 +13,20 @@ import type { MetadataRecord } from "../../protocol/index.js";
 import { metadataVersionOf } from "../cluster/index.js";
 import { hasDirectoryAssignment, partitionRecordVersion } from "../features/index.js";
 
-/** A TopicRecord. */
 export function topicRecord(name: string, topicId: Uuid): MetadataRecord {
   return { type: MetadataRecordType.TopicRecord, version: 0, data: { name, topicId } };
 }
 
-/** A RemoveTopicRecord. */
 export function removeTopicRecord(topicId: Uuid): MetadataRecord {
   return { type: MetadataRecordType.RemoveTopicRecord, version: 0, data: { topicId } };
 }
 
-/** The log dir a new replica on `brokerId` starts in. */
 function defaultDirectory(image: MetadataImage, brokerId: BrokerId): Uuid {
   const directories = image.cluster.brokers.get(brokerId)?.directories ?? [];
   const [only] = directories;
   return directories.length === 1 && only !== undefined ? only : DIRECTORY_MIGRATING;
 }
 
-/** What one new partition is made of. */
 export interface NewPartition {
   readonly topicId: Uuid;
   readonly partitionId: number;
@@ -39,7 +35,6 @@ export interface NewPartition {
   readonly isr: readonly BrokerId[];
 }
 
-/** The PartitionRecord of a new partition. */
 export function newPartitionRecord(image: MetadataImage, partition: NewPartition): MetadataRecord {
   const [leader] = partition.isr;
   assert(leader !== undefined, "a new partition starts with a non-empty ISR");
