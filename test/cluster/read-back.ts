@@ -1,12 +1,17 @@
 /**
  * Reading a partition back with kcat after a fault test, and the checks every fault test makes
- * of what its producers were told: each acknowledged value stored exactly once, at the offset
- * reported, in the order acknowledged; no value stored twice.
+ * of what its producers were told (each acknowledged value stored exactly once, at the offset
+ * reported, in the order acknowledged; no value stored twice) and of the replicas' files.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { SLUICE } from "../clients/sluice-process.js";
+import { pollUntil } from "./cluster-process.js";
 import type { Acknowledged } from "./producers.js";
+import type { Member } from "./three-nodes.js";
 
 const run = promisify(execFile);
 
@@ -52,4 +57,56 @@ export function checkReadBack(
     assert.ok(offset > previous, `${name}: ${value} comes after the value acknowledged before`);
     previous = offset;
   }
+}
+
+/** The batches of `target` in each member's log dir, as `sluice dump-log --json` prints them. */
+async function replicaBatches(
+  members: readonly Member[],
+  target: { readonly topic: string; readonly partition: number },
+): Promise<string[][]> {
+  const copies: string[][] = [];
+  for (const member of members) {
+    const dir = join(member.node.logDir, `${target.topic}-${target.partition}`);
+    if (!existsSync(dir)) continue;
+    const files = readdirSync(dir)
+      .filter((file) => file.endsWith(".log"))
+      .sort()
+      .map((file) => join(dir, file));
+    const { stdout } = await run(process.execPath, [SLUICE, "dump-log", "--json", ...files], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const fields = ["baseOffset", "lastOffset", "partitionLeaderEpoch", "crc"];
+    copies.push(
+      stdout
+        .split("\n")
+        .filter((line) => line.startsWith('{"type":"batch"'))
+        .map((line) => {
+          const batch = JSON.parse(line) as Record<string, unknown>;
+          return fields.map((field) => String(batch[field])).join(" ");
+        }),
+    );
+  }
+  return copies;
+}
+
+/**
+ * Waits until every member that holds a copy of `target` holds the same batches (offsets,
+ * epochs, CRCs); followers may still be fetching the last ones when a test stops writing.
+ */
+export async function awaitIdenticalReplicas(
+  members: readonly Member[],
+  target: { readonly topic: string; readonly partition: number },
+): Promise<void> {
+  await pollUntil(
+    async () => {
+      const [first, ...others] = await replicaBatches(members, target);
+      const agree = first !== undefined && others.every((copy) => copy.join() === first.join());
+      return agree ? true : undefined;
+    },
+    {
+      deadlineMs: 20_000,
+      intervalMs: 200,
+      what: `the replicas of ${target.topic}-${target.partition} agree`,
+    },
+  );
 }

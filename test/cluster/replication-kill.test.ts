@@ -10,19 +10,14 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import { SLUICE } from "../clients/sluice-process.js";
-import { killAll, pollUntil } from "./cluster-process.js";
+import { killAll } from "./cluster-process.js";
 import {
   startKafkajsProducer,
   startKcatProducer,
   startPlatformaticProducer,
   type RunningProducer,
 } from "./producers.js";
-import { checkReadBack, readPartition } from "./read-back.js";
+import { awaitIdenticalReplicas, checkReadBack, readPartition } from "./read-back.js";
 import {
   awaitPartitions,
   bootstrapServers,
@@ -35,7 +30,6 @@ import {
 
 after(killAll);
 
-const run = promisify(execFile);
 const TOPIC = "acked";
 const KILLS = 5;
 
@@ -60,32 +54,6 @@ async function killLeader(members: readonly Member[], partition: number): Promis
   );
   await victim.node.start();
   await awaitPartitions(members, TOPIC, fullIsr, `node ${victim.nodeId} back in every ISR`, 60_000);
-}
-
-/** The batches of each replica's copy of `partition`, as dump-log prints them in JSON. */
-async function replicaBatches(members: readonly Member[], partition: number) {
-  const copies: string[][] = [];
-  for (const member of members) {
-    const dir = join(member.node.logDir, `${TOPIC}-${partition}`);
-    const files = readdirSync(dir)
-      .filter((file) => file.endsWith(".log"))
-      .sort()
-      .map((file) => join(dir, file));
-    const { stdout } = await run(process.execPath, [SLUICE, "dump-log", "--json", ...files], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    copies.push(
-      stdout
-        .split("\n")
-        .filter((line) => line.startsWith('{"type":"batch"'))
-        .map((line) => {
-          const batch = JSON.parse(line) as Record<string, unknown>;
-          const fields = ["baseOffset", "lastOffset", "partitionLeaderEpoch", "crc"];
-          return fields.map((field) => String(batch[field])).join(" ");
-        }),
-    );
-  }
-  return copies;
 }
 
 test(
@@ -118,18 +86,7 @@ test(
         acknowledged,
         await readPartition(bootstrap, { topic: TOPIC, partition }),
       );
-      // The followers may still be fetching the last batches: wait until the copies agree.
-      await pollUntil(
-        async () => {
-          const [leader, ...others] = await replicaBatches(members, partition);
-          return others.every((copy) => copy.join() === leader?.join()) ? true : undefined;
-        },
-        {
-          deadlineMs: 20_000,
-          intervalMs: 200,
-          what: `the replicas of ${TOPIC}-${partition} agree`,
-        },
-      );
+      await awaitIdenticalReplicas(members, { topic: TOPIC, partition });
     }
   },
 );
