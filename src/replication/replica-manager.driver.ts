@@ -426,7 +426,10 @@ export class ReplicaManager implements MetadataPublisher {
     const hosted = this.hosted.get(topicPartition);
     if (hosted?.kind === "online") hosted.partition.becomeOffline();
     this.hosted.set(topicPartition, { kind: "offline", logDir });
-    void this.fetchers.removeFetcherForPartitions([topicPartition]);
+    // Its fetcher stops in the metadata queue, which shutdown awaits.
+    this.applying = this.applying.then(() =>
+      this.fetchers.removeFetcherForPartitions([topicPartition]),
+    );
     this.options.logger.warn("partition offline", {
       topicPartition: `${topicPartition.topic}-${topicPartition.partition}`,
       logDir,
