@@ -28,7 +28,7 @@ function registerSome(router: RequestRouter): void {
       minVersion: 3,
       maxVersion: 11,
       handle: () => respond({ responses: [] }),
-      errorResponse: () => ({ responses: [] }),
+      errorResponse: () => respond({ responses: [] }),
     }),
   );
   router.register(

@@ -83,7 +83,7 @@ function forwardedAdminHandler<K extends ApiKey>(
     maxVersion: api.maxVersion,
     handle: (request, context) => forwarding(api, forwarder, request, context),
     errorResponse: (request, context, errorCode) =>
-      controllerErrorResponse(api, request, context, { errorCode, message: null }),
+      respond(controllerErrorResponse(api, request, context, { errorCode, message: null })),
   });
 }
 

@@ -49,7 +49,7 @@ export function deleteRecordsHandler(
           errorCode,
         })),
       }));
-      return { throttleTimeMs: 0, topics };
+      return respond({ throttleTimeMs: 0, topics });
     },
   });
 }

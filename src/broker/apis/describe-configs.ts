@@ -44,6 +44,8 @@ export function describeConfigsHandler(
       return respond(responseForVersion(ApiKey.DescribeConfigs, version, response));
     },
     errorResponse: (request, context, errorCode) =>
-      controllerErrorResponse(describeConfigsApi, request, context, { errorCode, message: null }),
+      respond(
+        controllerErrorResponse(describeConfigsApi, request, context, { errorCode, message: null }),
+      ),
   });
 }

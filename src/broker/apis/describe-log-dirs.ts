@@ -66,11 +66,8 @@ export function describeLogDirsHandler(
       });
       return respond({ throttleTimeMs: 0, errorCode: ErrorCode.NONE, results });
     },
-    errorResponse: (_request, _context, errorCode) => ({
-      throttleTimeMs: 0,
-      errorCode,
-      results: [],
-    }),
+    errorResponse: (_request, _context, errorCode) =>
+      respond({ throttleTimeMs: 0, errorCode, results: [] }),
   });
 }
 

@@ -73,7 +73,7 @@ export function fetchHandler(options: FetchHandlerOptions): ApiHandler<typeof Ap
           records: new Uint8Array(0),
         })),
       }));
-      return { throttleTimeMs: 0, errorCode, sessionId: 0, responses };
+      return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses });
     },
   });
 }

@@ -57,7 +57,7 @@ export function listOffsetsHandler(
           ...answerOf({ kind: "error", errorCode }, context.header.apiVersion),
         })),
       }));
-      return { throttleTimeMs: 0, topics };
+      return respond({ throttleTimeMs: 0, topics });
     },
   });
 }

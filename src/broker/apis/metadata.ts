@@ -77,7 +77,7 @@ export function metadataHandler(
         topicId: topic.topicId,
         partitions: [],
       }));
-      return { throttleTimeMs: 0, brokers: [], controllerId: -1, topics };
+      return respond({ throttleTimeMs: 0, brokers: [], controllerId: -1, topics });
     },
   });
 }

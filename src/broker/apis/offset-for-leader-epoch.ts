@@ -48,7 +48,7 @@ export function offsetForLeaderEpochHandler(
           endOffset: -1,
         })),
       }));
-      return { throttleTimeMs: 0, topics };
+      return respond({ throttleTimeMs: 0, topics });
     },
   });
 }

@@ -76,7 +76,7 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeo
       return finishProduce(options, { request, context }, { appending, malformed });
     },
     errorResponse: (request, _context, errorCode) =>
-      answerAll(request, () => refusedPartition(errorCode, null)),
+      respond(answerAll(request, () => refusedPartition(errorCode, null))),
   });
 }
 

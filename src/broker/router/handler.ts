@@ -66,10 +66,12 @@ export interface RequestContext extends HandlerContext {
  *   does when an acks=0 Produce fails, so that the producer notices.
  */
 export type HandlerOutcome<Response extends object> =
-  | { readonly kind: "respond"; readonly body: MessageInput<Response> }
-  | NoResponse
-  | CloseConnection;
+  Respond<Response> | NoResponse | CloseConnection;
 
+type Respond<Response extends object> = {
+  readonly kind: "respond";
+  readonly body: MessageInput<Response>;
+};
 type NoResponse = { readonly kind: "noResponse" };
 type CloseConnection = { readonly kind: "closeConnection"; readonly reason: string };
 
@@ -79,7 +81,7 @@ type CloseConnection = { readonly kind: "closeConnection"; readonly reason: stri
  */
 export function respond<Response extends object = never>(
   body: MessageInput<NoInfer<Response>>,
-): HandlerOutcome<Response> {
+): Respond<Response> {
   return { kind: "respond", body };
 }
 
@@ -116,7 +118,7 @@ export interface HandlerSpec<K extends ApiKey> {
     request: ApiRequest<K>,
     context: HandlerContext,
     errorCode: number,
-  ): MessageInput<ApiResponse<K>>;
+  ): Respond<ApiResponse<K>>;
 }
 
 /** The handler of API `K`: it takes that API's request type and answers its response type. */

@@ -197,14 +197,13 @@ function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
     connection,
     nowMs,
   });
+  const { apiKey } = handler;
   return {
-    handle: (context) => handler.handle(requestBodyOf(handler.apiKey, context), contextOf(context)),
-    errorResponse: (context, errorCode) =>
-      handler.errorResponse?.(
-        requestBodyOf(handler.apiKey, context),
-        contextOf(context),
-        errorCode,
-      ),
+    handle: (context) => handler.handle(requestBodyOf(apiKey, context), contextOf(context)),
+    errorResponse: (context, errorCode) => {
+      const request = requestBodyOf(apiKey, context);
+      return handler.errorResponse?.(request, contextOf(context), errorCode).body;
+    },
   };
 }
 

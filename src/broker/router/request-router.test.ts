@@ -89,12 +89,13 @@ test("a throwing handler's errorResponse builds the UNKNOWN_SERVER_ERROR answer"
       handle: () => {
         throw new TypeError("boom");
       },
-      errorResponse: (request, _context, errorCode) => ({
-        responses: request.topicData.map((topic) => ({
-          name: topic.name,
-          partitionResponses: [{ index: 0, errorCode }],
-        })),
-      }),
+      errorResponse: (request, _context, errorCode) =>
+        respond({
+          responses: request.topicData.map((topic) => ({
+            name: topic.name,
+            partitionResponses: [{ index: 0, errorCode }],
+          })),
+        }),
     }),
   );
   const request = context(PRODUCE_KEY, 9, { topicData: [{ name: "t", partitionData: [] }] });

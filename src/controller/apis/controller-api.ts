@@ -74,7 +74,7 @@ export interface QueuedApiSpec<K extends ApiKey> {
     version: number,
     errorCode: number,
     errorMessage: string | null,
-  ): ControllerApiResponse<K>;
+  ): ApiResponse<K>;
 }
 
 /** How one write API computes and fails. */
@@ -83,7 +83,7 @@ export interface WriteApiSpec<K extends ApiKey> extends QueuedApiSpec<K> {
     context: WriteContext,
     request: ApiRequest<K>,
     version: number,
-  ): WriteResult<ControllerApiResponse<K>>;
+  ): WriteResult<ApiResponse<K>>;
 }
 
 /** A write API: the request becomes one write operation of the queue. */
@@ -102,7 +102,7 @@ export interface ReadApiSpec<K extends ApiKey> extends QueuedApiSpec<K> {
     context: { readonly image: MetadataImage; readonly settings: QuorumControllerSettings },
     request: ApiRequest<K>,
     version: number,
-  ): ControllerApiResponse<K>;
+  ): ApiResponse<K>;
 }
 
 /** A read API: answered from the committed image once every earlier write has committed. */
@@ -126,8 +126,8 @@ function queuedApi<K extends ApiKey>(
     name: string,
     body: ApiRequest<K>,
     version: number,
-    refuse: (refusal: ControllerRefusal) => ControllerApiResponse<K>,
-  ) => ControllerOperation<ControllerApiResponse<K>>,
+    refuse: (refusal: ControllerRefusal) => ApiResponse<K>,
+  ) => ControllerOperation<ApiResponse<K>>,
 ): ControllerApi<K> {
   const { minVersion, maxVersion } = spec;
   const name = typedApiCodec(apiKey).name;

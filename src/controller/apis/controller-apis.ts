@@ -66,7 +66,7 @@ export interface BoundControllerApi<K extends ApiKey = ApiKey> {
     request: ApiRequest<K>,
     context: ControllerRouterContext,
     errorCode: number,
-  ): ControllerApiResponse<K>;
+  ): ControllerRouterOutcome<K>;
 }
 
 /** The table bound to `controller`, for `router.register(api)`. */
@@ -91,7 +91,9 @@ function bind<K extends ApiKey>(
       kind: "respond",
       body: await api.handle(controller, requestOf(request, context)),
     }),
-    errorResponse: (request, context, errorCode) =>
-      api.errorResponse(requestOf(request, context), errorCode, null),
+    errorResponse: (request, context, errorCode) => ({
+      kind: "respond",
+      body: api.errorResponse(requestOf(request, context), errorCode, null),
+    }),
   };
 }

@@ -53,9 +53,10 @@ export function findCoordinatorHandler(
       return respond({ throttleTimeMs: 0, errorCode, errorMessage: null, nodeId, host, port });
     },
     errorResponse: (request, context, errorCode) => {
-      if (context.header.apiVersion < 4) return { throttleTimeMs: 0, errorCode, nodeId: -1 };
+      if (context.header.apiVersion < 4)
+        return respond({ throttleTimeMs: 0, errorCode, nodeId: -1 });
       const coordinators = request.coordinatorKeys.map((key) => notFound(key, errorCode));
-      return { throttleTimeMs: 0, coordinators };
+      return respond({ throttleTimeMs: 0, coordinators });
     },
   });
 }

@@ -57,7 +57,7 @@ export function describeGroupsHandler(
     },
     errorResponse: (request, _context, errorCode) => {
       const groups = request.groups.map((groupId) => ({ groupId, errorCode, members: [] }));
-      return { throttleTimeMs: 0, groups };
+      return respond({ throttleTimeMs: 0, groups });
     },
   });
 }
@@ -99,7 +99,7 @@ export function deleteGroupsHandler(
     },
     errorResponse: (request, _context, errorCode) => {
       const results = request.groupsNames.map((groupId) => ({ groupId, errorCode }));
-      return { throttleTimeMs: 0, results };
+      return respond({ throttleTimeMs: 0, results });
     },
   });
 }

@@ -57,7 +57,7 @@ export function offsetCommitHandler(
         name: topic.name,
         partitions: topic.partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode })),
       }));
-      return { throttleTimeMs: 0, topics };
+      return respond({ throttleTimeMs: 0, topics });
     },
   });
 }
@@ -167,7 +167,7 @@ export function offsetFetchHandler(
           errorCode,
         })),
       }));
-      return { throttleTimeMs: 0, errorCode, topics };
+      return respond({ throttleTimeMs: 0, errorCode, topics });
     },
   });
 }
