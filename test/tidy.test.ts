@@ -50,3 +50,10 @@ test("files and functions stay within the limits and the ratchet", (context) => 
 test("every folder under src/ and sim/ has an index.ts and a README.md", () => {
   assertNone(report.layout, "each folder shows its public surface and says what it may import");
 });
+
+test("requests stay typed from the router to the handler: no casts of bodies or messages", () => {
+  assertNone(
+    report.handlerTypes,
+    "a handler receives its API's request type and returns its response type (STYLE.md rule 14)",
+  );
+});

@@ -416,10 +416,37 @@ function printApiIndex(apis) {
   for (const api of apis) lines.push(`  ${api.name}: ${api.apiKey},`);
   lines.push("} as const;", "", "/** The numeric API key of any API. */");
   lines.push("export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];", "");
+  lines.push(
+    "/** Every API codec by its key; ../api-types.ts checks each against the types of its key. */",
+    "export const apiCodecsByKey = {",
+  );
+  for (const api of apis) lines.push(`  ${api.apiKey}: ${lowerFirst(api.name)},`);
+  lines.push("};", "");
   lines.push("/** Every API codec, in API key order. */");
   lines.push("export const allApis: readonly ApiCodec<object, object>[] = [");
   for (const api of apis) lines.push(`  ${lowerFirst(api.name)},`);
   lines.push("];", "");
+  return lines.join("\n");
+}
+
+/** The request and response types of every API by key, for code generic in a key. */
+function printApiBodies(apis) {
+  const lines = [HEADER];
+  for (const api of apis) {
+    for (const model of [api.request, api.response]) {
+      lines.push(
+        statement("import type", [model.name], `../../schema/generated/${kebab(model.name)}.js`),
+      );
+    }
+  }
+  lines.push("", "/** The request and response body types of each API, by API key. */");
+  lines.push("export interface ApiBodies {");
+  for (const api of apis) {
+    lines.push(
+      `  ${api.apiKey}: { request: ${api.request.name}; response: ${api.response.name} };`,
+    );
+  }
+  lines.push("}", "");
   return lines.join("\n");
 }
 
@@ -436,6 +463,7 @@ function writeAll() {
   const apis = pairApis(models);
   for (const api of apis) writeFileSync(join(apiOut, `${kebab(api.name)}.ts`), printApiModule(api));
   writeFileSync(join(apiOut, "index.ts"), printApiIndex(apis));
+  writeFileSync(join(apiOut, "api-bodies.ts"), printApiBodies(apis));
   console.log(`wrote ${models.length} schemas and ${apis.length} API modules`);
 }
 

@@ -6,7 +6,7 @@
  */
 import { ErrorCode } from "../../src/common/index.js";
 import { createTopicsApi } from "../../src/controller/index.js";
-import type { CreateTopicsResponse } from "../../src/protocol/index.js";
+import type { CreateTopicsRequest, CreateTopicsResponse } from "../../src/protocol/index.js";
 import type { Scheduler } from "../scheduler.js";
 import type { ClusterProcess } from "./cluster-process.js";
 import { ControllerMember } from "./controller-member.js";
@@ -28,7 +28,7 @@ function activeController(controllers: readonly ClusterProcess[]): ClusterProces
   );
 }
 
-function requestBody(topic: TopicSpec): Record<string, unknown> {
+function requestBody(topic: TopicSpec): CreateTopicsRequest {
   const configs = topic.isUncleanElectionEnabled
     ? [{ name: "unclean.leader.election.enable", value: "true" }]
     : [];

@@ -115,9 +115,15 @@ export class ControllerMember implements ClusterMember {
   }
 
   private async answer(request: BrokerRequest): Promise<BrokerResponse> {
-    const body = request.body as unknown as Record<string, unknown>;
     if (request.api === "registration") {
       const header = headerOf(brokerRegistrationApi, 4);
+      const { listeners, features, logDirs } = request.body;
+      const body = {
+        ...request.body,
+        listeners: [...listeners],
+        features: [...features],
+        logDirs: [...logDirs],
+      };
       const response = await brokerRegistrationApi.handle(this.controller, {
         header,
         body,
@@ -126,6 +132,7 @@ export class ControllerMember implements ClusterMember {
       return { api: "registration", body: response as BrokerResponse["body"] } as BrokerResponse;
     }
     const header = headerOf(brokerHeartbeatApi, 1);
+    const body = { ...request.body, offlineLogDirs: [...request.body.offlineLogDirs] };
     const response = await brokerHeartbeatApi.handle(this.controller, {
       header,
       body,

@@ -21,10 +21,13 @@ export {
   ANONYMOUS_PRINCIPAL,
   NO_RESPONSE,
   closeConnection,
+  defineHandler,
   respond,
   type ApiHandler,
   type ConnectionInfo,
+  type HandlerContext,
   type HandlerOutcome,
+  type HandlerSpec,
   type KafkaPrincipal,
   type RequestContext,
   type SecurityProtocol,
@@ -115,7 +118,7 @@ export {
   type ClientApis,
 } from "./apis/client-apis.js";
 export type { Forwarder, ForwardOutcome } from "./apis/forwarder.js";
-export { FORWARDED_ADMIN_APIS, forwardedAdminHandler } from "./apis/admin-forwarding.driver.js";
+export { forwardedAdminHandlers } from "./apis/admin-forwarding.driver.js";
 export { AutoTopicCreator, type TopicAutoCreation } from "./apis/auto-topic-creation.driver.js";
 export { PRODUCE_VERSIONS, produceHandler } from "./apis/produce.driver.js";
 export { FETCH_VERSIONS, fetchHandler } from "./apis/fetch.driver.js";

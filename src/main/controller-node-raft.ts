@@ -10,15 +10,27 @@ import {
   type ClientPorts,
   type ClientResult,
 } from "../client/index.js";
-import type { FetchRequest, FetchResponseNodeEndpoint } from "../protocol/index.js";
+import {
+  typedApiCodec,
+  type ApiKey,
+  type FetchRequest,
+  type FetchResponseNodeEndpoint,
+} from "../protocol/index.js";
 import type { Logger } from "../ports/index.js";
-import { respond, hasTopLevelErrorCode, type RequestRouter } from "../broker/index.js";
+import {
+  defineHandler,
+  hasTopLevelErrorCode,
+  respond,
+  type ApiHandler,
+  type RequestRouter,
+} from "../broker/index.js";
 import {
   DEFAULT_RAFT_TIMINGS,
   fetchWireForms,
+  RAFT_API_BRIDGES,
   RAFT_API_CODECS,
   type Endpoint,
-  type RaftApi,
+  type RaftApiBridge,
   type RaftConfig,
   type RaftDriver,
   type RaftResponse,
@@ -168,20 +180,22 @@ export class ClientRaftTransport implements RaftTransport {
  * KRaft peers use.
  */
 export function registerRaftApis(router: RequestRouter, driver: () => RaftDriver): void {
-  for (const api of Object.keys(RAFT_API_CODECS) as RaftApi[]) {
-    const codec = RAFT_API_CODECS[api];
-    let minVersion = codec.minVersion;
-    while (minVersion <= codec.maxVersion && !hasTopLevelErrorCode(codec.apiKey, minVersion)) {
-      minVersion += 1;
-    }
-    if (minVersion > codec.maxVersion) throw new RangeError(`${api} has no error code`);
-    router.register(codec.apiKey, {
-      minVersion,
-      maxVersion: codec.maxVersion,
-      handle: async (context) => {
-        const { header, body } = context;
-        return respond(await driver().handleRequest(codec.apiKey, header.apiVersion, header, body));
-      },
-    });
+  for (const bridge of RAFT_API_BRIDGES) router.register(raftHandler(bridge, driver));
+}
+
+function raftHandler<K extends ApiKey>(
+  bridge: RaftApiBridge<K>,
+  driver: () => RaftDriver,
+): ApiHandler<K> {
+  const codec = typedApiCodec(bridge.apiKey);
+  let minVersion = codec.minVersion;
+  while (minVersion <= codec.maxVersion && !hasTopLevelErrorCode(codec.apiKey, minVersion)) {
+    minVersion += 1;
   }
+  if (minVersion > codec.maxVersion) throw new RangeError(`${codec.name} has no error code`);
+  return defineHandler(bridge.apiKey, {
+    minVersion,
+    maxVersion: codec.maxVersion,
+    handle: async (request) => respond(await driver().answerApi(bridge, request)),
+  });
 }

@@ -3,7 +3,7 @@
  * metadata log through a RaftDriverAdapter, and the controller listener's router serving
  * ApiVersions, the Raft APIs and the controller APIs.
  */
-import { registerApiVersions, RequestRouter, type ApiHandler } from "../broker/index.js";
+import { registerApiVersions, RequestRouter } from "../broker/index.js";
 import { QuorumController, RaftDriverAdapter, controllerApiHandlers } from "../controller/index.js";
 import type { RaftDriver, RaftListener } from "../raft/index.js";
 import type { NodeConfig } from "./config/node-config.js";
@@ -69,8 +69,6 @@ export function controllerRouter(
   const router = new RequestRouter({ logger: ports.logger });
   registerApiVersions(router);
   registerRaftApis(router, raft);
-  for (const handler of controllerApiHandlers(controller)) {
-    router.register(handler.apiKey, handler satisfies ApiHandler);
-  }
+  for (const handler of controllerApiHandlers(controller)) router.register(handler);
   return router;
 }

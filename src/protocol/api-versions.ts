@@ -102,18 +102,26 @@ export interface ApiVersionsAnswer {
   readonly body: ApiVersionsResponseBody;
 }
 
-/** An ApiVersions request: its header, and its body when the version is served. */
+/**
+ * An ApiVersions request: its header, and its body when the version is served. Only the KIP-511
+ * client software fields are read, and checked, so any decoded body will do.
+ */
 export interface ApiVersionsQuestion {
   readonly header: RequestHeader;
-  readonly body: Record<string, unknown> | undefined;
+  readonly body: ClientSoftwareFields | undefined;
+}
+
+interface ClientSoftwareFields {
+  readonly clientSoftwareName?: unknown;
+  readonly clientSoftwareVersion?: unknown;
 }
 
 // Kafka's rule for ClientSoftwareName and ClientSoftwareVersion (ApiVersionsRequest.isValid).
 const SOFTWARE_NAME_OR_VERSION = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
-function hasValidClientSoftware(body: Record<string, unknown> | undefined): boolean {
-  const name = body?.["clientSoftwareName"];
-  const version = body?.["clientSoftwareVersion"];
+function hasValidClientSoftware(body: ClientSoftwareFields | undefined): boolean {
+  const name = body?.clientSoftwareName;
+  const version = body?.clientSoftwareVersion;
   return (
     typeof name === "string" &&
     typeof version === "string" &&

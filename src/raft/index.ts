@@ -64,7 +64,7 @@ export type {
   CommittedRecords,
   SnapshotRecords,
 } from "./log/commit-delivery.driver.js";
-export { RAFT_API_CODECS, raftApiOfKey } from "./raft-driver-apis.js";
+export { RAFT_API_BRIDGES, RAFT_API_CODECS, type RaftApiBridge } from "./raft-driver-apis.js";
 export { metadataLogFolder } from "./log/metadata-log.driver.js";
 export { QUORUM_STATE_FILE } from "./quorum-state.driver.js";
 export {

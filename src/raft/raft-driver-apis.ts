@@ -3,6 +3,7 @@
  * keys and the node's tagged messages.
  */
 import {
+  ApiKey,
   addRaftVoter,
   beginQuorumEpoch,
   describeQuorum,
@@ -13,10 +14,11 @@ import {
   updateRaftVoter,
   vote,
   type ApiCodec,
+  type ApiRequest,
+  type ApiResponse,
 } from "../protocol/index.js";
-import type { RaftApi, RaftRequest } from "./messages.js";
+import type { RaftApi, RaftRequest, RaftResponse } from "./messages.js";
 
-/** The codec of each API the node speaks. */
 export const RAFT_API_CODECS: Readonly<Record<RaftApi, ApiCodec<object, object>>> = {
   vote,
   beginQuorumEpoch,
@@ -27,19 +29,71 @@ export const RAFT_API_CODECS: Readonly<Record<RaftApi, ApiCodec<object, object>>
   addRaftVoter,
   removeRaftVoter,
   updateRaftVoter,
-} as unknown as Readonly<Record<RaftApi, ApiCodec<object, object>>>;
+};
 
-/** The node's name of the API with this key, or undefined when the node does not serve it. */
-export function raftApiOfKey(apiKey: number): RaftApi | undefined {
-  for (const [api, codec] of Object.entries(RAFT_API_CODECS)) {
-    if (codec.apiKey === apiKey) return api as RaftApi;
-  }
-  return undefined;
+/**
+ * How the bodies of the Raft API `K` become the node's tagged messages: the request a body
+ * stands for, and the body of a response when the response is one of API `K`.
+ */
+export interface RaftApiBridge<K extends ApiKey> {
+  readonly apiKey: K;
+  request(body: ApiRequest<K>): RaftRequest;
+  response(response: RaftResponse): ApiResponse<K> | undefined;
 }
 
-/** A decoded request body of the API with this key, as the node's tagged request. */
-export function raftRequestOf(apiKey: number, body: object): RaftRequest | undefined {
-  const api = raftApiOfKey(apiKey);
-  // The codec decoded `body` with the schema of this very API, so the tag is its type.
-  return api === undefined ? undefined : ({ api, body } as RaftRequest);
+function bridge<K extends ApiKey>(
+  apiKey: K,
+  request: (body: ApiRequest<K>) => RaftRequest,
+  response: (response: RaftResponse) => ApiResponse<K> | undefined,
+): RaftApiBridge<K> {
+  return { apiKey, request, response };
 }
+
+/** The bridge of each API the node answers on the controller listener. */
+export const RAFT_API_BRIDGES = [
+  bridge(
+    ApiKey.Vote,
+    (body) => ({ api: "vote", body }),
+    (response) => (response.api === "vote" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.BeginQuorumEpoch,
+    (body) => ({ api: "beginQuorumEpoch", body }),
+    (response) => (response.api === "beginQuorumEpoch" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.EndQuorumEpoch,
+    (body) => ({ api: "endQuorumEpoch", body }),
+    (response) => (response.api === "endQuorumEpoch" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.Fetch,
+    (body) => ({ api: "fetch", body }),
+    (response) => (response.api === "fetch" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.FetchSnapshot,
+    (body) => ({ api: "fetchSnapshot", body }),
+    (response) => (response.api === "fetchSnapshot" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.DescribeQuorum,
+    (body) => ({ api: "describeQuorum", body }),
+    (response) => (response.api === "describeQuorum" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.AddRaftVoter,
+    (body) => ({ api: "addRaftVoter", body }),
+    (response) => (response.api === "addRaftVoter" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.RemoveRaftVoter,
+    (body) => ({ api: "removeRaftVoter", body }),
+    (response) => (response.api === "removeRaftVoter" ? response.body : undefined),
+  ),
+  bridge(
+    ApiKey.UpdateRaftVoter,
+    (body) => ({ api: "updateRaftVoter", body }),
+    (response) => (response.api === "updateRaftVoter" ? response.body : undefined),
+  ),
+];

@@ -8,7 +8,7 @@
  */
 import { assert } from "../common/index.js";
 import type { Timer } from "../ports/index.js";
-import type { RequestHeader } from "../protocol/index.js";
+import type { ApiKey, ApiRequest, ApiResponse } from "../protocol/index.js";
 import { CommitDelivery } from "./log/commit-delivery.driver.js";
 import { GroupFlush } from "./log/group-flush.driver.js";
 import { DEFAULT_METADATA_SEGMENT_BYTES, RaftStorage } from "./log/raft-storage.driver.js";
@@ -17,7 +17,7 @@ import type { InboundResponse, RaftRequest, RaftResponse } from "./messages.js";
 import type { RaftOutput } from "./output.js";
 import type { ProposeOptions, ProposeResult } from "./propose.js";
 import { RaftNode } from "./raft-node.js";
-import { raftRequestOf } from "./raft-driver-apis.js";
+import type { RaftApiBridge } from "./raft-driver-apis.js";
 import { InboundRequests, OutboundRequests } from "./raft-driver-requests.js";
 import type { RaftDriverOptions, RaftDriverStatus, SnapshotResult } from "./raft-driver-options.js";
 import type { Endpoint, SnapshotInfo } from "./types.js";
@@ -112,20 +112,18 @@ export class RaftDriver {
   voterEndpoints = (id: number): readonly Endpoint[] | undefined => this.node.voterEndpoints(id);
 
   /**
-   * Answers a request of the controller listener: Vote, BeginQuorumEpoch, EndQuorumEpoch,
-   * Fetch, FetchSnapshot, DescribeQuorum, AddRaftVoter, RemoveRaftVoter or UpdateRaftVoter.
-   * Rejects when the driver is stopped (the router answers with an error code).
+   * Answers a request of the controller listener (Vote, BeginQuorumEpoch, EndQuorumEpoch, Fetch,
+   * FetchSnapshot, DescribeQuorum, AddRaftVoter, RemoveRaftVoter or UpdateRaftVoter) through
+   * the bridge of its API. Rejects when the driver is stopped (the router answers with an error
+   * code).
    */
-  handleRequest(
-    apiKey: number,
-    version: number,
-    header: RequestHeader,
-    body: object,
-  ): Promise<object> {
-    const request = raftRequestOf(apiKey, body);
-    assert(request !== undefined, `API ${apiKey} v${version} is not a Raft API`);
-    assert(header.apiKey === apiKey, "the header names the API of the body");
-    return this.answer(request, null).then((response) => response.body);
+  async answerApi<K extends ApiKey>(
+    bridge: RaftApiBridge<K>,
+    body: ApiRequest<K>,
+  ): Promise<ApiResponse<K>> {
+    const response = bridge.response(await this.answer(bridge.request(body), null));
+    assert(response !== undefined, "the node answers a request in the request's API");
+    return response;
   }
 
   /** Answers a request already in the node's terms. */

@@ -4,6 +4,7 @@ import { NodeNetwork, NodeTimers, SystemClock } from "../../src/adapters/index.j
 import {
   RequestRouter,
   SocketServer,
+  defineHandler,
   registerApiVersions,
   respond,
 } from "../../src/broker/index.js";
@@ -51,12 +52,15 @@ test("on loopback sockets the broker answers in order, drops only a bad connecti
   const router = new RequestRouter({ logger });
   registerApiVersions(router);
   let pending: Array<() => void> = [];
-  router.register(HEARTBEAT_KEY, {
-    minVersion: 0,
-    maxVersion: 4,
-    // Every request waits until the test releases them, last first.
-    handle: () => new Promise((resolve) => pending.push(() => resolve(respond({ errorCode: 0 })))),
-  });
+  router.register(
+    defineHandler(HEARTBEAT_KEY, {
+      minVersion: 0,
+      maxVersion: 4,
+      // Every request waits until the test releases them, last first.
+      handle: () =>
+        new Promise((resolve) => pending.push(() => resolve(respond({ errorCode: 0 })))),
+    }),
+  );
   const ports = { network, clock: new SystemClock(), timers, logger, metrics: new MemoryMetrics() };
   const server = new SocketServer(ports, router);
   const address = await server.listen("PLAINTEXT", { host: "127.0.0.1", port: 0 });

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/common/index.js";
 import { API_VERSIONS_KEY } from "../../src/protocol/index.js";
-import { respond, type RequestContext } from "../../src/broker/index.js";
+import { defineHandler, respond } from "../../src/broker/index.js";
 import { startSimBroker } from "./sim-broker.js";
 
 const HEARTBEAT_KEY = 12;
@@ -10,10 +10,6 @@ const HEARTBEAT_KEY = 12;
 /** A heartbeat body whose generationId tells the test handler what to do. */
 function heartbeat(generationId: number) {
   return { groupId: "g", generationId, memberId: "m" };
-}
-
-function generationOf(context: RequestContext): number {
-  return context.body["generationId"] as number;
 }
 
 test("bad frames close only their own connection and the broker keeps serving", async () => {
@@ -48,7 +44,9 @@ test("bad frames close only their own connection and the broker keeps serving", 
 test("ApiVersions above the served range gets the KIP-511 UNSUPPORTED_VERSION answer", async () => {
   const broker = await startSimBroker({
     register: (router) =>
-      router.register(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) }),
+      ),
   });
   const client = await broker.connect();
   // Version 9 is beyond the codec too; the header is read as v2 and the body is not read.
@@ -67,7 +65,9 @@ test("ApiVersions above the served range gets the KIP-511 UNSUPPORTED_VERSION an
 test("another API at a version not advertised gets UNSUPPORTED_VERSION", async () => {
   const broker = await startSimBroker({
     register: (router) =>
-      router.register(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) }),
+      ),
   });
   const belowRange = await broker.connect();
   const notServed = await broker.connect();
@@ -84,16 +84,18 @@ test("KIP-511: ApiVersions lists exactly the registered handlers, names the clie
   const seen: Array<string | undefined> = [];
   const broker = await startSimBroker({
     register: (router) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: (context) => {
-          seen.push(context.connection.clientSoftwareName);
-          assert.equal(context.connection.principal.name, "ANONYMOUS");
-          assert.equal(context.connection.listenerName, "PLAINTEXT");
-          return respond({});
-        },
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: (_request, context) => {
+            seen.push(context.connection.clientSoftwareName);
+            assert.equal(context.connection.principal.name, "ANONYMOUS");
+            assert.equal(context.connection.listenerName, "PLAINTEXT");
+            return respond({});
+          },
+        }),
+      ),
   });
   const client = await broker.connect();
   client.send(HEARTBEAT_KEY, 4, 1, heartbeat(1));
@@ -113,14 +115,16 @@ test("KIP-511: ApiVersions lists exactly the registered handlers, names the clie
 test("a throwing handler gets UNKNOWN_SERVER_ERROR, is logged, the node serves on", async () => {
   const broker = await startSimBroker({
     register: (router) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: (context) => {
-          if (generationOf(context) === 13) throw new Error("handler bug");
-          return respond({ errorCode: 0 });
-        },
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: (request) => {
+            if (request.generationId === 13) throw new Error("handler bug");
+            return respond({ errorCode: 0 });
+          },
+        }),
+      ),
   });
   const client = await broker.connect();
   client.send(HEARTBEAT_KEY, 4, 1, heartbeat(13));

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { API_VERSIONS_KEY } from "../../src/protocol/index.js";
-import { NO_RESPONSE, respond, type RequestContext } from "../../src/broker/index.js";
+import { NO_RESPONSE, defineHandler, respond } from "../../src/broker/index.js";
 import { startSimBroker } from "./sim-broker.js";
 
 const HEARTBEAT_KEY = 12;
@@ -11,22 +11,20 @@ function heartbeat(generationId: number) {
   return { groupId: "g", generationId, memberId: "m" };
 }
 
-function generationOf(context: RequestContext): number {
-  return context.body["generationId"] as number;
-}
-
 test("responses leave in request order even when later requests finish first", async () => {
   const broker = await startSimBroker({
     register: (router, scheduler) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: (context) =>
-          new Promise((resolve) => {
-            const delayMs = generationOf(context);
-            scheduler.schedule(delayMs, () => resolve(respond({ errorCode: 0 })));
-          }),
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: (request) =>
+            new Promise((resolve) => {
+              const delayMs = request.generationId;
+              scheduler.schedule(delayMs, () => resolve(respond({ errorCode: 0 })));
+            }),
+        }),
+      ),
   });
   const client = await broker.connect();
   const delays = [50, 5, 0, 30, 1, 12];
@@ -43,12 +41,14 @@ test("responses leave in request order even when later requests finish first", a
 test("a request with no response does not hold back the ones after it", async () => {
   const broker = await startSimBroker({
     register: (router) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: (context) =>
-          generationOf(context) % 2 === 1 ? NO_RESPONSE : respond({ errorCode: 0 }),
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: (request) =>
+            request.generationId % 2 === 1 ? NO_RESPONSE : respond({ errorCode: 0 }),
+        }),
+      ),
   });
   const client = await broker.connect();
   for (let id = 1; id <= 6; id++) client.send(HEARTBEAT_KEY, 1, id, heartbeat(id));
@@ -62,18 +62,20 @@ test("thousands of pipelined requests stay within the in-flight bound, all answe
   const broker = await startSimBroker({
     config: { queuedMaxRequestsPerConnection: 8 },
     register: (router) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: () =>
-          new Promise((resolve) => {
-            const connection = broker.server.openConnections()[0];
-            observed.inFlightMax = Math.max(observed.inFlightMax, connection?.inFlightCount ?? 0);
-            observed.queuedMax = Math.max(observed.queuedMax, connection?.queuedFrameCount ?? 0);
-            observed.handled++;
-            waiting.push(() => resolve(respond({ errorCode: 0 })));
-          }),
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: () =>
+            new Promise((resolve) => {
+              const connection = broker.server.openConnections()[0];
+              observed.inFlightMax = Math.max(observed.inFlightMax, connection?.inFlightCount ?? 0);
+              observed.queuedMax = Math.max(observed.queuedMax, connection?.queuedFrameCount ?? 0);
+              observed.handled++;
+              waiting.push(() => resolve(respond({ errorCode: 0 })));
+            }),
+        }),
+      ),
   });
   const client = await broker.connect();
   const total = 3000;
@@ -99,14 +101,16 @@ test("a client that reads no responses stops the broker taking up its requests",
     network: { sendBufferBytes: 256 },
     config: { queuedMaxRequestsPerConnection: 10 },
     register: (router) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: () => {
-          handled++;
-          return respond({ errorCode: 0 });
-        },
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: () => {
+            handled++;
+            return respond({ errorCode: 0 });
+          },
+        }),
+      ),
   });
   const client = await broker.connect();
   // A cut holds the responses in the broker's send buffer, as a peer that stopped reading does.
@@ -132,11 +136,13 @@ test("idle connections close after connections.max.idle.ms; active, busy ones st
   const broker = await startSimBroker({
     config: { connectionsMaxIdleMs: 1000 },
     register: (router) =>
-      router.register(HEARTBEAT_KEY, {
-        minVersion: 0,
-        maxVersion: 4,
-        handle: () => new Promise((resolve) => held.push(() => resolve(respond({})))),
-      }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: () => new Promise((resolve) => held.push(() => resolve(respond({})))),
+        }),
+      ),
   });
   const [quiet, chatty, busy] = [
     await broker.connect(),

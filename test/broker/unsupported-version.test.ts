@@ -11,7 +11,7 @@ import {
   type StructSchema,
 } from "../../src/protocol/index.js";
 import { messageArbitrary } from "../../src/protocol/schema/schema-arbitrary.testkit.js";
-import { respond, type RequestRouter } from "../../src/broker/index.js";
+import { defineHandler, respond, type RequestRouter } from "../../src/broker/index.js";
 import { startSimBroker, type RawClient } from "./sim-broker.js";
 
 const PRODUCE_KEY = 0;
@@ -23,13 +23,17 @@ const UNSUPPORTED = ErrorCode.UNSUPPORTED_VERSION;
 
 /** Produce 3-11 and Heartbeat 1-3 are served; every other API but ApiVersions is not. */
 function registerSome(router: RequestRouter): void {
-  router.register(PRODUCE_KEY, {
-    minVersion: 3,
-    maxVersion: 11,
-    handle: () => respond({ responses: [] }),
-    errorResponse: () => respond({ responses: [] }),
-  });
-  router.register(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) });
+  router.register(
+    defineHandler(PRODUCE_KEY, {
+      minVersion: 3,
+      maxVersion: 11,
+      handle: () => respond({ responses: [] }),
+      errorResponse: () => respond({ responses: [] }),
+    }),
+  );
+  router.register(
+    defineHandler(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) }),
+  );
 }
 
 /** A version of `apiKey` the codec reads but the broker above does not advertise. */

@@ -17,7 +17,8 @@ import {
   OFFSET_FETCH_VERSIONS,
   SYNC_GROUP_VERSIONS,
 } from "../../src/broker/apis/groups/index.js";
-import { RequestRouter, registerGroupApis } from "../../src/broker/index.js";
+import { RequestRouter, registerGroupApis, type ApiHandler } from "../../src/broker/index.js";
+import type { ApiKey } from "../../src/protocol/index.js";
 import { at } from "../broker/apis/harness.js";
 import type { GroupBroker } from "./group-broker.js";
 import {
@@ -104,11 +105,11 @@ export function errorCodesOf(apiKey: number, version: number, response: object):
 export function failingRouter(broker: GroupBroker) {
   const router = new RequestRouter({ logger: broker.harness.logger });
   const failing = {
-    register: (apiKey: number, handler: Parameters<RequestRouter["register"]>[1]) => {
+    register: <K extends ApiKey>(handler: ApiHandler<K>) => {
       const handle = (): never => {
         throw new Error("the handler fails on purpose");
       };
-      router.register(apiKey, { ...handler, handle });
+      router.register({ ...handler, handle });
     },
   };
   registerGroupApis(failing, broker.dependencies);

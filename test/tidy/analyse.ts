@@ -1,7 +1,7 @@
 /**
  * Reads the facts the tidy rules need from one TypeScript source: its imports, its uses of banned
- * platform functions, and its functions with their lengths. It parses with the TypeScript
- * compiler, so text in comments and strings never counts as code.
+ * platform functions, its functions with their lengths, and its type assertions. It parses with
+ * the TypeScript compiler, so text in comments and strings never counts as code.
  */
 import ts from "typescript";
 import {
@@ -11,6 +11,7 @@ import {
   lineWidthMax,
   stateMachineDeclaration,
 } from "./rules.js";
+import { collectCasts, type CastFact } from "./casts.js";
 import { collectFunctions, type FunctionFact } from "./functions.js";
 
 /** How a module is brought in: each form names its target with a string. */
@@ -39,6 +40,8 @@ export interface SourceFacts {
   readonly imports: readonly ImportFact[];
   readonly bannedUses: readonly BannedUseFact[];
   readonly functions: readonly FunctionFact[];
+  /** Type assertions and body reads that may hide a message's type (casts.ts). */
+  readonly casts: readonly CastFact[];
   readonly lineCount: number;
   /** Lines wider than the width limit, by their 1-based numbers. */
   readonly wideLines: readonly number[];
@@ -72,6 +75,7 @@ export function analyseSource(path: string, text: string): SourceFacts {
     imports,
     bannedUses,
     functions: collectFunctions(source),
+    casts: collectCasts(source),
     lineCount: lines.length,
     wideLines: wideLineNumbers(lines),
     isGenerated: (lines[0] ?? "").startsWith(generatedMarker),

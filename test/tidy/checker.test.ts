@@ -189,3 +189,58 @@ test("the folder graph of a chain has no cycle", () => {
   ];
   assert.deepEqual(check(sources).cycles, []);
 });
+
+function handlerTypes(path: string, text: string): Offence[] {
+  return check([{ path, text }]).handlerTypes;
+}
+
+/** A handler written as before typed handlers: each line hides its request's type. */
+const untypedHandler = [
+  "export const handler = {",
+  "  handle: (context: RequestContext) => {",
+  "    const request = context.body as unknown as ListOffsetsRequest;",
+  '    const topics = context.body["topics"];',
+  "    const first = body as TopicData;",
+  "    return respond(request as MessageInput<ListOffsetsResponse>);",
+  "  },",
+  "};",
+].join("\n");
+
+test("in handler code a cast through unknown, of a body or to a message type is an offence", () => {
+  const offences = handlerTypes("src/broker/apis/list-offsets.driver.ts", untypedHandler);
+  assert.deepEqual(rulesOf(offences), [
+    "message-cast@3",
+    "unchecked-cast@3",
+    "untyped-body@3",
+    "untyped-body@4",
+    "untyped-body@5",
+    "message-cast@6",
+  ]);
+  assert.match(offences[1]?.message ?? "", /context\.body as unknown/);
+  const controller = handlerTypes("src/controller/apis/x.ts", "export const y = x as any;");
+  assert.deepEqual(rulesOf(controller), ["unchecked-cast@1"]);
+});
+
+test("the rule keeps to handler code: tests and other folders may cast", () => {
+  assert.deepEqual(handlerTypes("src/broker/apis/list-offsets.test.ts", untypedHandler), []);
+  assert.deepEqual(handlerTypes("src/controller/quorum/x.ts", untypedHandler), []);
+  assert.deepEqual(handlerTypes("src/protocol/schema/data-records.ts", untypedHandler), []);
+});
+
+test("the router's one conversion may assert a body's type, never through unknown", () => {
+  const path = "src/broker/router/request-body.ts";
+  assert.deepEqual(handlerTypes(path, "export const r = request.body as ApiRequest<K>;"), []);
+  const through = "export const r = request.body as unknown as ApiRequest<K>;";
+  assert.deepEqual(rulesOf(handlerTypes(path, through)), ["unchecked-cast@1"]);
+});
+
+test("as const, a cast to a type that is no message, and typed reads are no offence", () => {
+  const text = [
+    "export const versions = { minVersion: 0, maxVersion: 2 } as const;",
+    "export const id = topicId as Parameters<typeof image.topics.byId.get>[0];",
+    "export const wide = (request as unknown);",
+    "export const count = request.body.topics.length;",
+    'export const entry = table["body"];',
+  ].join("\n");
+  assert.deepEqual(handlerTypes("src/broker/apis/fetch.driver.ts", text), []);
+});

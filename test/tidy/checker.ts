@@ -4,6 +4,7 @@
  */
 import { analyseSource, type SourceFacts } from "./analyse.js";
 import { checkFolderCycles } from "./cycles.js";
+import { checkHandlerTypes } from "./handler-types.js";
 import { checkModuleImports, checkPlatformUse } from "./imports.js";
 import { checkFolderLayout } from "./layout.js";
 import type { Offence } from "./offence.js";
@@ -22,6 +23,7 @@ export interface TidyReport {
   readonly cycles: Offence[];
   readonly sizes: Offence[];
   readonly layout: Offence[];
+  readonly handlerTypes: Offence[];
   readonly hints: string[];
 }
 
@@ -52,6 +54,7 @@ export function checkFacts(
     cycles: checkFolderCycles(facts),
     sizes: sizes.offences,
     layout: checkFolderLayout(options.paths),
+    handlerTypes: facts.flatMap(checkHandlerTypes),
     hints: sizes.hints,
   };
 }

@@ -11,7 +11,10 @@ export type RuleName =
   | "file-size"
   | "function-size"
   | "line-width"
-  | "folder-layout";
+  | "folder-layout"
+  | "unchecked-cast"
+  | "untyped-body"
+  | "message-cast";
 
 /** One place in one file that breaks one rule. Line 0 means the file as a whole. */
 export interface Offence {

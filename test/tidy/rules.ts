@@ -178,6 +178,43 @@ export const bannedPropertyReads: readonly (readonly [string, string])[] = [
   ["crypto", "randomUUID"],
 ];
 
+/**
+ * The folders of request handlers and of the router that feeds them (STYLE.md rule 14): there a
+ * request arrives with the type of its API and a handler must build its API's response type, so
+ * a type assertion through `unknown` or `any`, an assertion on a body or to a message type, and
+ * a body read by string key each hide a mismatch the compiler would otherwise report. Tests
+ * beside the code are not handler code.
+ */
+export const handlerFolders: readonly string[] = ["src/broker/", "src/controller/apis/"];
+
+/** The names of the generated message types (`ProduceRequest`, `FetchResponsePartitionData`). */
+export const messageTypeName = /Request|Response/;
+
+/** A file of the handler folders that may give an untyped message its type, and why. */
+export interface TypedMessageException {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/**
+ * The places where a message meets its type by an assertion. Keep this list short: each entry
+ * is a conversion the compiler cannot check, so it must hold for a reason stated here.
+ */
+export const typedMessageExceptions: readonly TypedMessageException[] = [
+  {
+    path: "src/broker/router/request-body.ts",
+    reason:
+      "the router hands a body decoded by the codec of its header's API key only to the handler " +
+      "registered under that key, which it checks, so the body has that API's request type.",
+  },
+  {
+    path: "src/controller/apis/version-fit.ts",
+    reason:
+      "fitting a response to a version only leaves out fields, and every field of a " +
+      "MessageInput is optional, so the fitted response is still one of its API.",
+  },
+];
+
 /** The soft limit: a file up to this many lines needs nothing more. */
 export const fileLinesMax = 300;
 

@@ -12,90 +12,130 @@
  * forwards the other resources, and answers all in request order.
  */
 import { assert, ErrorCode } from "../../common/index.js";
-import type { ControllerApi } from "../../controller/index.js";
-import { ConfigResourceType } from "../../metadata/index.js";
-import { apiCodec } from "../../protocol/index.js";
 import {
+  alterConfigsApi,
+  alterPartitionReassignmentsApi,
+  createPartitionsApi,
+  createTopicsApi,
+  deleteTopicsApi,
+  electLeadersApi,
+  incrementalAlterConfigsApi,
+  listPartitionReassignmentsApi,
+  type ControllerApi,
+  type ControllerApiResponse,
+} from "../../controller/index.js";
+import { ConfigResourceType } from "../../metadata/index.js";
+import {
+  typedApiCodec,
+  type ApiKey,
+  type ApiRequest,
+  type ApiResponse,
+  type MessageInput,
+} from "../../protocol/index.js";
+import {
+  defineHandler,
   respond,
   type ApiHandler,
+  type HandlerContext,
   type HandlerOutcome,
-  type RequestContext,
 } from "../router/handler.js";
-import { controllerErrorResponse, FORWARDED_CONTROLLER_APIS } from "./admin-error-responses.js";
+import { controllerErrorResponse } from "./admin-error-responses.js";
 import type { Forwarder } from "./forwarder.js";
 
-/** A forwarded API: the controller's handler, whose versions and error response are used. */
-export type ForwardedApi = ControllerApi;
-
-/** The APIs whose requests a broker forwards, in API key order. */
-export const FORWARDED_ADMIN_APIS: readonly ForwardedApi[] = FORWARDED_CONTROLLER_APIS;
-
 /** The APIs whose requests may name BROKER_LOGGER resources. */
-const CONFIG_CHANGE_API_KEYS: ReadonlySet<number> = new Set([33, 44]);
+type ConfigChangeKey = typeof ApiKey.AlterConfigs | typeof ApiKey.IncrementalAlterConfigs;
+
 const BROKER_LOGGER_REFUSAL = "this broker has no loggers that can be changed at runtime";
 
-interface ConfigResource {
-  readonly resourceType: number;
-  readonly resourceName: string;
+/** The handlers of the forwarded admin APIs, in API key order. */
+export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandler<ApiKey>[] {
+  return [
+    forwardedAdminHandler(createTopicsApi, forwarder),
+    forwardedAdminHandler(deleteTopicsApi, forwarder),
+    forwardedAdminHandler(alterConfigsApi, forwarder, forwardConfigChange),
+    forwardedAdminHandler(createPartitionsApi, forwarder),
+    forwardedAdminHandler(electLeadersApi, forwarder),
+    forwardedAdminHandler(incrementalAlterConfigsApi, forwarder, forwardConfigChange),
+    forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
+    forwardedAdminHandler(listPartitionReassignmentsApi, forwarder),
+  ];
 }
 
-/** The handler that forwards `api`'s requests through `forwarder`. */
-export function forwardedAdminHandler(api: ForwardedApi, forwarder: Forwarder): ApiHandler {
-  return {
+/** How a request of API `K` reaches the controller. */
+type Forwarding<K extends ApiKey> = (
+  api: ControllerApi<K>,
+  forwarder: Forwarder,
+  request: ApiRequest<K>,
+  context: HandlerContext,
+) => Promise<HandlerOutcome<ApiResponse<K>>>;
+
+/**
+ * The handler that forwards `api`'s requests through `forwarder`, at the versions the
+ * controller serves and with its error response.
+ */
+function forwardedAdminHandler<K extends ApiKey>(
+  api: ControllerApi<K>,
+  forwarder: Forwarder,
+  forwarding: Forwarding<K> = forward,
+): ApiHandler<K> {
+  return defineHandler(api.apiKey, {
     minVersion: api.minVersion,
     maxVersion: api.maxVersion,
-    handle: (context) =>
-      CONFIG_CHANGE_API_KEYS.has(api.apiKey)
-        ? forwardConfigChange(api, forwarder, context)
-        : forward(api, forwarder, context),
-    errorResponse: (context, errorCode) =>
-      respond(controllerErrorResponse(api, context, { errorCode, message: null })),
-  };
+    handle: (request, context) => forwarding(api, forwarder, request, context),
+    errorResponse: (request, context, errorCode) =>
+      respond(controllerErrorResponse(api, request, context, { errorCode, message: null })),
+  });
 }
 
 /** Forwards the request and answers with the controller's response or the error response. */
-async function forward(
-  api: ForwardedApi,
+async function forward<K extends ApiKey>(
+  api: ControllerApi<K>,
   forwarder: Forwarder,
-  context: RequestContext,
-): Promise<HandlerOutcome> {
-  const codec = apiCodec(api.apiKey);
-  assert(codec !== undefined, `API ${api.apiKey} has a codec`);
-  const result = await forwarder.forward(codec, context.header.apiVersion, context.body);
+  request: ApiRequest<K>,
+  context: HandlerContext,
+): Promise<HandlerOutcome<ApiResponse<K>>> {
+  const codec = typedApiCodec(api.apiKey);
+  const result = await forwarder.forward(codec, context.header.apiVersion, request);
   if (result.kind === "response") return respond(result.body);
   const failure = { errorCode: result.errorCode, message: result.message };
-  return respond(controllerErrorResponse(api, context, failure));
+  return respond(controllerErrorResponse(api, request, context, failure));
 }
 
-/** AlterConfigs and IncrementalAlterConfigs: loggers refused here, the rest forwarded. */
-async function forwardConfigChange(
-  api: ForwardedApi,
+/**
+ * AlterConfigs and IncrementalAlterConfigs: logger resources are refused here, with the API's
+ * own error response for them, and the rest is forwarded; the answers keep the request's order.
+ */
+async function forwardConfigChange<K extends ConfigChangeKey>(
+  api: ControllerApi<K>,
   forwarder: Forwarder,
-  context: RequestContext,
-): Promise<HandlerOutcome> {
-  const resources = context.body["resources"] as readonly ConfigResource[];
-  const isLogger = (resource: ConfigResource) =>
+  request: ApiRequest<K>,
+  context: HandlerContext,
+): Promise<HandlerOutcome<ApiResponse<K>>> {
+  const isLogger = (resource: { readonly resourceType: number }) =>
     resource.resourceType === ConfigResourceType.BROKER_LOGGER;
-  if (!resources.some(isLogger)) return forward(api, forwarder, context);
+  const { resources } = request;
+  if (!resources.some(isLogger)) return forward(api, forwarder, request, context);
+  const loggers = { ...request, resources: resources.filter(isLogger) };
+  const refusal = { errorCode: ErrorCode.INVALID_REQUEST, message: BROKER_LOGGER_REFUSAL };
+  const refused = controllerErrorResponse(api, loggers, context, refusal);
   const others = resources.filter((resource) => !isLogger(resource));
-  let forwarded: { throttleTimeMs?: number; responses: ConfigResource[] } = { responses: [] };
+  let answer: ControllerApiResponse<K> = refused;
   if (others.length > 0) {
-    const narrowed = { ...context, body: { ...context.body, resources: others } };
-    const outcome = await forward(api, forwarder, narrowed);
+    const outcome = await forward(api, forwarder, { ...request, resources: others }, context);
     assert(outcome.kind === "respond", "a forwarded request is answered");
-    forwarded = outcome.body as typeof forwarded;
+    answer = outcome.body;
   }
   // The controller answers its resources in request order; each takes its place again.
-  const answers = [...forwarded.responses];
+  const forwarded = [...(others.length > 0 ? responsesOf(answer) : [])];
+  const refusals = [...responsesOf(refused)];
   const responses = resources.map((resource) => {
-    if (isLogger(resource)) {
-      const { resourceType, resourceName } = resource;
-      const errorMessage = BROKER_LOGGER_REFUSAL;
-      return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage, resourceType, resourceName };
-    }
-    const answer = answers.shift();
-    assert(answer !== undefined, "the controller answers every forwarded resource");
-    return answer;
+    const response = isLogger(resource) ? refusals.shift() : forwarded.shift();
+    assert(response !== undefined, "every resource is answered");
+    return response;
   });
-  return respond({ throttleTimeMs: forwarded.throttleTimeMs ?? 0, responses });
+  return respond({ ...answer, responses });
+}
+
+function responsesOf(answer: MessageInput<ApiResponse<ConfigChangeKey>>) {
+  return answer.responses ?? [];
 }

@@ -1,18 +1,17 @@
 import { assert } from "../../common/index.js";
 import {
-  API_VERSIONS_KEY,
+  ApiKey,
   NO_FINALIZED_FEATURES,
   answerApiVersions,
   type ApiVersionsTable,
   type FinalizedFeatures,
 } from "../../protocol/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
 /** The ApiVersions versions Sluice serves (Kafka 3.9 serves 0-4). */
 export const API_VERSIONS_MIN_VERSION = 0;
 export const API_VERSIONS_MAX_VERSION = 4;
 
-/** What the ApiVersions handler reads. */
 export interface ApiVersionsHandlerOptions {
   /** The table to advertise: the router's, so it lists exactly the registered handlers. */
   readonly table: ApiVersionsTable;
@@ -28,32 +27,32 @@ export interface ApiVersionsHandlerOptions {
  * finalized features. A request at a version above 4 never reaches it: the router gives the
  * KIP-511 answer from the same table.
  */
-export function apiVersionsHandler(options: ApiVersionsHandlerOptions): ApiHandler {
+export function apiVersionsHandler(
+  options: ApiVersionsHandlerOptions,
+): ApiHandler<typeof ApiKey.ApiVersions> {
   const finalizedFeatures = options.finalizedFeatures ?? (() => NO_FINALIZED_FEATURES);
-  return {
+  return defineHandler(ApiKey.ApiVersions, {
     minVersion: API_VERSIONS_MIN_VERSION,
     maxVersion: API_VERSIONS_MAX_VERSION,
-    handle: (context) => {
-      const { header, body } = context;
+    handle: (body, { header }) => {
       const answer = answerApiVersions({ header, body }, options.table, finalizedFeatures());
       // Only an unserved version is answered at another version, and those are not routed here.
       assert(answer.apiVersion === header.apiVersion, "a served version is answered in kind");
       return respond(answer.body);
     },
-  };
+  });
 }
 
 /** Registers the ApiVersions handler on a router-like registry with the registry's own table. */
 export function registerApiVersions(
   router: {
     readonly apiVersions: ApiVersionsTable;
-    register(apiKey: number, handler: ApiHandler): void;
+    register(handler: ApiHandler<typeof ApiKey.ApiVersions>): void;
   },
   finalizedFeatures?: () => FinalizedFeatures,
 ): void {
   const table = router.apiVersions;
-  const handler = apiVersionsHandler(
-    finalizedFeatures === undefined ? { table } : { table, finalizedFeatures },
+  router.register(
+    apiVersionsHandler(finalizedFeatures === undefined ? { table } : { table, finalizedFeatures }),
   );
-  router.register(API_VERSIONS_KEY, handler);
 }

@@ -10,8 +10,9 @@ import type { PartitionWakeups } from "../delayed/index.js";
 import type { FetchSessionCache } from "../fetch-session/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
 import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js";
+import type { ApiKey } from "../../protocol/index.js";
 import type { ApiHandler } from "../router/handler.js";
-import { FORWARDED_ADMIN_APIS, forwardedAdminHandler } from "./admin-forwarding.driver.js";
+import { forwardedAdminHandlers } from "./admin-forwarding.driver.js";
 import { AutoTopicCreator } from "./auto-topic-creation.driver.js";
 import { deleteRecordsHandler } from "./delete-records.driver.js";
 import { describeClusterHandler } from "./describe-cluster.js";
@@ -24,7 +25,6 @@ import { metadataHandler } from "./metadata.js";
 import { offsetForLeaderEpochHandler } from "./offset-for-leader-epoch.js";
 import { produceHandler } from "./produce.driver.js";
 
-/** The broker configs the client APIs read. */
 export interface ClientApiConfig {
   readonly brokerId: number;
   /** `auto.create.topics.enable`. */
@@ -65,7 +65,7 @@ export interface ClientApis {
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
-  router: { register(apiKey: number, handler: ApiHandler): void },
+  router: { register<K extends ApiKey>(handler: ApiHandler<K>): void },
   dependencies: ClientApiDependencies,
 ): ClientApis {
   const { config, metadataCache, replicaManager, purgatories, wakeups } = dependencies;
@@ -78,11 +78,9 @@ export function registerClientApis(
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
   router.register(
-    0,
     produceHandler({ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache }),
   );
   router.register(
-    1,
     fetchHandler({
       replicaManager,
       purgatory: purgatories.fetch,
@@ -91,23 +89,20 @@ export function registerClientApis(
       sessions: dependencies.fetchSessions,
     }),
   );
-  router.register(2, listOffsetsHandler(replicaManager));
+  router.register(listOffsetsHandler(replicaManager));
   router.register(
-    3,
     metadataHandler({
       metadataCache,
       autoCreateTopicsEnable: config.autoCreateTopicsEnable,
       autoCreation: autoTopicCreator,
     }),
   );
-  router.register(21, deleteRecordsHandler(replicaManager));
-  router.register(23, offsetForLeaderEpochHandler(replicaManager));
+  router.register(deleteRecordsHandler(replicaManager));
+  router.register(offsetForLeaderEpochHandler(replicaManager));
   const { brokerId, staticConfig } = config;
-  router.register(32, describeConfigsHandler(metadataCache, { brokerId, staticConfig }));
-  router.register(35, describeLogDirsHandler(dependencies.logManager));
-  router.register(60, describeClusterHandler(metadataCache));
-  for (const api of FORWARDED_ADMIN_APIS) {
-    router.register(api.apiKey, forwardedAdminHandler(api, dependencies.forwarder));
-  }
+  router.register(describeConfigsHandler(metadataCache, { brokerId, staticConfig }));
+  router.register(describeLogDirsHandler(dependencies.logManager));
+  router.register(describeClusterHandler(metadataCache));
+  for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
   return { autoTopicCreator };
 }

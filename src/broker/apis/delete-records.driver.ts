@@ -6,19 +6,18 @@
  * Kafka waits for followers to catch up before answering (DelayedDeleteRecords), which Sluice
  * does not yet, so with followers the low watermark may be lower than the offset asked.
  */
-import type { DeleteRecordsRequest } from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import type { DeleteRecordsOutcome, ReplicaManager } from "../../replication/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
-/** The DeleteRecords versions served. */
 export const DELETE_RECORDS_VERSIONS = { minVersion: 0, maxVersion: 2 } as const;
 
-/** The DeleteRecords handler. */
-export function deleteRecordsHandler(replicaManager: ReplicaManager): ApiHandler {
-  return {
+export function deleteRecordsHandler(
+  replicaManager: ReplicaManager,
+): ApiHandler<typeof ApiKey.DeleteRecords> {
+  return defineHandler(ApiKey.DeleteRecords, {
     ...DELETE_RECORDS_VERSIONS,
-    handle: async (context) => {
-      const request = context.body as unknown as DeleteRecordsRequest;
+    handle: async (request) => {
       const topics = [];
       for (const topic of request.topics) {
         const partitions = [];
@@ -41,8 +40,7 @@ export function deleteRecordsHandler(replicaManager: ReplicaManager): ApiHandler
       }
       return respond({ throttleTimeMs: 0, topics });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as DeleteRecordsRequest;
+    errorResponse: (request, _context, errorCode) => {
       const topics = request.topics.map((topic) => ({
         name: topic.name,
         partitions: topic.partitions.map(({ partitionIndex }) => ({
@@ -53,5 +51,5 @@ export function deleteRecordsHandler(replicaManager: ReplicaManager): ApiHandler
       }));
       return respond({ throttleTimeMs: 0, topics });
     },
-  };
+  });
 }

@@ -5,18 +5,20 @@
  * UNSUPPORTED_ENDPOINT_TYPE).
  */
 import { describeCluster } from "../../controller/index.js";
-import type { DescribeClusterRequest } from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
 /** The DescribeCluster versions served, as Kafka 3.7+ brokers do. */
 export const DESCRIBE_CLUSTER_VERSIONS = { minVersion: 0, maxVersion: 1 } as const;
 
 /** The DescribeCluster handler; the router fills the top-level error code on failure. */
-export function describeClusterHandler(metadataCache: MetadataCache): ApiHandler {
-  return {
+export function describeClusterHandler(
+  metadataCache: MetadataCache,
+): ApiHandler<typeof ApiKey.DescribeCluster> {
+  return defineHandler(ApiKey.DescribeCluster, {
     ...DESCRIBE_CLUSTER_VERSIONS,
-    handle: (context) => {
+    handle: (request, context) => {
       const image = metadataCache.image;
       const response = describeCluster(
         {
@@ -26,9 +28,9 @@ export function describeClusterHandler(metadataCache: MetadataCache): ApiHandler
           listenerName: context.connection.listenerName,
           servedBy: "broker",
         },
-        context.body as unknown as DescribeClusterRequest,
+        request,
       );
       return respond(response);
     },
-  };
+  });
 }

@@ -9,9 +9,9 @@ import {
   responseForVersion,
   type StaticBrokerConfig,
 } from "../../controller/index.js";
-import type { DescribeConfigsRequest } from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 import { controllerErrorResponse } from "./admin-error-responses.js";
 
 /** The DescribeConfigs versions served: the controller's (those of Kafka 3.7-3.9, v0-4). */
@@ -27,24 +27,25 @@ export interface DescribeConfigsOptions {
   readonly staticConfig: StaticBrokerConfig;
 }
 
-/** The DescribeConfigs handler. */
 export function describeConfigsHandler(
   metadataCache: MetadataCache,
   options: DescribeConfigsOptions,
-): ApiHandler {
-  return {
+): ApiHandler<typeof ApiKey.DescribeConfigs> {
+  return defineHandler(ApiKey.DescribeConfigs, {
     ...DESCRIBE_CONFIGS_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as DescribeConfigsRequest;
+    handle: (request, context) => {
       const { brokerId, staticConfig } = options;
       const response = describeConfigs(
         { image: metadataCache.image, staticConfig, brokerId },
         request,
       );
       // The answer states every field; each version leaves out those it lacks (isDefault, v0).
-      return respond(responseForVersion(32, context.header.apiVersion, response));
+      const version = context.header.apiVersion;
+      return respond(responseForVersion(ApiKey.DescribeConfigs, version, response));
     },
-    errorResponse: (context, errorCode) =>
-      respond(controllerErrorResponse(describeConfigsApi, context, { errorCode, message: null })),
-  };
+    errorResponse: (request, context, errorCode) =>
+      respond(
+        controllerErrorResponse(describeConfigsApi, request, context, { errorCode, message: null }),
+      ),
+  });
 }

@@ -5,12 +5,11 @@
  * with their lag behind the current log. Not v4: its disk totals need volume sizes, which the
  * file-system port does not report, and Kafka sends -1 only for a dir it cannot read.
  */
-import type { DescribeLogDirsRequest } from "../../protocol/index.js";
+import { ApiKey, type DescribeLogDirsRequest } from "../../protocol/index.js";
 import { ErrorCode, dirname } from "../../common/index.js";
 import type { LogManager, PartitionLog } from "../../storage/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
-/** The DescribeLogDirs versions served. */
 export const DESCRIBE_LOG_DIRS_VERSIONS = { minVersion: 1, maxVersion: 3 } as const;
 /** Kafka's value of a volume size it does not know. */
 const UNKNOWN_VOLUME_BYTES = -1;
@@ -22,12 +21,12 @@ interface PartitionEntry {
   isFutureKey: boolean;
 }
 
-/** The DescribeLogDirs handler. */
-export function describeLogDirsHandler(logManager: LogManager): ApiHandler {
-  return {
+export function describeLogDirsHandler(
+  logManager: LogManager,
+): ApiHandler<typeof ApiKey.DescribeLogDirs> {
+  return defineHandler(ApiKey.DescribeLogDirs, {
     ...DESCRIBE_LOG_DIRS_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as DescribeLogDirsRequest;
+    handle: (request) => {
       const isWanted = wantedFilter(request);
       const byDir = new Map<string, Map<string, PartitionEntry[]>>();
       const add = (log: PartitionLog, isFutureKey: boolean, offsetLag: number) => {
@@ -67,8 +66,9 @@ export function describeLogDirsHandler(logManager: LogManager): ApiHandler {
       });
       return respond({ throttleTimeMs: 0, errorCode: ErrorCode.NONE, results });
     },
-    errorResponse: (_context, errorCode) => respond({ throttleTimeMs: 0, errorCode, results: [] }),
-  };
+    errorResponse: (_request, _context, errorCode) =>
+      respond({ throttleTimeMs: 0, errorCode, results: [] }),
+  });
 }
 
 function wantedFilter(

@@ -11,10 +11,12 @@
  * leader, and the response gives that leader's endpoint.
  */
 import { ZERO_UUID } from "../../common/index.js";
-import type {
-  FetchRequest,
-  FetchResponsePartitionData,
-  MessageInput,
+import {
+  ApiKey,
+  type FetchRequest,
+  type FetchResponse,
+  type FetchResponsePartitionData,
+  type MessageInput,
 } from "../../protocol/index.js";
 import {
   completeFetchContext,
@@ -25,7 +27,13 @@ import {
   type FetchSessionCache,
 } from "../fetch-session/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
-import { respond, type ApiHandler, type RequestContext } from "../router/handler.js";
+import {
+  defineHandler,
+  respond,
+  type ApiHandler,
+  type HandlerContext,
+  type HandlerOutcome,
+} from "../router/handler.js";
 import {
   readPartitions,
   type FetchReadPorts,
@@ -34,13 +42,11 @@ import {
 } from "./fetch-read.driver.js";
 import { LeaderHints } from "./leader-hints.js";
 
-/** The Fetch versions served. */
 export const FETCH_VERSIONS = { minVersion: 4, maxVersion: 17 } as const;
 
 /** The first version whose partition errors carry leader hints (KIP-951). */
 const LEADER_HINT_VERSION = 16;
 
-/** What the Fetch handler works with. */
 export interface FetchHandlerOptions extends FetchReadPorts {
   readonly metadataCache: MetadataCache;
   readonly sessions: FetchSessionCache;
@@ -50,13 +56,11 @@ interface FetchAnswer extends FetchAnswerFacts {
   readonly data: MessageInput<FetchResponsePartitionData>;
 }
 
-/** The Fetch handler. */
-export function fetchHandler(options: FetchHandlerOptions): ApiHandler {
-  return {
+export function fetchHandler(options: FetchHandlerOptions): ApiHandler<typeof ApiKey.Fetch> {
+  return defineHandler(ApiKey.Fetch, {
     ...FETCH_VERSIONS,
-    handle: (context) => handleFetch(options, context),
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as FetchRequest;
+    handle: (request, context) => handleFetch(options, request, context),
+    errorResponse: (request, _context, errorCode) => {
       const responses = request.topics.map((topic) => ({
         topic: topic.topic,
         topicId: topic.topicId,
@@ -71,12 +75,15 @@ export function fetchHandler(options: FetchHandlerOptions): ApiHandler {
       }));
       return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses });
     },
-  };
+  });
 }
 
-async function handleFetch(options: FetchHandlerOptions, context: RequestContext) {
+async function handleFetch(
+  options: FetchHandlerOptions,
+  request: FetchRequest,
+  context: HandlerContext,
+): Promise<HandlerOutcome<FetchResponse>> {
   const version = context.header.apiVersion;
-  const request = context.body as unknown as FetchRequest;
   const usesTopicIds = version >= 13;
   const replicaId = version >= 15 ? request.replicaState.replicaId : request.replicaId;
   // KIP-903: a follower's broker epoch, so that a replica back with an empty disk under its old

@@ -7,20 +7,19 @@
  * twice in one request gets INVALID_REQUEST at each mention, as in Kafka.
  */
 import { ErrorCode } from "../../common/index.js";
-import type { ListOffsetsRequest } from "../../protocol/index.js";
+import { ApiKey, type ListOffsetsRequest } from "../../protocol/index.js";
 import type { IsolationLevel, OffsetLookup, ReplicaManager } from "../../replication/index.js";
 import type { TopicPartition } from "../../storage/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
-/** The ListOffsets versions served. */
 export const LIST_OFFSETS_VERSIONS = { minVersion: 1, maxVersion: 9 } as const;
 
-/** The ListOffsets handler. */
-export function listOffsetsHandler(replicaManager: ReplicaManager): ApiHandler {
-  return {
+export function listOffsetsHandler(
+  replicaManager: ReplicaManager,
+): ApiHandler<typeof ApiKey.ListOffsets> {
+  return defineHandler(ApiKey.ListOffsets, {
     ...LIST_OFFSETS_VERSIONS,
-    handle: async (context) => {
-      const request = context.body as unknown as ListOffsetsRequest;
+    handle: async (request, context) => {
       const isolation: IsolationLevel | undefined =
         request.replicaId >= 0
           ? undefined
@@ -50,8 +49,7 @@ export function listOffsetsHandler(replicaManager: ReplicaManager): ApiHandler {
       }
       return respond({ throttleTimeMs: 0, topics });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as ListOffsetsRequest;
+    errorResponse: (request, context, errorCode) => {
       const topics = request.topics.map((topic) => ({
         name: topic.name,
         partitions: topic.partitions.map(({ partitionIndex }) => ({
@@ -61,7 +59,7 @@ export function listOffsetsHandler(replicaManager: ReplicaManager): ApiHandler {
       }));
       return respond({ throttleTimeMs: 0, topics });
     },
-  };
+  });
 }
 
 /** The offset one partition's leader finds, or the error of a partition not led here. */

@@ -14,23 +14,22 @@ import { invalidTopicNameReason } from "../../controller/index.js";
 import type { MetadataImage, TopicImage } from "../../metadata/index.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
+  ApiKey,
   authorizedOperations,
   type MessageInput,
   type MetadataRequest,
   type MetadataResponseMetadataResponseTopic,
 } from "../../protocol/index.js";
 import { partitionsMetadata, type MetadataCache } from "../metadata-cache/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 import type { TopicAutoCreation } from "./auto-topic-creation.driver.js";
 
-/** The Metadata versions served. */
 export const METADATA_VERSIONS = { minVersion: 0, maxVersion: 12 } as const;
 /** Kafka's internal topics, flagged isInternal. */
 const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
 
 type TopicMetadata = MessageInput<MetadataResponseMetadataResponseTopic>;
 
-/** What the Metadata handler reads. */
 export interface MetadataHandlerOptions {
   readonly metadataCache: MetadataCache;
   /** `auto.create.topics.enable`. */
@@ -38,13 +37,13 @@ export interface MetadataHandlerOptions {
   readonly autoCreation: TopicAutoCreation;
 }
 
-/** The Metadata handler. */
-export function metadataHandler(options: MetadataHandlerOptions): ApiHandler {
-  return {
+export function metadataHandler(
+  options: MetadataHandlerOptions,
+): ApiHandler<typeof ApiKey.Metadata> {
+  return defineHandler(ApiKey.Metadata, {
     ...METADATA_VERSIONS,
-    handle: (context) => {
+    handle: (request, context) => {
       const version = context.header.apiVersion;
-      const request = context.body as unknown as MetadataRequest;
       const { metadataCache } = options;
       const image = metadataCache.image;
       const listenerName = context.connection.listenerName;
@@ -71,8 +70,7 @@ export function metadataHandler(options: MetadataHandlerOptions): ApiHandler {
         ),
       });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as MetadataRequest;
+    errorResponse: (request, _context, errorCode) => {
       const topics = (request.topics ?? []).map((topic) => ({
         errorCode,
         name: topic.name,
@@ -81,7 +79,7 @@ export function metadataHandler(options: MetadataHandlerOptions): ApiHandler {
       }));
       return respond({ throttleTimeMs: 0, brokers: [], controllerId: -1, topics });
     },
-  };
+  });
 }
 
 interface TopicsQuery {

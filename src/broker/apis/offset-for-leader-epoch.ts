@@ -4,21 +4,20 @@
  * (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH). Only the leader answers, except to the debug
  * replica id -2, which any replica answers.
  */
-import type { OffsetForLeaderEpochRequest } from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import type { ReplicaManager } from "../../replication/index.js";
-import { respond, type ApiHandler } from "../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
-/** The OffsetForLeaderEpoch versions served. */
 export const OFFSET_FOR_LEADER_EPOCH_VERSIONS = { minVersion: 2, maxVersion: 4 } as const;
 /** The replica id of a debugging client, which may read from followers. */
 const DEBUGGING_REPLICA_ID = -2;
 
-/** The OffsetForLeaderEpoch handler. */
-export function offsetForLeaderEpochHandler(replicaManager: ReplicaManager): ApiHandler {
-  return {
+export function offsetForLeaderEpochHandler(
+  replicaManager: ReplicaManager,
+): ApiHandler<typeof ApiKey.OffsetForLeaderEpoch> {
+  return defineHandler(ApiKey.OffsetForLeaderEpoch, {
     ...OFFSET_FOR_LEADER_EPOCH_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as OffsetForLeaderEpochRequest;
+    handle: (request) => {
       const requireLeader = request.replicaId !== DEBUGGING_REPLICA_ID;
       const topics = request.topics.map((topic) => ({
         topic: topic.topic,
@@ -39,8 +38,7 @@ export function offsetForLeaderEpochHandler(replicaManager: ReplicaManager): Api
       }));
       return respond({ throttleTimeMs: 0, topics });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as OffsetForLeaderEpochRequest;
+    errorResponse: (request, _context, errorCode) => {
       const topics = request.topics.map((topic) => ({
         topic: topic.topic,
         partitions: topic.partitions.map(({ partition }) => ({
@@ -52,5 +50,5 @@ export function offsetForLeaderEpochHandler(replicaManager: ReplicaManager): Api
       }));
       return respond({ throttleTimeMs: 0, topics });
     },
-  };
+  });
 }

@@ -19,10 +19,12 @@
  * connection append in request order.
  */
 import { ErrorCode } from "../../common/index.js";
-import type {
-  MessageInput,
-  ProduceRequest,
-  ProduceResponsePartitionProduceResponse,
+import {
+  ApiKey,
+  type MessageInput,
+  type ProduceRequest,
+  type ProduceResponse,
+  type ProduceResponsePartitionProduceResponse,
 } from "../../protocol/index.js";
 import type { AppendOutcome, ProduceEntry, ReplicaManager } from "../../replication/index.js";
 import { DelayedProduce, type PartitionWakeups } from "../delayed/index.js";
@@ -32,19 +34,18 @@ import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js
 import {
   NO_RESPONSE,
   closeConnection,
+  defineHandler,
   respond,
   type ApiHandler,
+  type HandlerContext,
   type HandlerOutcome,
-  type RequestContext,
 } from "../router/handler.js";
 import { LeaderHints } from "./leader-hints.js";
 
-/** The Produce versions served. */
 export const PRODUCE_VERSIONS = { minVersion: 3, maxVersion: 11 } as const;
 
 type PartitionResponse = MessageInput<ProduceResponsePartitionProduceResponse>;
 
-/** What the Produce handler works with. */
 export interface ProduceHandlerOptions {
   readonly replicaManager: ReplicaManager;
   readonly purgatory: DelayedOperationPurgatory;
@@ -56,12 +57,10 @@ export interface ProduceHandlerOptions {
 /** The first version whose partition errors carry leader hints (KIP-951). */
 const LEADER_HINT_VERSION = 10;
 
-/** The Produce handler. */
-export function produceHandler(options: ProduceHandlerOptions): ApiHandler {
-  return {
+export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeof ApiKey.Produce> {
+  return defineHandler(ApiKey.Produce, {
     ...PRODUCE_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as ProduceRequest;
+    handle: (request, context) => {
       const refusal = requestRefusal(request);
       if (refusal !== undefined) {
         const answer = answerAll(request, () =>
@@ -74,15 +73,11 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler {
       const appending = options.replicaManager.appendRecords(entries, {
         requiredAcks: request.acks,
       });
-      return finishProduce(options, context, { appending, malformed });
+      return finishProduce(options, { request, context }, { appending, malformed });
     },
-    errorResponse: (context, errorCode) =>
-      respond(
-        answerAll(context.body as unknown as ProduceRequest, () =>
-          refusedPartition(errorCode, null),
-        ),
-      ),
-  };
+    errorResponse: (request, _context, errorCode) =>
+      respond(answerAll(request, () => refusedPartition(errorCode, null))),
+  });
 }
 
 /** The refusal of the whole request, if any. */
@@ -118,13 +113,12 @@ function entriesOf(request: ProduceRequest): {
 
 async function finishProduce(
   options: ProduceHandlerOptions,
-  context: RequestContext,
+  { request, context }: { readonly request: ProduceRequest; readonly context: HandlerContext },
   pending: {
     readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
     readonly malformed: ReadonlySet<string>;
   },
-): Promise<HandlerOutcome> {
-  const request = context.body as unknown as ProduceRequest;
+): Promise<HandlerOutcome<ProduceResponse>> {
   const appended = await pending.appending;
   const outcomes = new Map<string, AppendOutcome>();
   for (const { topicPartition, outcome } of appended.results) {
@@ -171,7 +165,7 @@ function answerAll(
     key: string,
     topicPartition: { readonly topic: string; readonly partition: number },
   ) => PartitionResponse & { readonly errorCode: number },
-): object {
+): MessageInput<ProduceResponse> {
   return {
     throttleTimeMs: 0,
     responses: request.topicData.map((topic) => ({

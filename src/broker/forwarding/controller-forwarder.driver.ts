@@ -54,6 +54,6 @@ export class ControllerForwarder {
 
 /** The request's own `timeoutMs`, when it carries a positive one. */
 function requestTimeoutOf(body: object): number | undefined {
-  const value = (body as { readonly timeoutMs?: unknown }).timeoutMs;
+  const value = "timeoutMs" in body ? body.timeoutMs : undefined;
   return typeof value === "number" && value > 0 ? value : undefined;
 }

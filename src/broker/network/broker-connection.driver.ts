@@ -1,13 +1,9 @@
 import { assertNever } from "../../common/index.js";
 import type { Clock, Connection, Logger } from "../../ports/index.js";
-import {
-  API_VERSIONS_KEY,
-  FrameDecoder,
-  decodeRequest,
-  type RequestHeader,
-} from "../../protocol/index.js";
+import { ApiKey, FrameDecoder, decodeRequest, type RequestHeader } from "../../protocol/index.js";
 import type { RequestRouter, RoutedResponse } from "../router/request-router.driver.js";
 import { ANONYMOUS_PRINCIPAL, type ConnectionInfo } from "../router/handler.js";
+import { requestBodyOf } from "../router/request-body.js";
 import type { CloseReason, NetworkMetrics } from "./network-metrics.js";
 import {
   apiName,
@@ -222,7 +218,10 @@ export class BrokerConnection {
   }
 
   private dispatch(header: RequestHeader, body: Record<string, unknown>): void {
-    if (header.apiKey === API_VERSIONS_KEY) this.noteClientSoftware(body);
+    if (header.apiKey === ApiKey.ApiVersions) {
+      const request = requestBodyOf(ApiKey.ApiVersions, { header, body });
+      this.clientSoftware = clientSoftwareOf(request) ?? this.clientSoftware;
+    }
     const slot = this.openSlot(header.apiKey);
     const context = { header, body, connection: this.info(), nowMs: this.host.clock.nowMs() };
     this.host.router.route(context).then(
@@ -271,10 +270,6 @@ export class BrokerConnection {
     this.host.metrics.bytesOut.inc(bytes);
     // The bytes are queued either way; false only says to stop producing more until drain.
     if (!this.connection.write(chunks)) this.isWriteBlocked = true;
-  }
-
-  private noteClientSoftware(body: Record<string, unknown>): void {
-    this.clientSoftware = clientSoftwareOf(body) ?? this.clientSoftware;
   }
 
   private info(): ConnectionInfo {

@@ -1,4 +1,9 @@
-import { apiDefinition, type FrameError, type RequestHeader } from "../../protocol/index.js";
+import {
+  apiDefinition,
+  type ApiVersionsRequest,
+  type FrameError,
+  type RequestHeader,
+} from "../../protocol/index.js";
 
 /** Descriptions of requests and their failures for log lines, and KIP-511 client software. */
 
@@ -11,11 +16,12 @@ export interface ClientSoftware {
 // Kafka's rule for KIP-511 client software names and versions (ApiVersionsRequest.isValid).
 const CLIENT_SOFTWARE_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
-/** The client software of an ApiVersions body, or undefined when absent or invalid. */
-export function clientSoftwareOf(body: Record<string, unknown>): ClientSoftware | undefined {
-  const name = body["clientSoftwareName"];
-  const version = body["clientSoftwareVersion"];
-  if (typeof name !== "string" || typeof version !== "string") return undefined;
+/**
+ * The client software of an ApiVersions request, or undefined when absent (before v3 the fields
+ * hold their default, "") or invalid.
+ */
+export function clientSoftwareOf(request: ApiVersionsRequest): ClientSoftware | undefined {
+  const { clientSoftwareName: name, clientSoftwareVersion: version } = request;
   if (!CLIENT_SOFTWARE_PATTERN.test(name) || !CLIENT_SOFTWARE_PATTERN.test(version)) {
     return undefined;
   }

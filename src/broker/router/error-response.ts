@@ -1,6 +1,5 @@
 import { assert } from "../../common/index.js";
 import { apiCodec, inRange, type FieldSchema } from "../../protocol/index.js";
-import { respond, type HandlerOutcome } from "./handler.js";
 
 /**
  * The generic form of Kafka's getErrorResponse for APIs whose response has a top-level error
@@ -28,9 +27,9 @@ export function topLevelErrorResponse(
   apiKey: number,
   apiVersion: number,
   errorCode: number,
-): HandlerOutcome | undefined {
+): Record<string, number> | undefined {
   if (!hasTopLevelErrorCode(apiKey, apiVersion)) return undefined;
   const throttle = topLevelField(apiKey, "throttleTimeMs", "int32");
   const hasThrottle = throttle !== undefined && inRange(throttle.versions, apiVersion);
-  return respond(hasThrottle ? { errorCode, throttleTimeMs: 0 } : { errorCode });
+  return hasThrottle ? { errorCode, throttleTimeMs: 0 } : { errorCode };
 }

@@ -1,4 +1,10 @@
-import type { RequestHeader } from "../../protocol/index.js";
+import type {
+  ApiKey,
+  ApiRequest,
+  ApiResponse,
+  MessageInput,
+  RequestHeader,
+} from "../../protocol/index.js";
 
 /**
  * What an API handler sees and returns. A handler is plain code when it can answer at once, and
@@ -35,14 +41,21 @@ export interface ConnectionInfo {
   readonly clientSoftwareVersion: string | undefined;
 }
 
-/** One decoded request and where it came from. */
-export interface RequestContext {
+/** What a handler sees besides its request: the header and where the request came from. */
+export interface HandlerContext {
   readonly header: RequestHeader;
-  /** The decoded body, in the codec's field names. */
-  readonly body: Record<string, unknown>;
   readonly connection: ConnectionInfo;
   /** Wall-clock time when the request was taken up (record timestamps, log lines). */
   readonly nowMs: number;
+}
+
+/**
+ * One decoded request as the connection hands it to the router. The body is untyped here; the
+ * router gives it the request type of its API before any handler sees it.
+ */
+export interface RequestContext extends HandlerContext {
+  /** The body as the codec of `header.apiKey` decoded it, in the codec's field names. */
+  readonly body: Record<string, unknown>;
 }
 
 /**
@@ -52,29 +65,38 @@ export interface RequestContext {
  * - `closeConnection`: close the connection once every earlier response is written, as Kafka
  *   does when an acks=0 Produce fails, so that the producer notices.
  */
-export type HandlerOutcome =
-  | { readonly kind: "respond"; readonly body: object }
-  | { readonly kind: "noResponse" }
-  | { readonly kind: "closeConnection"; readonly reason: string };
+export type HandlerOutcome<Response extends object> =
+  Respond<Response> | NoResponse | CloseConnection;
 
-/** The outcome that sends `body`. */
-export function respond(body: object): HandlerOutcome {
+type Respond<Response extends object> = {
+  readonly kind: "respond";
+  readonly body: MessageInput<Response>;
+};
+type NoResponse = { readonly kind: "noResponse" };
+type CloseConnection = { readonly kind: "closeConnection"; readonly reason: string };
+
+/**
+ * The outcome that sends `body`. Its type is the response type of the place the outcome goes
+ * to (a handler's return type); elsewhere name it, as in `respond<ProduceResponse>(body)`.
+ */
+export function respond<Response extends object = never>(
+  body: MessageInput<NoInfer<Response>>,
+): Respond<Response> {
   return { kind: "respond", body };
 }
 
-/** The outcome that sends nothing. */
-export const NO_RESPONSE: HandlerOutcome = Object.freeze({ kind: "noResponse" });
+export const NO_RESPONSE: NoResponse = Object.freeze({ kind: "noResponse" });
 
 /** The outcome that closes the connection, logging `reason`. */
-export function closeConnection(reason: string): HandlerOutcome {
+export function closeConnection(reason: string): CloseConnection {
   return { kind: "closeConnection", reason };
 }
 
 /**
- * The handler of one API over an inclusive range of versions; registering it advertises exactly
+ * How one API is served over an inclusive range of versions; registering it advertises exactly
  * that range in ApiVersions.
  */
-export interface ApiHandler {
+export interface HandlerSpec<K extends ApiKey> {
   readonly minVersion: number;
   readonly maxVersion: number;
   /**
@@ -82,12 +104,29 @@ export interface ApiHandler {
    * is taken up; the part before a handler's first `await` runs before the next request of the
    * connection is dispatched, so order-sensitive work (appends) belongs there.
    */
-  handle(context: RequestContext): HandlerOutcome | Promise<HandlerOutcome>;
+  handle(
+    request: ApiRequest<K>,
+    context: HandlerContext,
+  ): HandlerOutcome<ApiResponse<K>> | Promise<HandlerOutcome<ApiResponse<K>>>;
   /**
    * Kafka's `AbstractRequest.getErrorResponse`: the response carrying `errorCode` everywhere
    * the request asked for something (top level, or per topic and partition). Optional only when
    * every version in the range has a top-level `errorCode` in its response, in which case the
    * router fills that field.
    */
-  errorResponse?(context: RequestContext, errorCode: number): HandlerOutcome;
+  errorResponse?(
+    request: ApiRequest<K>,
+    context: HandlerContext,
+    errorCode: number,
+  ): Respond<ApiResponse<K>>;
+}
+
+/** The handler of API `K`: it takes that API's request type and answers its response type. */
+export interface ApiHandler<K extends ApiKey> extends HandlerSpec<K> {
+  readonly apiKey: K;
+}
+
+/** Declares the handler of `apiKey`; `spec` is typed by that API's request and response. */
+export function defineHandler<K extends ApiKey>(apiKey: K, spec: HandlerSpec<K>): ApiHandler<K> {
+  return { ...spec, apiKey };
 }

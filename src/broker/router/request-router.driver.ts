@@ -2,6 +2,7 @@ import { AssertionError, assert, assertNever, ErrorCode, errorName } from "../..
 import type { Logger } from "../../ports/index.js";
 import {
   API_VERSIONS_KEY,
+  ApiKey,
   ApiVersionsTable,
   answerApiVersions,
   apiDefinition,
@@ -13,11 +14,9 @@ import {
   type SupportedFeature,
 } from "../../protocol/index.js";
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
-import { respond, type ApiHandler, type HandlerOutcome, type RequestContext } from "./handler.js";
+import type { ApiHandler, HandlerContext, HandlerOutcome, RequestContext } from "./handler.js";
+import { requestBodyOf } from "./request-body.js";
 
-const PRODUCE_KEY = 0;
-
-/** Options of a RequestRouter. */
 export interface RequestRouterOptions {
   readonly logger: Logger;
   /** The features this broker can run (KIP-584), advertised by ApiVersions v3+. */
@@ -40,7 +39,7 @@ export type RoutedResponse =
 export class RequestRouter {
   /** The served versions; the connection layer decodes with its `isSupported`. */
   readonly apiVersions: ApiVersionsTable;
-  private readonly handlers = new Map<number, ApiHandler>();
+  private readonly routes = new Map<number, Route>();
   private readonly logger: Logger;
 
   constructor(options: RequestRouterOptions) {
@@ -63,42 +62,42 @@ export class RequestRouter {
     (apiKey !== API_VERSIONS_KEY || this.isSupported(apiKey, apiVersion));
 
   /**
-   * Registers the handler of `apiKey`. Each API is registered once; the range must lie within
+   * Registers the handler of its API. Each API is registered once; the range must lie within
    * the codec's, and a handler without `errorResponse` must cover only versions whose response
    * has a top-level error code, so that every served request can be answered with an error.
    */
-  register(apiKey: number, handler: ApiHandler): void {
-    for (let version = handler.minVersion; version <= handler.maxVersion; version++) {
+  register<K extends ApiKey>(handler: ApiHandler<K>): void {
+    const { apiKey, minVersion, maxVersion } = handler;
+    for (let version = minVersion; version <= maxVersion; version++) {
       assert(
         handler.errorResponse !== undefined || hasTopLevelErrorCode(apiKey, version),
         `API ${apiKey} v${version} has no top-level error code: its handler needs errorResponse`,
       );
     }
-    const { minVersion, maxVersion } = handler;
     this.apiVersions.register({ apiKey, minVersion, maxVersion });
-    this.handlers.set(apiKey, handler);
+    this.routes.set(apiKey, routeOf(handler));
   }
 
   /** Runs the handler of a served request and encodes its outcome. */
   async route(context: RequestContext): Promise<RoutedResponse> {
     const { apiKey, apiVersion } = context.header;
-    const handler = this.handlers.get(apiKey);
-    assert(handler !== undefined, `no handler for API ${apiKey}`);
+    const route = this.routes.get(apiKey);
+    assert(route !== undefined, `no handler for API ${apiKey}`);
     assert(this.isSupported(apiKey, apiVersion), "only served versions are routed");
-    let outcome: HandlerOutcome;
+    let outcome: RoutedOutcome;
     try {
-      outcome = await handler.handle(context);
+      outcome = await route.handle(context);
     } catch (error) {
       if (error instanceof AssertionError) throw error;
       this.logFailure("request handler failed", context, error);
-      return this.encodeError(handler, context, ErrorCode.UNKNOWN_SERVER_ERROR);
+      return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
     try {
       return encodeOutcome(context.header, outcome);
     } catch (error) {
       if (!isEncodeError(error)) throw error;
       this.logFailure("a handler's response does not encode", context, error);
-      return this.encodeError(handler, context, ErrorCode.UNKNOWN_SERVER_ERROR);
+      return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
   }
 
@@ -136,7 +135,7 @@ export class RequestRouter {
     if (apiKey === API_VERSIONS_KEY) return this.answerUnsupportedApiVersions(header);
     const request = `${apiDefinition(apiKey)?.name ?? apiKey} v${apiVersion}`;
     if (body === undefined) return { kind: "close", reason: `${request} is beyond the codec` };
-    if (apiKey === PRODUCE_KEY && body["acks"] === 0) {
+    if (apiKey === ApiKey.Produce && requestBodyOf(apiKey, { header, body }).acks === 0) {
       return { kind: "close", reason: `${request} with acks=0 is not served` };
     }
     const errorCode = ErrorCode.UNSUPPORTED_VERSION;
@@ -145,7 +144,7 @@ export class RequestRouter {
       return { kind: "close", reason: `${request} is not served and has no error response` };
     }
     try {
-      return encodeOutcome(header, respond(errorBody));
+      return encodeOutcome(header, { kind: "respond", body: errorBody });
     } catch (error) {
       if (!isEncodeError(error)) throw error;
       return { kind: "close", reason: `${request} is not served: ${error.message}` };
@@ -153,18 +152,14 @@ export class RequestRouter {
   }
 
   /** The error response of `errorCode`; the connection is closed when even that fails. */
-  private encodeError(
-    handler: ApiHandler,
-    context: RequestContext,
-    errorCode: number,
-  ): RoutedResponse {
+  private encodeError(route: Route, context: RequestContext, errorCode: number): RoutedResponse {
     const { apiKey, apiVersion } = context.header;
     try {
-      const outcome =
-        handler.errorResponse?.(context, errorCode) ??
+      const body =
+        route.errorResponse(context, errorCode) ??
         topLevelErrorResponse(apiKey, apiVersion, errorCode);
-      assert(outcome !== undefined, "register checked that an error response exists");
-      return encodeOutcome(context.header, outcome);
+      assert(body !== undefined, "register checked that an error response exists");
+      return encodeOutcome(context.header, { kind: "respond", body });
     } catch (error) {
       if (error instanceof AssertionError) throw error;
       this.logFailure("the error response failed too", context, error);
@@ -185,8 +180,35 @@ export class RequestRouter {
   }
 }
 
+/** What the router keeps of a handler: its API's types stay inside, bound by `routeOf`. */
+interface Route {
+  handle(context: RequestContext): RoutedOutcome | Promise<RoutedOutcome>;
+  /** The handler's error response, or undefined when it leaves that to the router. */
+  errorResponse(context: RequestContext, errorCode: number): object | undefined;
+}
+
+/** A handler's outcome once its response type has done its work (the handler is checked). */
+type RoutedOutcome = HandlerOutcome<object>;
+
+/** The route of `handler`: each request's body is given the type of the handler's API. */
+function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
+  const contextOf = ({ header, connection, nowMs }: RequestContext): HandlerContext => ({
+    header,
+    connection,
+    nowMs,
+  });
+  const { apiKey } = handler;
+  return {
+    handle: (context) => handler.handle(requestBodyOf(apiKey, context), contextOf(context)),
+    errorResponse: (context, errorCode) => {
+      const request = requestBodyOf(apiKey, context);
+      return handler.errorResponse?.(request, contextOf(context), errorCode).body;
+    },
+  };
+}
+
 /** The bytes (or the absence of bytes) an outcome stands for. Throws EncodeError. */
-function encodeOutcome(header: RequestHeader, outcome: HandlerOutcome): RoutedResponse {
+function encodeOutcome(header: RequestHeader, outcome: RoutedOutcome): RoutedResponse {
   switch (outcome.kind) {
     case "respond": {
       const { correlationId, apiKey, apiVersion } = header;

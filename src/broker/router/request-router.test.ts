@@ -1,14 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AssertionError, ErrorCode } from "../../common/index.js";
-import { decodeResponse, type RequestHeader } from "../../protocol/index.js";
+import { ApiKey, decodeResponse, type RequestHeader } from "../../protocol/index.js";
 import { MemoryLogger } from "../network/test-doubles.test-support.js";
-import { ANONYMOUS_PRINCIPAL, closeConnection, respond, type RequestContext } from "./handler.js";
+import {
+  ANONYMOUS_PRINCIPAL,
+  closeConnection,
+  defineHandler,
+  respond,
+  type RequestContext,
+} from "./handler.js";
 import { RequestRouter, type RoutedResponse } from "./request-router.driver.js";
 
-const PRODUCE_KEY = 0;
-const HEARTBEAT_KEY = 12;
-const DESCRIBE_CLUSTER_KEY = 60;
+const PRODUCE_KEY = ApiKey.Produce;
+const HEARTBEAT_KEY = ApiKey.Heartbeat;
+const DESCRIBE_CLUSTER_KEY = ApiKey.DescribeCluster;
 
 function context(apiKey: number, apiVersion: number, body: Record<string, unknown> = {}) {
   const header: RequestHeader = {
@@ -45,7 +51,9 @@ function responseBody(routed: RoutedResponse, apiKey: number, apiVersion: number
 
 test("registering advertises exactly the handler's range", () => {
   const router = new RequestRouter({ logger: new MemoryLogger() });
-  router.register(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) });
+  router.register(
+    defineHandler(HEARTBEAT_KEY, { minVersion: 1, maxVersion: 3, handle: () => respond({}) }),
+  );
   assert.deepEqual(router.apiVersions.ranges(), [
     { apiKey: HEARTBEAT_KEY, minVersion: 1, maxVersion: 3 },
   ]);
@@ -53,7 +61,9 @@ test("registering advertises exactly the handler's range", () => {
   assert.equal(router.isSupported(HEARTBEAT_KEY, 3), true);
   assert.throws(
     () =>
-      router.register(HEARTBEAT_KEY, { minVersion: 0, maxVersion: 0, handle: () => respond({}) }),
+      router.register(
+        defineHandler(HEARTBEAT_KEY, { minVersion: 0, maxVersion: 0, handle: () => respond({}) }),
+      ),
     AssertionError,
   );
 });
@@ -61,7 +71,10 @@ test("registering advertises exactly the handler's range", () => {
 test("an API without a top-level error code must come with errorResponse", () => {
   const router = new RequestRouter({ logger: new MemoryLogger() });
   assert.throws(
-    () => router.register(PRODUCE_KEY, { minVersion: 3, maxVersion: 9, handle: () => respond({}) }),
+    () =>
+      router.register(
+        defineHandler(PRODUCE_KEY, { minVersion: 3, maxVersion: 9, handle: () => respond({}) }),
+      ),
     /needs errorResponse/,
   );
 });
@@ -69,20 +82,22 @@ test("an API without a top-level error code must come with errorResponse", () =>
 test("a throwing handler's errorResponse builds the UNKNOWN_SERVER_ERROR answer", async () => {
   const logger = new MemoryLogger();
   const router = new RequestRouter({ logger });
-  router.register(PRODUCE_KEY, {
-    minVersion: 3,
-    maxVersion: 9,
-    handle: () => {
-      throw new TypeError("boom");
-    },
-    errorResponse: (request, errorCode) =>
-      respond({
-        responses: (request.body["topicData"] as Array<{ name: string }>).map((topic) => ({
-          name: topic.name,
-          partitionResponses: [{ index: 0, errorCode }],
-        })),
-      }),
-  });
+  router.register(
+    defineHandler(PRODUCE_KEY, {
+      minVersion: 3,
+      maxVersion: 9,
+      handle: () => {
+        throw new TypeError("boom");
+      },
+      errorResponse: (request, _context, errorCode) =>
+        respond({
+          responses: request.topicData.map((topic) => ({
+            name: topic.name,
+            partitionResponses: [{ index: 0, errorCode }],
+          })),
+        }),
+    }),
+  );
   const request = context(PRODUCE_KEY, 9, { topicData: [{ name: "t", partitionData: [] }] });
   const body = responseBody(await router.route(request), PRODUCE_KEY, 9);
   const responses = body["responses"] as Array<{
@@ -96,12 +111,14 @@ test("a throwing handler's errorResponse builds the UNKNOWN_SERVER_ERROR answer"
 
 test("a response that does not encode becomes UNKNOWN_SERVER_ERROR too", async () => {
   const router = new RequestRouter({ logger: new MemoryLogger() });
-  router.register(DESCRIBE_CLUSTER_KEY, {
-    minVersion: 0,
-    maxVersion: 1,
-    // clusterId is not nullable, so this body cannot be encoded.
-    handle: () => respond({ clusterId: null }),
-  });
+  router.register(
+    defineHandler(DESCRIBE_CLUSTER_KEY, {
+      minVersion: 0,
+      maxVersion: 1,
+      // endpointType exists from v1 on, so v0 cannot carry a value other than its default.
+      handle: () => respond({ clusterId: "c", endpointType: 2 }),
+    }),
+  );
   const routed = await router.route(context(DESCRIBE_CLUSTER_KEY, 0));
   const body = responseBody(routed, DESCRIBE_CLUSTER_KEY, 0);
   assert.equal(body["errorCode"], ErrorCode.UNKNOWN_SERVER_ERROR);
@@ -110,37 +127,43 @@ test("a response that does not encode becomes UNKNOWN_SERVER_ERROR too", async (
 
 test("an error response that fails as well closes the connection", async () => {
   const router = new RequestRouter({ logger: new MemoryLogger() });
-  router.register(HEARTBEAT_KEY, {
-    minVersion: 0,
-    maxVersion: 4,
-    handle: () => Promise.reject(new Error("first")),
-    errorResponse: () => {
-      throw new Error("second");
-    },
-  });
+  router.register(
+    defineHandler(HEARTBEAT_KEY, {
+      minVersion: 0,
+      maxVersion: 4,
+      handle: () => Promise.reject(new Error("first")),
+      errorResponse: () => {
+        throw new Error("second");
+      },
+    }),
+  );
   const routed = await router.route(context(HEARTBEAT_KEY, 4));
   assert.equal(routed.kind, "close");
 });
 
 test("an AssertionError in a handler is not turned into a response", async () => {
   const router = new RequestRouter({ logger: new MemoryLogger() });
-  router.register(HEARTBEAT_KEY, {
-    minVersion: 0,
-    maxVersion: 4,
-    handle: () => {
-      throw new AssertionError("invariant");
-    },
-  });
+  router.register(
+    defineHandler(HEARTBEAT_KEY, {
+      minVersion: 0,
+      maxVersion: 4,
+      handle: () => {
+        throw new AssertionError("invariant");
+      },
+    }),
+  );
   await assert.rejects(router.route(context(HEARTBEAT_KEY, 4)), AssertionError);
 });
 
 test("closeConnection and the KIP-511 answer without an ApiVersions handler close", async () => {
   const router = new RequestRouter({ logger: new MemoryLogger() });
-  router.register(HEARTBEAT_KEY, {
-    minVersion: 0,
-    maxVersion: 4,
-    handle: () => closeConnection("acks=0 produce failed"),
-  });
+  router.register(
+    defineHandler(HEARTBEAT_KEY, {
+      minVersion: 0,
+      maxVersion: 4,
+      handle: () => closeConnection("acks=0 produce failed"),
+    }),
+  );
   assert.deepEqual(await router.route(context(HEARTBEAT_KEY, 4)), {
     kind: "close",
     reason: "acks=0 produce failed",

@@ -5,17 +5,10 @@
  * controller from its committed image, as KIP-919 lets clients bootstrap from any controller;
  * the others are writes of the active controller.
  */
-import type {
-  BrokerHeartbeatRequest,
-  BrokerHeartbeatResponse,
-  BrokerRegistrationRequest,
-  BrokerRegistrationResponse,
-  ControllerRegistrationRequest,
-  ControllerRegistrationResponse,
-  DescribeClusterRequest,
-  DescribeClusterResponse,
-  UnregisterBrokerRequest,
-  UnregisterBrokerResponse,
+import {
+  ApiKey,
+  type DescribeClusterRequest,
+  type DescribeClusterResponse,
 } from "../../protocol/index.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
@@ -30,12 +23,7 @@ import { writeApi } from "./controller-api.js";
 import { responseForVersion } from "./version-fit.js";
 
 /** BrokerRegistration: the broker epoch is the record's offset, so the batch needs its offset. */
-export const brokerRegistrationApi: ControllerApi = writeApi<
-  BrokerRegistrationRequest,
-  BrokerRegistrationResponse
->({
-  apiKey: 62,
-  name: "BrokerRegistration",
+export const brokerRegistrationApi = writeApi(ApiKey.BrokerRegistration, {
   minVersion: 0,
   maxVersion: 4,
   compute: (context, request) => {
@@ -62,12 +50,7 @@ export const brokerRegistrationApi: ControllerApi = writeApi<
 });
 
 /** BrokerHeartbeat: proof of life, unfencing, controlled shutdown, offline log dirs. */
-export const brokerHeartbeatApi: ControllerApi = writeApi<
-  BrokerHeartbeatRequest,
-  BrokerHeartbeatResponse
->({
-  apiKey: 63,
-  name: "BrokerHeartbeat",
+export const brokerHeartbeatApi = writeApi(ApiKey.BrokerHeartbeat, {
   minVersion: 0,
   maxVersion: 1,
   compute: (context, request) => handleBrokerHeartbeat(context, request),
@@ -81,12 +64,7 @@ export const brokerHeartbeatApi: ControllerApi = writeApi<
 });
 
 /** UnregisterBroker: an operator removes a broker for good. */
-export const unregisterBrokerApi: ControllerApi = writeApi<
-  UnregisterBrokerRequest,
-  UnregisterBrokerResponse
->({
-  apiKey: 64,
-  name: "UnregisterBroker",
+export const unregisterBrokerApi = writeApi(ApiKey.UnregisterBroker, {
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) => unregisterBroker(context, request),
@@ -98,12 +76,7 @@ export const unregisterBrokerApi: ControllerApi = writeApi<
 });
 
 /** ControllerRegistration: a controller announces its listeners (KIP-919). */
-export const controllerRegistrationApi: ControllerApi = writeApi<
-  ControllerRegistrationRequest,
-  ControllerRegistrationResponse
->({
-  apiKey: 70,
-  name: "ControllerRegistration",
+export const controllerRegistrationApi = writeApi(ApiKey.ControllerRegistration, {
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) => registerController(context.image, request),
@@ -132,8 +105,8 @@ function describeClusterError(
 }
 
 /** DescribeCluster on the controller listener: the controllers (endpoint type 2). */
-export const describeClusterApi: ControllerApi = {
-  apiKey: 60,
+export const describeClusterApi: ControllerApi<typeof ApiKey.DescribeCluster> = {
+  apiKey: ApiKey.DescribeCluster,
   name: "DescribeCluster",
   minVersion: 0,
   maxVersion: 1,
@@ -146,13 +119,13 @@ export const describeClusterApi: ControllerApi = {
         listenerName: request.listenerName,
         servedBy: "controller",
       },
-      request.body as unknown as DescribeClusterRequest,
+      request.body,
     );
-    return Promise.resolve(responseForVersion(60, request.header.apiVersion, response));
+    const version = request.header.apiVersion;
+    return Promise.resolve(responseForVersion(ApiKey.DescribeCluster, version, response));
   },
   errorResponse: (request, errorCode, errorMessage) => {
-    const body = request.body as unknown as DescribeClusterRequest;
-    const response = describeClusterError(body, errorCode, errorMessage);
-    return responseForVersion(60, request.header.apiVersion, response);
+    const response = describeClusterError(request.body, errorCode, errorMessage);
+    return responseForVersion(ApiKey.DescribeCluster, request.header.apiVersion, response);
   },
 };

@@ -3,16 +3,8 @@
  * (33, v0-2) and IncrementalAlterConfigs (44, v0-1), writes; the ranges Kafka 3.7-3.9
  * controllers advertise. Each error response names every resource of the request.
  */
-import type {
-  AlterConfigsRequest,
-  AlterConfigsResponse,
-  DescribeConfigsRequest,
-  DescribeConfigsResponse,
-  IncrementalAlterConfigsRequest,
-  IncrementalAlterConfigsResponse,
-} from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import { alterConfigs, describeConfigs, incrementalAlterConfigs } from "../configs/index.js";
-import type { ControllerApi } from "./controller-api.js";
 import { readApi, writeApi } from "./controller-api.js";
 
 /** One error result per resource, in the shape the three config responses share. */
@@ -30,12 +22,7 @@ function resourceErrors(
 }
 
 /** DescribeConfigs: effective values and sources, with synonyms and documentation on request. */
-export const describeConfigsApi: ControllerApi = readApi<
-  DescribeConfigsRequest,
-  DescribeConfigsResponse
->({
-  apiKey: 32,
-  name: "DescribeConfigs",
+export const describeConfigsApi = readApi(ApiKey.DescribeConfigs, {
   minVersion: 0,
   maxVersion: 4,
   compute: (context, request) =>
@@ -50,9 +37,7 @@ export const describeConfigsApi: ControllerApi = readApi<
 });
 
 /** AlterConfigs: the whole config set of each resource. */
-export const alterConfigsApi: ControllerApi = writeApi<AlterConfigsRequest, AlterConfigsResponse>({
-  apiKey: 33,
-  name: "AlterConfigs",
+export const alterConfigsApi = writeApi(ApiKey.AlterConfigs, {
   minVersion: 0,
   maxVersion: 2,
   compute: (context, request) => alterConfigs(context.image, request),
@@ -63,12 +48,7 @@ export const alterConfigsApi: ControllerApi = writeApi<AlterConfigsRequest, Alte
 });
 
 /** IncrementalAlterConfigs: SET, DELETE, APPEND and SUBTRACT on single keys (KIP-339). */
-export const incrementalAlterConfigsApi: ControllerApi = writeApi<
-  IncrementalAlterConfigsRequest,
-  IncrementalAlterConfigsResponse
->({
-  apiKey: 44,
-  name: "IncrementalAlterConfigs",
+export const incrementalAlterConfigsApi = writeApi(ApiKey.IncrementalAlterConfigs, {
   minVersion: 0,
   maxVersion: 1,
   compute: (context, request) => incrementalAlterConfigs(context.image, request),

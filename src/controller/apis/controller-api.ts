@@ -6,7 +6,14 @@
  * import src/broker: `controllerApiHandlers` binds them to one controller for the router.
  */
 import type { MetadataImage } from "../../metadata/index.js";
-import type { RequestHeader } from "../../protocol/index.js";
+import {
+  typedApiCodec,
+  type ApiKey,
+  type ApiRequest,
+  type ApiResponse,
+  type MessageInput,
+  type RequestHeader,
+} from "../../protocol/index.js";
 import type {
   ControllerOperation,
   ControllerRefusal,
@@ -24,79 +31,85 @@ export interface ControllerApiHost {
   submit<Response>(operation: ControllerOperation<Response>): Promise<Response>;
 }
 
-/** One request as a handler sees it. */
-export interface ControllerApiRequest {
+/** One request as a handler sees it: the body is the request type of API `K`. */
+export interface ControllerApiRequest<K extends ApiKey> {
   readonly header: RequestHeader;
-  /** The decoded body, in the codec's field names. */
-  readonly body: Record<string, unknown>;
+  readonly body: ApiRequest<K>;
   /** The listener the request arrived on (DescribeCluster answers with its endpoints). */
   readonly listenerName: string;
 }
 
-/** The handler of one controller API over an inclusive range of versions. */
-export interface ControllerApi {
-  readonly apiKey: number;
+/** A response of API `K` as the handlers build it: any field left out takes its default. */
+export type ControllerApiResponse<K extends ApiKey> = MessageInput<ApiResponse<K>>;
+
+/**
+ * The handler of controller API `K` over an inclusive range of versions; `ControllerApi` with
+ * no argument is the handler of any one API, as the table lists them.
+ */
+export interface ControllerApi<K extends ApiKey = ApiKey> {
+  readonly apiKey: K;
   /** Kafka's name of the API, also the operation's name in metrics. */
   readonly name: string;
   readonly minVersion: number;
   readonly maxVersion: number;
   /** Answers a request through the controller's queue. */
-  handle(controller: ControllerApiHost, request: ControllerApiRequest): Promise<object>;
+  handle(
+    controller: ControllerApiHost,
+    request: ControllerApiRequest<K>,
+  ): Promise<ControllerApiResponse<K>>;
   /** Kafka's error response of this API: `errorCode` wherever the request asked for something. */
   errorResponse(
-    request: ControllerApiRequest,
+    request: ControllerApiRequest<K>,
     errorCode: number,
     errorMessage: string | null,
-  ): object;
+  ): ControllerApiResponse<K>;
 }
 
-/** What every queued API spec states: which API it is and Kafka's error response of it. */
-export interface QueuedApiSpec<Request, Response> {
-  readonly apiKey: number;
-  readonly name: string;
+/** What every queued API spec states: its versions and Kafka's error response. */
+export interface QueuedApiSpec<K extends ApiKey> {
   readonly minVersion: number;
   readonly maxVersion: number;
   errorResponse(
-    request: Request,
+    request: ApiRequest<K>,
     version: number,
     errorCode: number,
     errorMessage: string | null,
-  ): Response;
+  ): ApiResponse<K>;
 }
 
-/** How one write API computes and fails; `Request` is the codec's decoded body type. */
-export interface WriteApiSpec<Request, Response> extends QueuedApiSpec<Request, Response> {
-  compute(context: WriteContext, request: Request, version: number): WriteResult<Response>;
+/** How one write API computes and fails. */
+export interface WriteApiSpec<K extends ApiKey> extends QueuedApiSpec<K> {
+  compute(
+    context: WriteContext,
+    request: ApiRequest<K>,
+    version: number,
+  ): WriteResult<ApiResponse<K>>;
 }
 
 /** A write API: the request becomes one write operation of the queue. */
-export function writeApi<Request, Response extends object>(
-  spec: WriteApiSpec<Request, Response>,
-): ControllerApi {
-  return queuedApi(spec, (body, version, refuse) => ({
+export function writeApi<K extends ApiKey>(apiKey: K, spec: WriteApiSpec<K>): ControllerApi<K> {
+  return queuedApi(apiKey, spec, (name, body, version, refuse) => ({
     kind: "write",
-    name: spec.name,
+    name,
     compute: (context) => spec.compute(context, body, version),
     refuse,
   }));
 }
 
 /** How one read API answers from the committed image and fails. */
-export interface ReadApiSpec<Request, Response> extends QueuedApiSpec<Request, Response> {
+export interface ReadApiSpec<K extends ApiKey> extends QueuedApiSpec<K> {
   compute(
     context: { readonly image: MetadataImage; readonly settings: QuorumControllerSettings },
-    request: Request,
+    request: ApiRequest<K>,
     version: number,
-  ): Response;
+  ): ApiResponse<K>;
 }
 
 /** A read API: answered from the committed image once every earlier write has committed. */
-export function readApi<Request, Response extends object>(
-  spec: ReadApiSpec<Request, Response>,
-): ControllerApi {
-  return queuedApi(spec, (body, version, refuse) => ({
+export function readApi<K extends ApiKey>(apiKey: K, spec: ReadApiSpec<K>): ControllerApi<K> {
+  return queuedApi(apiKey, spec, (name, body, version, refuse) => ({
     kind: "read",
-    name: spec.name,
+    name,
     compute: (context) => spec.compute(context, body, version),
     refuse,
   }));
@@ -106,33 +119,35 @@ export function readApi<Request, Response extends object>(
  * The handler that submits the operation `operationOf` makes of each request to the queue and
  * fits the response, or Kafka's error response, to the request's version.
  */
-function queuedApi<Request, Response extends object>(
-  spec: QueuedApiSpec<Request, Response>,
+function queuedApi<K extends ApiKey>(
+  apiKey: K,
+  spec: QueuedApiSpec<K>,
   operationOf: (
-    body: Request,
+    name: string,
+    body: ApiRequest<K>,
     version: number,
-    refuse: (refusal: ControllerRefusal) => Response,
-  ) => ControllerOperation<Response>,
-): ControllerApi {
-  const { apiKey, name, minVersion, maxVersion } = spec;
-  const bodyOf = (request: ControllerApiRequest): Request => request.body as unknown as Request;
+    refuse: (refusal: ControllerRefusal) => ApiResponse<K>,
+  ) => ControllerOperation<ApiResponse<K>>,
+): ControllerApi<K> {
+  const { minVersion, maxVersion } = spec;
+  const name = typedApiCodec(apiKey).name;
   return {
     apiKey,
     name,
     minVersion,
     maxVersion,
     handle: (controller, request) => {
-      const body = bodyOf(request);
+      const { body } = request;
       const version = request.header.apiVersion;
-      const operation = operationOf(body, version, (refusal) =>
+      const operation = operationOf(name, body, version, (refusal) =>
         spec.errorResponse(body, version, refusal.errorCode, refusal.errorMessage),
       );
-      const answer = controller.submit<Response>(operation);
+      const answer = controller.submit(operation);
       return answer.then((response) => responseForVersion(apiKey, version, response));
     },
     errorResponse: (request, errorCode, errorMessage) => {
       const version = request.header.apiVersion;
-      const response = spec.errorResponse(bodyOf(request), version, errorCode, errorMessage);
+      const response = spec.errorResponse(request.body, version, errorCode, errorMessage);
       return responseForVersion(apiKey, version, response);
     },
   };

@@ -185,9 +185,8 @@ test("a controller that is not active answers every write with NOT_CONTROLLER", 
       taggedFields: [],
     };
     const body = requestBody(handler.apiKey, version, SAMPLE_REQUESTS[handler.apiKey] ?? {});
-    const outcome = await handler.handle({
+    const outcome = await handler.handle(body, {
       header,
-      body,
       connection: { listenerName: "CONTROLLER" },
     });
     assert.equal(outcome.kind, "respond");

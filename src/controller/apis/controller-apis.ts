@@ -2,7 +2,8 @@
  * The table of the controller listener's APIs, and its binding to one controller in the shape
  * of src/broker's ApiHandler, for the node assembly to register on the controller's router.
  */
-import type { ControllerApi, ControllerApiHost } from "./controller-api.js";
+import type { ApiKey, ApiRequest, RequestHeader } from "../../protocol/index.js";
+import type { ControllerApi, ControllerApiHost, ControllerApiResponse } from "./controller-api.js";
 import {
   brokerHeartbeatApi,
   brokerRegistrationApi,
@@ -40,50 +41,59 @@ export const controllerApis: readonly ControllerApi[] = [
   controllerRegistrationApi,
 ];
 
-/** The request context the bound handlers read: src/broker's RequestContext is one. */
+/** The request context the bound handlers read: src/broker's HandlerContext is one. */
 export interface ControllerRouterContext {
-  readonly header: ControllerApiRequestHeader;
-  readonly body: Record<string, unknown>;
+  readonly header: RequestHeader;
   readonly connection: { readonly listenerName: string };
 }
 
-type ControllerApiRequestHeader = Parameters<ControllerApi["handle"]>[1]["header"];
-
 /** What a bound handler answers: src/broker's HandlerOutcome "respond". */
-export interface ControllerRouterOutcome {
+export interface ControllerRouterOutcome<K extends ApiKey> {
   readonly kind: "respond";
-  readonly body: object;
+  readonly body: ControllerApiResponse<K>;
 }
 
-/** One API bound to a controller: assignable to src/broker's ApiHandler. */
-export interface BoundControllerApi {
-  readonly apiKey: number;
+/** API `K` bound to a controller: assignable to src/broker's ApiHandler<K>. */
+export interface BoundControllerApi<K extends ApiKey = ApiKey> {
+  readonly apiKey: K;
   readonly minVersion: number;
   readonly maxVersion: number;
-  handle(context: ControllerRouterContext): Promise<ControllerRouterOutcome>;
-  errorResponse(context: ControllerRouterContext, errorCode: number): ControllerRouterOutcome;
+  handle(
+    request: ApiRequest<K>,
+    context: ControllerRouterContext,
+  ): Promise<ControllerRouterOutcome<K>>;
+  errorResponse(
+    request: ApiRequest<K>,
+    context: ControllerRouterContext,
+    errorCode: number,
+  ): ControllerRouterOutcome<K>;
 }
 
-/** The table bound to `controller`, for `router.register(api.apiKey, api)`. */
+/** The table bound to `controller`, for `router.register(api)`. */
 export function controllerApiHandlers(controller: ControllerApiHost): BoundControllerApi[] {
-  return controllerApis.map((api) => {
-    const requestOf = (context: ControllerRouterContext) => ({
-      header: context.header,
-      body: context.body,
-      listenerName: context.connection.listenerName,
-    });
-    return {
-      apiKey: api.apiKey,
-      minVersion: api.minVersion,
-      maxVersion: api.maxVersion,
-      handle: async (context) => ({
-        kind: "respond",
-        body: await api.handle(controller, requestOf(context)),
-      }),
-      errorResponse: (context, errorCode) => ({
-        kind: "respond",
-        body: api.errorResponse(requestOf(context), errorCode, null),
-      }),
-    };
+  return controllerApis.map((api) => bind(api, controller));
+}
+
+function bind<K extends ApiKey>(
+  api: ControllerApi<K>,
+  controller: ControllerApiHost,
+): BoundControllerApi<K> {
+  const requestOf = (body: ApiRequest<K>, context: ControllerRouterContext) => ({
+    header: context.header,
+    body,
+    listenerName: context.connection.listenerName,
   });
+  return {
+    apiKey: api.apiKey,
+    minVersion: api.minVersion,
+    maxVersion: api.maxVersion,
+    handle: async (request, context) => ({
+      kind: "respond",
+      body: await api.handle(controller, requestOf(request, context)),
+    }),
+    errorResponse: (request, context, errorCode) => ({
+      kind: "respond",
+      body: api.errorResponse(requestOf(request, context), errorCode, null),
+    }),
+  };
 }

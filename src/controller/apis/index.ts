@@ -5,6 +5,8 @@ export type {
   ControllerApi,
   ControllerApiHost,
   ControllerApiRequest,
+  ControllerApiResponse,
+  QueuedApiSpec,
   ReadApiSpec,
   WriteApiSpec,
 } from "./controller-api.js";

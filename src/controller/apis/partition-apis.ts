@@ -3,30 +3,16 @@
  * AlterPartitionReassignments (45, v0) and ListPartitionReassignments (46, v0, a read), and
  * AllocateProducerIds (67, v0); the ranges Kafka 3.7-3.9 controllers advertise.
  */
-import type {
-  AllocateProducerIdsRequest,
-  AllocateProducerIdsResponse,
-  AlterPartitionReassignmentsRequest,
-  AlterPartitionReassignmentsResponse,
-  AlterPartitionRequest,
-  AlterPartitionResponse,
-  ElectLeadersRequest,
-  ElectLeadersResponse,
-  ListPartitionReassignmentsRequest,
-  ListPartitionReassignmentsResponse,
-} from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import { electLeaders } from "../election/index.js";
 import { alterPartition } from "../isr/index.js";
 import { allocateProducerIds } from "../producer-ids/index.js";
 import { alterPartitionReassignments, listPartitionReassignments } from "../reassignment/index.js";
-import type { ControllerApi } from "./controller-api.js";
 import { readApi, writeApi } from "./controller-api.js";
 
 /** ElectLeaders: preferred or unclean elections; v0 has no top-level error, so every partition
  * the request names carries the error. */
-export const electLeadersApi: ControllerApi = writeApi<ElectLeadersRequest, ElectLeadersResponse>({
-  apiKey: 43,
-  name: "ElectLeaders",
+export const electLeadersApi = writeApi(ApiKey.ElectLeaders, {
   minVersion: 0,
   maxVersion: 2,
   compute: (context, request) => electLeaders(context.image, request, context.settings.replication),
@@ -45,12 +31,7 @@ export const electLeadersApi: ControllerApi = writeApi<ElectLeadersRequest, Elec
 });
 
 /** AlterPartition: a leader's ISR change; names topics by id from v2. */
-export const alterPartitionApi: ControllerApi = writeApi<
-  AlterPartitionRequest,
-  AlterPartitionResponse
->({
-  apiKey: 56,
-  name: "AlterPartition",
+export const alterPartitionApi = writeApi(ApiKey.AlterPartition, {
   minVersion: 0,
   maxVersion: 3,
   compute: (context, request, version) =>
@@ -59,12 +40,7 @@ export const alterPartitionApi: ControllerApi = writeApi<
 });
 
 /** AlterPartitionReassignments: start, replace or cancel reassignments. */
-export const alterPartitionReassignmentsApi: ControllerApi = writeApi<
-  AlterPartitionReassignmentsRequest,
-  AlterPartitionReassignmentsResponse
->({
-  apiKey: 45,
-  name: "AlterPartitionReassignments",
+export const alterPartitionReassignmentsApi = writeApi(ApiKey.AlterPartitionReassignments, {
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) =>
@@ -85,12 +61,7 @@ export const alterPartitionReassignmentsApi: ControllerApi = writeApi<
 });
 
 /** ListPartitionReassignments: the reassignments in progress, from the committed image. */
-export const listPartitionReassignmentsApi: ControllerApi = readApi<
-  ListPartitionReassignmentsRequest,
-  ListPartitionReassignmentsResponse
->({
-  apiKey: 46,
-  name: "ListPartitionReassignments",
+export const listPartitionReassignmentsApi = readApi(ApiKey.ListPartitionReassignments, {
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) => listPartitionReassignments(context.image, request).response,
@@ -103,12 +74,7 @@ export const listPartitionReassignmentsApi: ControllerApi = readApi<
 });
 
 /** AllocateProducerIds: a block of producer ids for a broker. */
-export const allocateProducerIdsApi: ControllerApi = writeApi<
-  AllocateProducerIdsRequest,
-  AllocateProducerIdsResponse
->({
-  apiKey: 67,
-  name: "AllocateProducerIds",
+export const allocateProducerIdsApi = writeApi(ApiKey.AllocateProducerIds, {
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) => allocateProducerIds(context.image, request),

@@ -5,22 +5,12 @@
  * topic of the request with the error, as Kafka's getErrorResponse does.
  */
 import { ZERO_UUID } from "../../common/index.js";
-import type {
-  CreatePartitionsRequest,
-  CreatePartitionsResponse,
-  CreateTopicsRequest,
-  CreateTopicsResponse,
-  DeleteTopicsRequest,
-  DeleteTopicsResponse,
-} from "../../protocol/index.js";
+import { ApiKey } from "../../protocol/index.js";
 import { createPartitions, createTopics, deleteTopics } from "../topics/index.js";
-import type { ControllerApi } from "./controller-api.js";
 import { writeApi } from "./controller-api.js";
 
 /** CreateTopics: topics with their configs and placed partitions. */
-export const createTopicsApi: ControllerApi = writeApi<CreateTopicsRequest, CreateTopicsResponse>({
-  apiKey: 19,
-  name: "CreateTopics",
+export const createTopicsApi = writeApi(ApiKey.CreateTopics, {
   minVersion: 0,
   maxVersion: 7,
   compute: (context, request) =>
@@ -49,9 +39,7 @@ export const createTopicsApi: ControllerApi = writeApi<CreateTopicsRequest, Crea
 });
 
 /** DeleteTopics: by name before v6, by name or topic id from v6. */
-export const deleteTopicsApi: ControllerApi = writeApi<DeleteTopicsRequest, DeleteTopicsResponse>({
-  apiKey: 20,
-  name: "DeleteTopics",
+export const deleteTopicsApi = writeApi(ApiKey.DeleteTopics, {
   minVersion: 0,
   maxVersion: 6,
   compute: (context, request, version) => deleteTopics(context.image, request, version),
@@ -68,12 +56,7 @@ export const deleteTopicsApi: ControllerApi = writeApi<DeleteTopicsRequest, Dele
 });
 
 /** CreatePartitions: grow topics' partition counts. */
-export const createPartitionsApi: ControllerApi = writeApi<
-  CreatePartitionsRequest,
-  CreatePartitionsResponse
->({
-  apiKey: 37,
-  name: "CreatePartitions",
+export const createPartitionsApi = writeApi(ApiKey.CreatePartitions, {
   minVersion: 0,
   maxVersion: 3,
   compute: (context, request) =>

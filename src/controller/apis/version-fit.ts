@@ -5,8 +5,14 @@
  * write a field that a version lacks (for example DescribeConfigs' isDefault after v0).
  */
 import { assert } from "../../common/index.js";
-import { apiCodec, inRange } from "../../protocol/index.js";
-import type { FieldSchema, StructSchema } from "../../protocol/index.js";
+import { apiCodec, inRange, typedApiCodec } from "../../protocol/index.js";
+import type {
+  ApiKey,
+  ApiResponse,
+  FieldSchema,
+  MessageInput,
+  StructSchema,
+} from "../../protocol/index.js";
 
 /** `message` without the fields of `schema` (at any depth) that `version` does not have. */
 export function fitToVersion(schema: StructSchema, version: number, message: object): object {
@@ -29,11 +35,17 @@ function fitValue(field: FieldSchema, version: number, value: unknown): unknown 
   return value.map((item: object) => fitToVersion(element, version, item));
 }
 
-/** The response of `apiKey` fitted to `version`. */
-export function responseForVersion(apiKey: number, version: number, response: object): object {
-  const codec = apiCodec(apiKey);
-  assert(codec !== undefined, `API ${apiKey} has a codec`);
-  return fitToVersion(codec.responseSchema, version, response);
+/**
+ * The response of `apiKey` fitted to `version`. Leaving fields out keeps it a response of that
+ * API: every field of a `MessageInput` is optional, and a missing one takes its default.
+ */
+export function responseForVersion<K extends ApiKey>(
+  apiKey: K,
+  version: number,
+  response: MessageInput<ApiResponse<K>>,
+): MessageInput<ApiResponse<K>> {
+  const fitted = fitToVersion(typedApiCodec(apiKey).responseSchema, version, response);
+  return fitted as MessageInput<ApiResponse<K>>;
 }
 
 /** The request input of `apiKey` fitted to `version` (for building requests). */

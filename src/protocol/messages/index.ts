@@ -13,3 +13,5 @@ export {
 } from "./registry.js";
 export * from "./generated/index.js";
 export type { MessageInput, TaggedField } from "../schema/types.js";
+export type { ApiRequest, ApiResponse, TypedApiCodec } from "./api-types.js";
+export { typedApiCodec } from "./api-types.js";

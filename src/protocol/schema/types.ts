@@ -80,14 +80,17 @@ export interface TaggedField {
 /**
  * The input accepted by the encoders: the decoded shape with every property optional (a missing
  * property takes its default, as in Kafka's generated data classes) and arrays read-only. A
- * bytes or records field may be given as ByteChunks, encoded without joining its pieces.
+ * bytes or records field may be given as ByteChunks, encoded without joining its pieces. A
+ * decoded message is an input of its own type, which the union states for code generic in `T`.
  */
-export type MessageInput<T> = T extends Uint8Array
+export type MessageInput<T> = T | PartialMessage<T>;
+
+type PartialMessage<T> = T extends Uint8Array
   ? T | ByteChunks
   : T extends readonly (infer E)[]
-    ? readonly MessageInput<E>[]
+    ? readonly PartialMessage<E>[]
     : T extends object
-      ? { readonly [K in keyof T]?: MessageInput<T[K]> }
+      ? { readonly [K in keyof T]?: PartialMessage<T[K]> }
       : T;
 
 /** True when `version` lies in `range` (a null range holds no version). */

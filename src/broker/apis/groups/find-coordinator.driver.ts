@@ -7,15 +7,13 @@
  */
 import { ErrorCode } from "../../../common/index.js";
 import { OFFSETS_TOPIC, type GroupCoordinator } from "../../../coordinator/index.js";
-import { createTopics, type FindCoordinatorRequest } from "../../../protocol/index.js";
+import { ApiKey, createTopics } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
-import { respond, type ApiHandler } from "../../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 import type { Forwarder } from "../forwarder.js";
 
-/** The versions served. */
 export const FIND_COORDINATOR_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
 
-/** What FindCoordinator works with. */
 export interface FindCoordinatorDependencies {
   readonly coordinator: GroupCoordinator;
   readonly metadataCache: MetadataCache;
@@ -31,16 +29,16 @@ interface Found {
   readonly port: number;
 }
 
-/** The FindCoordinator handler. */
-export function findCoordinatorHandler(dependencies: FindCoordinatorDependencies): ApiHandler {
+export function findCoordinatorHandler(
+  dependencies: FindCoordinatorDependencies,
+): ApiHandler<typeof ApiKey.FindCoordinator> {
   let creating: Promise<void> | undefined;
   const ensureTopic = (): void => {
     creating ??= createOffsetsTopic(dependencies).finally(() => (creating = undefined));
   };
-  return {
+  return defineHandler(ApiKey.FindCoordinator, {
     ...FIND_COORDINATOR_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as FindCoordinatorRequest;
+    handle: (request, context) => {
       const version = context.header.apiVersion;
       const keys = version >= 4 ? request.coordinatorKeys : [request.key];
       const listenerName = context.connection.listenerName;
@@ -54,14 +52,13 @@ export function findCoordinatorHandler(dependencies: FindCoordinatorDependencies
       const { errorCode, nodeId, host, port } = first;
       return respond({ throttleTimeMs: 0, errorCode, errorMessage: null, nodeId, host, port });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as FindCoordinatorRequest;
+    errorResponse: (request, context, errorCode) => {
       if (context.header.apiVersion < 4)
         return respond({ throttleTimeMs: 0, errorCode, nodeId: -1 });
       const coordinators = request.coordinatorKeys.map((key) => notFound(key, errorCode));
       return respond({ throttleTimeMs: 0, coordinators });
     },
-  };
+  });
 }
 
 function notFound(key: string, errorCode: number): Found {

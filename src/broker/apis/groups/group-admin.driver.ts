@@ -7,24 +7,21 @@ import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
+  ApiKey,
   authorizedOperations,
-  type DeleteGroupsRequest,
-  type DescribeGroupsRequest,
-  type ListGroupsRequest,
 } from "../../../protocol/index.js";
-import { respond, type ApiHandler } from "../../router/handler.js";
+import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
-/** The versions served. */
 export const DESCRIBE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 export const LIST_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
 export const DELETE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 2 } as const;
 
-/** The DescribeGroups handler. */
-export function describeGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function describeGroupsHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.DescribeGroups> {
+  return defineHandler(ApiKey.DescribeGroups, {
     ...DESCRIBE_GROUPS_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as DescribeGroupsRequest;
+    handle: (request) => {
       const groups = request.groups.map((groupId) => {
         const refused = coordinator.errorCodeFor(groupId);
         const described = coordinator.state.describe(groupId);
@@ -58,20 +55,20 @@ export function describeGroupsHandler(coordinator: GroupCoordinator): ApiHandler
       });
       return respond({ throttleTimeMs: 0, groups });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as DescribeGroupsRequest;
+    errorResponse: (request, _context, errorCode) => {
       const groups = request.groups.map((groupId) => ({ groupId, errorCode, members: [] }));
       return respond({ throttleTimeMs: 0, groups });
     },
-  };
+  });
 }
 
 /** The ListGroups handler; v4 filters by state (case-insensitive, as Kafka). */
-export function listGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function listGroupsHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.ListGroups> {
+  return defineHandler(ApiKey.ListGroups, {
     ...LIST_GROUPS_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as ListGroupsRequest;
+    handle: (request) => {
       const states = new Set((request.statesFilter ?? []).map((state) => state.toLowerCase()));
       const groups = coordinator.state
         .list()
@@ -85,27 +82,26 @@ export function listGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
         }));
       return respond({ throttleTimeMs: 0, errorCode: ErrorCode.NONE, groups });
     },
-  };
+  });
 }
 
-/** The DeleteGroups handler. */
-export function deleteGroupsHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function deleteGroupsHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.DeleteGroups> {
+  return defineHandler(ApiKey.DeleteGroups, {
     ...DELETE_GROUPS_VERSIONS,
-    handle: async (context) => {
-      const request = context.body as unknown as DeleteGroupsRequest;
+    handle: async (request) => {
       const results = [];
       for (const groupId of request.groupsNames) {
         results.push({ groupId, errorCode: await deleteGroup(coordinator, groupId) });
       }
       return respond({ throttleTimeMs: 0, results });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as DeleteGroupsRequest;
+    errorResponse: (request, _context, errorCode) => {
       const results = request.groupsNames.map((groupId) => ({ groupId, errorCode }));
       return respond({ throttleTimeMs: 0, results });
     },
-  };
+  });
 }
 
 async function deleteGroup(coordinator: GroupCoordinator, groupId: string): Promise<number> {

@@ -6,26 +6,21 @@
  */
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator } from "../../../coordinator/index.js";
-import type {
-  HeartbeatRequest,
-  JoinGroupRequest,
-  LeaveGroupRequest,
-  SyncGroupRequest,
-} from "../../../protocol/index.js";
-import { respond, type ApiHandler } from "../../router/handler.js";
+import { ApiKey } from "../../../protocol/index.js";
+import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
-/** The versions served. */
 export const JOIN_GROUP_VERSIONS = { minVersion: 0, maxVersion: 9 } as const;
 export const SYNC_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 export const HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
 export const LEAVE_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 
 /** The JoinGroup handler; it waits for the join phase of the rebalance to complete. */
-export function joinGroupHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function joinGroupHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.JoinGroup> {
+  return defineHandler(ApiKey.JoinGroup, {
     ...JOIN_GROUP_VERSIONS,
-    handle: async (context) => {
-      const request = context.body as unknown as JoinGroupRequest;
+    handle: async (request, context) => {
       const version = context.header.apiVersion;
       if (request.groupInstanceId !== null) {
         return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION, memberId: request.memberId });
@@ -56,15 +51,16 @@ export function joinGroupHandler(coordinator: GroupCoordinator): ApiHandler {
         members: result.members.map((member) => ({ ...member, groupInstanceId: null })),
       });
     },
-  };
+  });
 }
 
 /** The SyncGroup handler; followers wait for the leader's assignment. */
-export function syncGroupHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function syncGroupHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.SyncGroup> {
+  return defineHandler(ApiKey.SyncGroup, {
     ...SYNC_GROUP_VERSIONS,
-    handle: async (context) => {
-      const request = context.body as unknown as SyncGroupRequest;
+    handle: async (request) => {
       if (request.groupInstanceId !== null) {
         return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION });
       }
@@ -77,15 +73,15 @@ export function syncGroupHandler(coordinator: GroupCoordinator): ApiHandler {
       });
       return respond({ throttleTimeMs: 0, ...result });
     },
-  };
+  });
 }
 
-/** The Heartbeat handler. */
-export function heartbeatHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function heartbeatHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.Heartbeat> {
+  return defineHandler(ApiKey.Heartbeat, {
     ...HEARTBEAT_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as HeartbeatRequest;
+    handle: (request) => {
       if (request.groupInstanceId !== null) {
         return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION });
       }
@@ -95,15 +91,16 @@ export function heartbeatHandler(coordinator: GroupCoordinator): ApiHandler {
       });
       return respond({ throttleTimeMs: 0, errorCode });
     },
-  };
+  });
 }
 
 /** The LeaveGroup handler: one member before v3, a batch of members from v3 on. */
-export function leaveGroupHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function leaveGroupHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.LeaveGroup> {
+  return defineHandler(ApiKey.LeaveGroup, {
     ...LEAVE_GROUP_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as LeaveGroupRequest;
+    handle: (request, context) => {
       const version = context.header.apiVersion;
       const members = version >= 3 ? request.members : [{ memberId: request.memberId }];
       if (members.some((member) => "groupInstanceId" in member && member.groupInstanceId)) {
@@ -124,5 +121,5 @@ export function leaveGroupHandler(coordinator: GroupCoordinator): ApiHandler {
         })),
       });
     },
-  };
+  });
 }

@@ -5,27 +5,28 @@
  */
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
-import type { OffsetCommitRequest, OffsetFetchRequest } from "../../../protocol/index.js";
-import { respond, type ApiHandler } from "../../router/handler.js";
+import {
+  ApiKey,
+  type OffsetCommitRequest,
+  type OffsetCommitResponse,
+} from "../../../protocol/index.js";
+import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
 const UTF8 = new TextEncoder();
 
-/** The versions served. */
 export const OFFSET_COMMIT_VERSIONS = { minVersion: 0, maxVersion: 8 } as const;
 export const OFFSET_FETCH_VERSIONS = { minVersion: 1, maxVersion: 7 } as const;
 
-/** The OffsetCommit handler. */
 export function offsetCommitHandler(
   coordinator: GroupCoordinator,
   clock: { nowMs(): number },
-): ApiHandler {
-  return {
+): ApiHandler<typeof ApiKey.OffsetCommit> {
+  return defineHandler(ApiKey.OffsetCommit, {
     ...OFFSET_COMMIT_VERSIONS,
-    handle: async (context) => {
-      const request = context.body as unknown as OffsetCommitRequest;
+    handle: async (request, context) => {
       const version = context.header.apiVersion;
       const answer = (codeOf: (topic: string, partition: number) => number) =>
-        respond({
+        respond<OffsetCommitResponse>({
           throttleTimeMs: 0,
           topics: request.topics.map((topic) => ({
             name: topic.name,
@@ -51,15 +52,14 @@ export function offsetCommitHandler(
         tooLarge.has(`${topic}\u0000${partition}`) ? ErrorCode.OFFSET_METADATA_TOO_LARGE : written,
       );
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as OffsetCommitRequest;
+    errorResponse: (request, _context, errorCode) => {
       const topics = request.topics.map((topic) => ({
         name: topic.name,
         partitions: topic.partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode })),
       }));
       return respond({ throttleTimeMs: 0, topics });
     },
-  };
+  });
 }
 
 /** The error every partition of a commit gets, or NONE when the commit may be written. */
@@ -126,11 +126,12 @@ function recordsOf(
 }
 
 /** The OffsetFetch handler: the partitions asked for, or every one (topics null, v2+). */
-export function offsetFetchHandler(coordinator: GroupCoordinator): ApiHandler {
-  return {
+export function offsetFetchHandler(
+  coordinator: GroupCoordinator,
+): ApiHandler<typeof ApiKey.OffsetFetch> {
+  return defineHandler(ApiKey.OffsetFetch, {
     ...OFFSET_FETCH_VERSIONS,
-    handle: (context) => {
-      const request = context.body as unknown as OffsetFetchRequest;
+    handle: (request, context) => {
       const version = context.header.apiVersion;
       const refused = coordinator.errorCodeFor(request.groupId);
       const asked = request.topics ?? allCommitted(coordinator, request.groupId);
@@ -157,8 +158,7 @@ export function offsetFetchHandler(coordinator: GroupCoordinator): ApiHandler {
       }));
       return respond({ throttleTimeMs: 0, errorCode: refused, topics });
     },
-    errorResponse: (context, errorCode) => {
-      const request = context.body as unknown as OffsetFetchRequest;
+    errorResponse: (request, _context, errorCode) => {
       const topics = (request.topics ?? []).map((topic) => ({
         name: topic.name,
         partitions: topic.partitionIndexes.map((partitionIndex) => ({
@@ -169,7 +169,7 @@ export function offsetFetchHandler(coordinator: GroupCoordinator): ApiHandler {
       }));
       return respond({ throttleTimeMs: 0, errorCode, topics });
     },
-  };
+  });
 }
 
 function allCommitted(

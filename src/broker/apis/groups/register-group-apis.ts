@@ -5,6 +5,7 @@
  */
 import type { GroupCoordinator } from "../../../coordinator/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
+import type { ApiKey } from "../../../protocol/index.js";
 import type { ApiHandler } from "../../router/handler.js";
 import type { Forwarder } from "../forwarder.js";
 import { findCoordinatorHandler } from "./find-coordinator.driver.js";
@@ -21,7 +22,6 @@ import {
 } from "./membership.driver.js";
 import { offsetCommitHandler, offsetFetchHandler } from "./offsets.driver.js";
 
-/** What the group APIs work with. */
 export interface GroupApiDependencies {
   readonly coordinator: GroupCoordinator;
   readonly metadataCache: MetadataCache;
@@ -34,18 +34,18 @@ export interface GroupApiDependencies {
 
 /** Registers every group API (call before registerApiVersions, which lists what is registered). */
 export function registerGroupApis(
-  router: { register(apiKey: number, handler: ApiHandler): void },
+  router: { register<K extends ApiKey>(handler: ApiHandler<K>): void },
   dependencies: GroupApiDependencies,
 ): void {
   const { coordinator } = dependencies;
-  router.register(8, offsetCommitHandler(coordinator, dependencies.clock));
-  router.register(9, offsetFetchHandler(coordinator));
-  router.register(10, findCoordinatorHandler(dependencies));
-  router.register(11, joinGroupHandler(coordinator));
-  router.register(12, heartbeatHandler(coordinator));
-  router.register(13, leaveGroupHandler(coordinator));
-  router.register(14, syncGroupHandler(coordinator));
-  router.register(15, describeGroupsHandler(coordinator));
-  router.register(16, listGroupsHandler(coordinator));
-  router.register(42, deleteGroupsHandler(coordinator));
+  router.register(offsetCommitHandler(coordinator, dependencies.clock));
+  router.register(offsetFetchHandler(coordinator));
+  router.register(findCoordinatorHandler(dependencies));
+  router.register(joinGroupHandler(coordinator));
+  router.register(heartbeatHandler(coordinator));
+  router.register(leaveGroupHandler(coordinator));
+  router.register(syncGroupHandler(coordinator));
+  router.register(describeGroupsHandler(coordinator));
+  router.register(listGroupsHandler(coordinator));
+  router.register(deleteGroupsHandler(coordinator));
 }
