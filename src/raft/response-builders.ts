@@ -66,7 +66,7 @@ export function buildQuorumEpochResponse(options: {
 
 /**
  * A Fetch response for the metadata partition: an error, a diverging epoch, a snapshot id, or
- * (records null here) data the driver reads in.
+ * data the driver reads in (empty records here, as Kafka's MemoryRecords.EMPTY).
  */
 export function buildFetchResponse(options: {
   readonly errorCode: number;
@@ -99,7 +99,7 @@ export function buildFetchResponse(options: {
     },
     abortedTransactions: null,
     preferredReadReplica: -1,
-    records: null,
+    records: new Uint8Array(0),
   };
   return {
     throttleTimeMs: 0,

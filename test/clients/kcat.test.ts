@@ -1,7 +1,8 @@
 /**
  * librdkafka (kcat) against a Sluice node: keyed messages produced with every compression codec
- * come back from the beginning of the topic, every key and value, in order. Consumption uses no
- * group (Sluice has no group coordinator yet): `kcat -C -o beginning -e`.
+ * come back from the beginning of the topic, every key and value, in order (`kcat -C -o
+ * beginning -e`, without a group); a consumer asking for an offset past the log end is answered
+ * OFFSET_OUT_OF_RANGE in a form librdkafka reads, and applies its auto.offset.reset.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -66,3 +67,21 @@ for (const codec of CODECS) {
     assert.deepEqual(lines, messages);
   });
 }
+
+test("kcat asking past the log end resets to the earliest or latest offset as configured", async () => {
+  const topic = "kcat-reset";
+  await kcat(["-P", "-b", node.bootstrap, "-t", topic, "-X", "acks=all"], "one\ntwo\nthree\n");
+  const consume = (reset: string, extra: readonly string[]) =>
+    kcat(
+      ["-C", "-b", node.bootstrap, "-t", topic, "-p", "0", "-o", "1000", "-q"].concat([
+        "-X",
+        `auto.offset.reset=${reset}`,
+        "-f",
+        "%s\\n",
+        ...extra,
+      ]),
+    );
+  // librdkafka refused an error answer with null records, never reset, and read nothing.
+  assert.equal(await consume("earliest", ["-c", "3"]), "one\ntwo\nthree\n");
+  assert.equal(await consume("latest", ["-e"]), "");
+});

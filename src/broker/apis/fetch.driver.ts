@@ -193,6 +193,9 @@ function answerOf(
       lastStableOffset: -1,
       logStartOffset,
       ...(currentLeader === undefined ? {} : { currentLeader }),
+      // Kafka answers an error with an empty record set, never null: librdkafka refuses a
+      // whole response whose records size is -1.
+      records: new Uint8Array(0),
     };
     const facts = { errorCode, highWatermark, lastStableOffset: -1, logStartOffset };
     return { request, ...facts, hasRecords: false, hasDivergingEpoch: false, data };
