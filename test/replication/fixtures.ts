@@ -66,15 +66,15 @@ export function newState(
 
 const encoder = new TextEncoder();
 
-/** A client batch (base offset 0) of records with the given keys and timestamps. */
+/** A client batch (base offset 0) of records with the given keys, values and timestamps. */
 export function clientBatch(
-  records: readonly { key?: string | null; timestamp: number }[],
+  records: readonly { key?: string | null; value?: string; timestamp: number }[],
   options: Partial<EncodeBatchOptions> = {},
 ): Uint8Array {
   const newRecords: NewRecord[] = records.map((record, index) => ({
     timestamp: record.timestamp,
     key: record.key === undefined || record.key === null ? null : encoder.encode(record.key),
-    value: encoder.encode(`value-${index}`),
+    value: encoder.encode(record.value ?? `value-${index}`),
   }));
   return encodeBatch({
     baseOffset: 0,
