@@ -310,6 +310,8 @@ export class Partition {
       return failure(this.errorCodeOf(error));
     }
     this.state.recordTruncation(this.log.logStartOffset, this.log.logEndOffset);
+    // As Kafka's truncateTo: the checkpoint must not keep a high watermark the log lost.
+    this.options.checkpointHighWatermark(this.state.highWatermark);
     return undefined;
   }
 

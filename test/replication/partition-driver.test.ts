@@ -122,6 +122,24 @@ test("a new leader tells a follower on an epoch it never had where to truncate",
   assert.deepEqual(read.divergingEpoch, { epoch: 0, endOffset: 2 });
 });
 
+test("a follower's truncation below its high watermark reaches the checkpoint", async () => {
+  const { harness, partition, checkpoints } = await newPartition(6);
+  partition.becomeFollower(registration({ replicas: [1, 2], leader: 2, leaderEpoch: 0 }));
+  for (const baseOffset of [0, 1, 2]) {
+    const fetched = clientBatch([{ timestamp: 1 }], { baseOffset, partitionLeaderEpoch: 0 });
+    const appended = await harness.run(
+      partition.appendRecordsAsFollower(fetched, { fetchLeaderEpoch: 0, nowMs: 1 }),
+    );
+    assert.equal(appended.kind, "appended");
+  }
+  await harness.run(partition.updateFollowerOffsets({ highWatermark: 3, logStartOffset: 0 }));
+  assert.deepEqual(checkpoints, [3]);
+  // A new leader's log ends at 1 (an unclean election): the follower truncates there.
+  await harness.run(partition.truncateTo(1));
+  assert.equal(partition.highWatermark, 1);
+  assert.equal(checkpoints.at(-1), 1, "a restart does not find the lost high watermark");
+});
+
 test("a consumer that sends its last fetched epoch is told of divergence too", async () => {
   const { harness, partition } = await newPartition(2);
   partition.becomeLeader(registration({ replicas: [1], leader: 1, leaderEpoch: 4 }), 0);
