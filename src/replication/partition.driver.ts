@@ -26,6 +26,7 @@ import {
 } from "../storage/index.js";
 import { submitWithRetries, type AlterPartitionSender } from "./alter-partition-sender.js";
 import type { AlterPartitionItem } from "./isr-state.js";
+import { endOffsetOnLeader } from "./leader-epoch-end.js";
 import { produceRulesOf, type PartitionConfig } from "./partition-config.js";
 import {
   divergedRead,
@@ -309,6 +310,8 @@ export class Partition {
       return failure(this.errorCodeOf(error));
     }
     this.state.recordTruncation(this.log.logStartOffset, this.log.logEndOffset);
+    // As Kafka's truncateTo: the checkpoint must not keep a high watermark the log lost.
+    this.options.checkpointHighWatermark(this.state.highWatermark);
     return undefined;
   }
 
@@ -384,8 +387,8 @@ export class Partition {
 
   /**
    * OffsetForLeaderEpoch: the largest epoch at most `leaderEpoch` in the log and where it ends.
-   * A leader that has not yet appended in its epoch answers its epoch with the log end offset,
-   * which is where Kafka's leader records the epoch's start at election.
+   * A leader that has not yet appended in its epoch answers as if its epoch started at the log
+   * end offset, where Kafka's leader records the epoch's start at election (leader-epoch-end.ts).
    */
   lastOffsetForLeaderEpoch(
     leaderEpoch: number,
@@ -393,16 +396,15 @@ export class Partition {
   ): EpochEndOffset {
     const checked = this.state.checkLeaderEpoch(options.currentLeaderEpoch, options);
     if (checked !== ErrorCode.NONE) return { errorCode: checked, leaderEpoch: -1, endOffset: -1 };
-    const latest = this.log.latestEpoch ?? -1;
-    const state = this.state;
-    if (state.isLeader && leaderEpoch >= state.leaderEpoch && latest < state.leaderEpoch) {
-      return {
-        errorCode: ErrorCode.NONE,
-        leaderEpoch: state.leaderEpoch,
-        endOffset: this.log.logEndOffset,
-      };
-    }
-    const end = this.log.endOffsetForEpoch(leaderEpoch);
+    const log = this.log;
+    const end = this.state.isLeader
+      ? endOffsetOnLeader(leaderEpoch, {
+          leaderEpoch: this.state.leaderEpoch,
+          latestEpoch: log.latestEpoch ?? -1,
+          logEndOffset: log.logEndOffset,
+          endOffsetForEpoch: (epoch) => log.endOffsetForEpoch(epoch),
+        })
+      : log.endOffsetForEpoch(leaderEpoch);
     return { errorCode: ErrorCode.NONE, leaderEpoch: end.epoch, endOffset: end.endOffset };
   }
 

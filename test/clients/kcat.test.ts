@@ -68,7 +68,7 @@ for (const codec of CODECS) {
   });
 }
 
-test("kcat asking past the log end resets to the earliest or latest offset as configured", async () => {
+test("kcat asking past the log end resets to the earliest or latest offset", async () => {
   const topic = "kcat-reset";
   await kcat(["-P", "-b", node.bootstrap, "-t", topic, "-X", "acks=all"], "one\ntwo\nthree\n");
   const consume = (reset: string, extra: readonly string[]) =>

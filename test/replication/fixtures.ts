@@ -66,9 +66,9 @@ export function newState(
 
 const encoder = new TextEncoder();
 
-/** A client batch (base offset 0) of records with the given keys and timestamps. */
+/** A client batch (base offset 0) of records with the given keys, values and timestamps. */
 export function clientBatch(
-  records: readonly { key?: string | null; timestamp: number; value?: string }[],
+  records: readonly { key?: string | null; value?: string; timestamp: number }[],
   options: Partial<EncodeBatchOptions> = {},
 ): Uint8Array {
   const newRecords: NewRecord[] = records.map((record, index) => ({

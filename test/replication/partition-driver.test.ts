@@ -91,6 +91,55 @@ test("a follower with an epoch unknown to the leader is told where to truncate",
   assert.equal(read.sizeInBytes, 0);
 });
 
+test("a new leader tells a follower on an epoch it never had where to truncate", async () => {
+  const { harness, partition } = await newPartition(5);
+  partition.becomeLeader(registration({ replicas: [1, 2], leader: 1, leaderEpoch: 0 }), 0);
+  for (const timestamp of [1, 2]) {
+    const batch = clientBatch([{ timestamp }]);
+    await harness.run(partition.appendRecordsToLeader(batch, { requiredAcks: 1, nowMs: 1 }));
+  }
+  // Epoch 1 led elsewhere; re-elected in epoch 2, this broker has appended nothing in it yet.
+  partition.becomeLeader(registration({ replicas: [1, 2], leader: 1, leaderEpoch: 2 }), 2);
+  const asked = { currentLeaderEpoch: 2, requireLeader: true };
+  assert.deepEqual(partition.lastOffsetForLeaderEpoch(1, asked), {
+    errorCode: ErrorCode.NONE,
+    leaderEpoch: 0,
+    endOffset: 2,
+  });
+  const read = await harness.run(
+    partition.readRecords({
+      ...consumerRead,
+      replicaId: 2,
+      currentLeaderEpoch: 2,
+      fetchOffset: 3,
+      lastFetchedEpoch: 1,
+      logStartOffset: 0,
+      brokerEpoch: 5,
+      nowMs: 3,
+    }),
+  );
+  assert.ok(read.kind === "records");
+  assert.deepEqual(read.divergingEpoch, { epoch: 0, endOffset: 2 });
+});
+
+test("a follower's truncation below its high watermark reaches the checkpoint", async () => {
+  const { harness, partition, checkpoints } = await newPartition(6);
+  partition.becomeFollower(registration({ replicas: [1, 2], leader: 2, leaderEpoch: 0 }));
+  for (const baseOffset of [0, 1, 2]) {
+    const fetched = clientBatch([{ timestamp: 1 }], { baseOffset, partitionLeaderEpoch: 0 });
+    const appended = await harness.run(
+      partition.appendRecordsAsFollower(fetched, { fetchLeaderEpoch: 0, nowMs: 1 }),
+    );
+    assert.equal(appended.kind, "appended");
+  }
+  await harness.run(partition.updateFollowerOffsets({ highWatermark: 3, logStartOffset: 0 }));
+  assert.deepEqual(checkpoints, [3]);
+  // A new leader's log ends at 1 (an unclean election): the follower truncates there.
+  await harness.run(partition.truncateTo(1));
+  assert.equal(partition.highWatermark, 1);
+  assert.equal(checkpoints.at(-1), 1, "a restart does not find the lost high watermark");
+});
+
 test("a consumer that sends its last fetched epoch is told of divergence too", async () => {
   const { harness, partition } = await newPartition(2);
   partition.becomeLeader(registration({ replicas: [1], leader: 1, leaderEpoch: 4 }), 0);

@@ -9,16 +9,19 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 
-/** Runs one command line of a script and returns what it printed; throws when a check fails. */
+/**
+ * Runs one command line of a script and returns what it printed; throws when a check fails. A
+ * runner over asynchronous code (drivers on the simulated disk) returns a promise.
+ */
 export interface ScenarioRunner {
-  run(line: string): string[];
+  run(line: string): string[] | Promise<string[]>;
 }
 
 /** Runs a script and returns it with the actual output, plus the first mismatch, if any. */
-export function runScript(
+export async function runScript(
   text: string,
   runner: ScenarioRunner,
-): { rewritten: string; mismatch: string | null; failure: unknown } {
+): Promise<{ rewritten: string; mismatch: string | null; failure: unknown }> {
   const lines = text.split("\n");
   const out: string[] = [];
   let mismatch: string | null = null;
@@ -30,7 +33,7 @@ export function runScript(
     if (line.trim() === "" || line.startsWith("#")) continue;
     let printed: string[];
     try {
-      printed = failure === null ? runner.run(line) : [];
+      printed = failure === null ? await runner.run(line) : [];
     } catch (error) {
       // A failed check stops the script; the lines so far are kept to help find out why.
       failure = error;
@@ -71,10 +74,10 @@ export function registerScenarioTests(options: {
     assert.ok(files.length > 0);
   });
   for (const file of files) {
-    test(`${options.folder} scenario ${file}`, () => {
+    test(`${options.folder} scenario ${file}`, async () => {
       const url = new URL(file, scenarios);
       const script = readFileSync(url, "utf8");
-      const { rewritten, mismatch, failure } = runScript(script, options.newRunner());
+      const { rewritten, mismatch, failure } = await runScript(script, options.newRunner());
       if (isRewrite) writeFileSync(url, rewritten);
       if (failure !== null) throw failure;
       if (isRewrite) return;
