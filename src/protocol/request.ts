@@ -19,7 +19,7 @@ import type {
 } from "./headers.js";
 import {
   apiDefinition,
-  decodeRequestBody,
+  decodeRequestBodyPrefix,
   decodeResponseBody,
   encodeRequestBody,
   encodeResponseBody,
@@ -48,6 +48,11 @@ export type DecodedRequest =
       readonly headerVersion: RequestHeaderVersion;
       readonly header: RequestHeader;
       readonly body: Record<string, unknown>;
+      /**
+       * Bytes after the body, which Kafka ignores as it parses a request and this decoder
+       * ignores too: librdkafka 2.x sends an all-topics Metadata v12 with 3 such bytes.
+       */
+      readonly trailingBytes: number;
     }
   | {
       readonly kind: "unsupportedVersion";
@@ -104,8 +109,8 @@ export function decodeRequest(
   let header: RequestHeader | undefined;
   try {
     header = decodeRequestHeader(reader, headerVersion);
-    const body = decodeRequestBody(apiKey, apiVersion, reader);
-    return { kind: "request", headerVersion, header, body };
+    const body = decodeRequestBodyPrefix(apiKey, apiVersion, reader);
+    return { kind: "request", headerVersion, header, body, trailingBytes: reader.remaining };
   } catch (error) {
     if (!isDecodeError(error)) throw error;
     return { kind: "malformed", error, header };

@@ -85,3 +85,13 @@ test("kcat asking past the log end resets to the earliest or latest offset", asy
   assert.equal(await consume("earliest", ["-c", "3"]), "one\ntwo\nthree\n");
   assert.equal(await consume("latest", ["-e"]), "");
 });
+
+test("kcat lists the metadata of every topic", async () => {
+  await kcat(["-P", "-b", node.bootstrap, "-t", "kcat-listed", "-X", "acks=all"], "a\n");
+  const listing = await kcat(["-L", "-b", node.bootstrap, "-J"]);
+  const topics = (JSON.parse(listing) as { topics: { topic: string }[] }).topics;
+  assert.ok(
+    topics.some((topic) => topic.topic === "kcat-listed"),
+    listing,
+  );
+});

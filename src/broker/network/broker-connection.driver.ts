@@ -187,6 +187,8 @@ export class BrokerConnection {
     const decoded = decodeRequest(frame, this.host.router.isBodyRead);
     switch (decoded.kind) {
       case "request":
+        if (decoded.trailingBytes > 0)
+          this.noteTrailingBytes(decoded.header, decoded.trailingBytes);
         if (this.host.router.isSupported(decoded.header.apiKey, decoded.header.apiVersion)) {
           this.dispatch(decoded.header, decoded.body);
         } else this.answerUnsupported(decoded.header, decoded.body);
@@ -203,6 +205,17 @@ export class BrokerConnection {
       default:
         assertNever(decoded, "decoded request");
     }
+  }
+
+  /** Kafka ignores bytes after a request's body; they are counted and logged at debug. */
+  private noteTrailingBytes(header: RequestHeader, trailingBytes: number): void {
+    this.host.metrics.trailingBytes(header.apiKey);
+    const request = `${apiName(header.apiKey)} v${header.apiVersion}`;
+    this.logger.debug("request with bytes after its body", {
+      request,
+      trailingBytes,
+      remote: this.remote(),
+    });
   }
 
   /** A version not served: its UNSUPPORTED_VERSION answer, in its turn, or a close. */

@@ -28,6 +28,7 @@ export class NetworkMetrics {
   readonly openConnections: Gauge;
   private readonly byApi = new Map<number, ApiSeries>();
   private readonly closes = new Map<CloseReason, Counter>();
+  private readonly trailing = new Map<number, Counter>();
 
   constructor(private readonly sink: MetricsSink) {
     this.bytesIn = sink.counter("sluice_network_bytes_in_total", "Bytes received from clients.");
@@ -43,6 +44,18 @@ export class NetworkMetrics {
   /** Records the time from taking up a request of `apiKey` to writing its response. */
   requestFinished(apiKey: number, latencyMs: number): void {
     this.series(apiKey).latencyMs.observe(latencyMs);
+  }
+
+  /** Counts a request of `apiKey` with bytes after its body (read and answered all the same). */
+  trailingBytes(apiKey: number): void {
+    let counter = this.trailing.get(apiKey);
+    if (counter === undefined) {
+      const labels = { api: apiDefinition(apiKey)?.name ?? String(apiKey) };
+      const help = "Requests with bytes after their body, which are ignored as Kafka does.";
+      counter = this.sink.counter("sluice_requests_trailing_bytes_total", help, labels);
+      this.trailing.set(apiKey, counter);
+    }
+    counter.inc();
   }
 
   /** Counts a connection the broker closed. */

@@ -7,6 +7,7 @@ export {
   apiDefinition,
   allApiDefinitions,
   decodeRequestBody,
+  decodeRequestBodyPrefix,
   encodeRequestBody,
   decodeResponseBody,
   encodeResponseBody,

@@ -2,6 +2,7 @@ import type { ByteReader } from "../codec/reader.js";
 import type { ByteWriter } from "../codec/writer.js";
 import { DecodeError } from "../codec/decode-error.js";
 import { EncodeError } from "../codec/encode-error.js";
+import { decodeMessage } from "../schema/message-codec.js";
 import type { ApiCodec, ApiDefinition } from "./define-api.js";
 import { allApis } from "./generated/index.js";
 
@@ -54,6 +55,18 @@ export function encodeRequestBody(
   writer: ByteWriter,
 ): void {
   encodingCodec(apiKey).encodeRequest(version, body, writer);
+}
+
+/**
+ * Decodes a request body from the reader's position, leaving whatever follows it unread (Kafka
+ * parses a request body and ignores the rest of the frame). Throws DecodeError only.
+ */
+export function decodeRequestBodyPrefix(
+  apiKey: number,
+  version: number,
+  reader: ByteReader,
+): Record<string, unknown> {
+  return decodeMessage(decodingCodec(apiKey).requestSchema, version, reader);
 }
 
 /** Decodes a response body that must end exactly at `reader.end`; throws DecodeError only. */
