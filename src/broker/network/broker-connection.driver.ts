@@ -1,3 +1,12 @@
+/**
+ * One client connection; this file owns one state machine, the connection's: frames in,
+ * requests to the router, responses out in request order. States: open → closed (by the
+ * broker for a protocol violation, idleness or shutdown, or by the peer). Limits: a frame is at
+ * most `socketRequestMaxBytes`; at most `queuedMaxRequestsPerConnection` requests are in
+ * flight; frames past that limit wait in a queue holding at most what one read delivered, since
+ * reading pauses whenever the queue is not empty; a write refused for back-pressure stops
+ * taking up requests until `drain`.
+ */
 import { assertNever } from "../../common/index.js";
 import type { Clock, Connection, Logger } from "../../ports/index.js";
 import { ApiKey, FrameDecoder, decodeRequest, type RequestHeader } from "../../protocol/index.js";
@@ -41,14 +50,6 @@ const EMPTY_FRAME = new Uint8Array(0);
 /** Taken frames at the head of the queue tolerated before the array is compacted. */
 const FRAMES_COMPACT_AT = 1024;
 
-/**
- * One client connection: frames in, requests to the router, responses out in request order.
- * States: open → closed (by the broker for a protocol violation, idleness or shutdown, or by
- * the peer). Limits: a frame is at most `socketRequestMaxBytes`; at most
- * `queuedMaxRequestsPerConnection` requests are in flight; frames past that limit wait in a
- * queue holding at most what one read delivered, since reading pauses whenever the queue is
- * not empty; a write refused for back-pressure stops taking up requests until `drain`.
- */
 export class BrokerConnection {
   readonly connectionId: string;
   private readonly decoder: FrameDecoder;
