@@ -42,7 +42,6 @@ export class AutoTopicCreator implements TopicAutoCreation {
     private readonly options: AutoTopicCreatorOptions,
   ) {}
 
-  /** The topics being created now. */
   get inflightTopics(): string[] {
     return [...this.inflight.keys()];
   }
