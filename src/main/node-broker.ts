@@ -23,7 +23,11 @@ import {
 } from "../controller/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
-import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
+import {
+  RemoteLeaderEndpoint,
+  ReplicaManager,
+  ReplicaManagerMetrics,
+} from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -53,6 +57,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
   readonly forwarder: ControllerForwarder;
+  /** Brings the metrics read off the replica manager's state up to date (at each scrape). */
+  updateMetrics(): void;
 }
 
 /** Who the broker registers as, and what of the node its heartbeats read. */
@@ -170,6 +176,8 @@ export function createBrokerSide(
       fetchers: replication,
     },
   });
+  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
+  const updateMetrics = (): void => replicaMetrics.update(replicaManager.replicationSummary());
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
@@ -192,7 +200,7 @@ export function createBrokerSide(
     membership.close();
     fetchPool.close();
   };
-  return { ...membership, metadataCache, replicaManager, forwarder, close };
+  return { ...membership, metadataCache, replicaManager, forwarder, updateMetrics, close };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */

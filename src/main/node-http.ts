@@ -1,6 +1,7 @@
 /**
  * The node's HTTP endpoint (`sluice.http.listener`): Prometheus metrics, health and the JSON
- * cluster view, each read from the node's live state at the moment of the request.
+ * cluster view, each read from the node's live state at the moment of the request (the
+ * replica manager's gauges are computed as they are scraped).
  */
 import { HttpServer, type PrometheusRegistry } from "../adapters/index.js";
 import { brokerId, leaderEpoch, offset, partitionIndex, type BrokerId } from "../common/index.js";
@@ -34,6 +35,8 @@ export interface NodeHttpState {
   broker(): BrokerLifecycleManager | undefined;
   /** The log manager of a broker, for replicas' offsets and offline dirs. */
   readonly logManager: LogManager | undefined;
+  /** Brings the metrics computed from the node's state up to date, before each scrape. */
+  updateMetrics(): void;
 }
 
 /** Starts the HTTP server on `sluice.http.listener`. */
@@ -41,8 +44,14 @@ export function startHttp(
   state: NodeHttpState,
   options: { readonly registry: PrometheusRegistry; readonly logger: Logger },
 ): Promise<HttpServer> {
+  const registry = options.registry;
   const routes = httpRoutes({
-    metrics: options.registry,
+    metrics: {
+      render: () => {
+        state.updateMetrics();
+        return registry.render();
+      },
+    },
     health: { health: () => healthOf(state) },
     clusterView: { clusterView: () => clusterViewOf(state) },
   });
