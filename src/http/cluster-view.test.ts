@@ -6,9 +6,15 @@ import {
   offset,
   partitionIndex,
   uuidToBase64,
+  type BrokerId,
   type Uuid,
 } from "../common/index.js";
-import { clusterViewJson, clusterViewRoute, type ClusterView } from "./cluster-view.js";
+import {
+  clusterViewJson,
+  clusterViewRoute,
+  replicationHealthOf,
+  type ClusterView,
+} from "./cluster-view.js";
 
 const topicId = "0123456789abcdef0123456789abcdef" as Uuid;
 
@@ -44,6 +50,7 @@ const view: ClusterView = {
     {
       name: "orders",
       topicId,
+      minInsyncReplicas: 2,
       partitions: [
         {
           partition: partitionIndex(1),
@@ -65,17 +72,24 @@ const view: ClusterView = {
         },
       ],
     },
-    { name: "audit", topicId, partitions: [] },
+    { name: "audit", topicId, minInsyncReplicas: 1, partitions: [] },
   ],
 };
 
-test("the JSON view sorts brokers, topics and partitions and writes null for the unknown", () => {
+test("the JSON view sorts, writes null for the unknown and counts replication health", () => {
   const json = clusterViewJson(view) as {
     controller: unknown;
+    replication: unknown;
     brokers: { id: number; rack: string | null }[];
     topics: { name: string; topicId: string; partitions: Record<string, unknown>[] }[];
   };
   assert.deepEqual(json.controller, { leaderId: 3, leaderEpoch: 7, voters: [1, 3] });
+  // Partition 1 has no leader and an empty ISR; partition 0's ISR of one is below min ISR 2.
+  assert.deepEqual(json.replication, {
+    offlinePartitions: 1,
+    underReplicatedPartitions: 2,
+    underMinIsrPartitions: 2,
+  });
   assert.deepEqual(
     json.brokers.map((broker) => [broker.id, broker.rack]),
     [
@@ -141,4 +155,20 @@ test("the view carries only the documented fields, whatever else a source object
     brokers: view.brokers.map((broker) => ({ ...broker, secret: "x" })),
   };
   assert.ok(!JSON.stringify(clusterViewJson(extra)).includes("secret"));
+});
+
+test("a partition is under min ISR against min.insync.replicas capped at its replica count", () => {
+  const [orders] = view.topics;
+  assert.ok(orders !== undefined);
+  const single = (isr: readonly BrokerId[]) => ({
+    ...orders,
+    minInsyncReplicas: 3,
+    partitions: [{ ...orders.partitions[1]!, leader: brokerId(1), replicas: [brokerId(1)], isr }],
+  });
+  assert.deepEqual(replicationHealthOf([single([brokerId(1)])]), {
+    offlinePartitions: 0,
+    underReplicatedPartitions: 0,
+    underMinIsrPartitions: 0,
+  });
+  assert.equal(replicationHealthOf([single([])]).underMinIsrPartitions, 1);
 });

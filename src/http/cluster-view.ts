@@ -1,7 +1,8 @@
 /**
  * The `GET /v1/cluster` route: the cluster as this node sees it in its metadata image (brokers,
- * topics, partitions, leaders, ISR) plus what it knows locally (high watermarks of the replicas
- * it hosts), as JSON for the dashboard and for scripts.
+ * topics, partitions, leaders, ISR, and the replication health counted over them) plus what it
+ * knows locally (high watermarks of the replicas it hosts), as JSON for the dashboard and for
+ * scripts.
  */
 import {
   uuidToBase64,
@@ -49,7 +50,21 @@ export interface PartitionView {
 export interface TopicView {
   readonly name: string;
   readonly topicId: Uuid;
+  /** The topic's `min.insync.replicas` as this node resolves it from the image and its config. */
+  readonly minInsyncReplicas: number;
   readonly partitions: readonly PartitionView[];
+}
+
+/**
+ * The replication health of every partition in the view: those without a leader (Kafka's
+ * OfflinePartitionsCount), those whose ISR is smaller than their replicas (UnderReplicated), and
+ * those whose ISR is below min.insync.replicas capped at the replica count (Kafka's effective
+ * min ISR, under which acks=all writes are refused).
+ */
+export interface ReplicationHealth {
+  readonly offlinePartitions: number;
+  readonly underReplicatedPartitions: number;
+  readonly underMinIsrPartitions: number;
 }
 
 /** The controller quorum as this node knows it. */
@@ -77,6 +92,22 @@ export interface ClusterViewSource {
 
 const byNumber = (left: number, right: number): number => left - right;
 
+/** The {@link ReplicationHealth} of `topics`, counted over all their partitions. */
+export function replicationHealthOf(topics: readonly TopicView[]): ReplicationHealth {
+  let offlinePartitions = 0;
+  let underReplicatedPartitions = 0;
+  let underMinIsrPartitions = 0;
+  for (const topic of topics) {
+    for (const partition of topic.partitions) {
+      const { replicas, isr } = partition;
+      if (partition.leader === undefined) offlinePartitions++;
+      if (isr.length < replicas.length) underReplicatedPartitions++;
+      if (isr.length < Math.min(topic.minInsyncReplicas, replicas.length)) underMinIsrPartitions++;
+    }
+  }
+  return { offlinePartitions, underReplicatedPartitions, underMinIsrPartitions };
+}
+
 /**
  * The JSON form of `view`: brokers by id, topics by name, partitions by index, topic ids in
  * Kafka's base64 spelling, and null for what is unknown, so equal views give equal text.
@@ -91,12 +122,14 @@ export function clusterViewJson(view: ClusterView): unknown {
       leaderEpoch: view.controller.leaderEpoch,
       voters: [...view.controller.voters].sort(byNumber),
     },
+    replication: replicationHealthOf(view.topics),
     brokers: [...view.brokers].sort((left, right) => left.id - right.id).map(brokerJson),
     topics: [...view.topics]
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
       .map((topic) => ({
         name: topic.name,
         topicId: uuidToBase64(topic.topicId),
+        minInsyncReplicas: topic.minInsyncReplicas,
         partitions: [...topic.partitions]
           .sort((left, right) => left.partition - right.partition)
           .map(partitionJson),

@@ -80,3 +80,62 @@ test("the dashboard script is valid JavaScript", () => {
   // Compiling (not running) the script catches a syntax error the browser would hit.
   assert.doesNotThrow(() => new Function(script));
 });
+
+/** A stand-in for the few DOM calls the dashboard script makes. */
+class FakeElement {
+  textContent = "";
+  className = "";
+  children: FakeElement[] = [];
+  appendChild(child: FakeElement): void {
+    this.children.push(child);
+  }
+  replaceChildren(...children: FakeElement[]): void {
+    this.children = children;
+  }
+}
+
+test("the dashboard draws the cluster's replication health, marked when a count is not 0", () => {
+  const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1];
+  assert.ok(script !== undefined);
+  const elements = new Map<string, FakeElement>();
+  const document = {
+    getElementById: (id: string) => elements.get(id) ?? elements.set(id, new FakeElement()).get(id),
+    createElement: () => new FakeElement(),
+  };
+  const neverAnswers = () => new Promise(() => undefined);
+  const draw = new Function("document", "fetch", "setInterval", `${script}; return draw;`)(
+    document,
+    neverAnswers,
+    () => undefined,
+  ) as (view: unknown) => void;
+  const partition = { partition: 0, leaderEpoch: 1, highWatermark: null, logEndOffset: null };
+  draw({
+    clusterId: "c",
+    nodeId: 1,
+    roles: ["broker"],
+    controller: { leaderId: 1, leaderEpoch: 1, voters: [1] },
+    replication: { offlinePartitions: 1, underReplicatedPartitions: 2, underMinIsrPartitions: 0 },
+    brokers: [],
+    topics: [
+      {
+        name: "orders",
+        minInsyncReplicas: 2,
+        partitions: [
+          { ...partition, leader: 1, replicas: [1, 2], isr: [1, 2] },
+          { ...partition, leader: null, replicas: [1, 2], isr: [2] },
+        ],
+      },
+    ],
+  });
+  const [health] = elements.get("replication")?.children ?? [];
+  assert.deepEqual(
+    health?.children.map((cell) => cell.textContent),
+    ["1", "2", "0"],
+  );
+  assert.equal(health?.className, "bad");
+  const rows = elements.get("partitions")?.children ?? [];
+  assert.deepEqual(
+    rows.map((row) => row.className),
+    ["", "bad"],
+  );
+});

@@ -20,8 +20,10 @@ import {
   type TopicImage,
 } from "../metadata/index.js";
 import type { Logger } from "../ports/index.js";
+import { partitionConfigOf } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
+import { defaultPartitionConfigOf } from "./node-settings.js";
 import type { NodeIdentity } from "./node-types.js";
 
 /** What the HTTP routes read from the running node. */
@@ -102,7 +104,15 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
       securityProtocol: endpoint.securityProtocol === 0 ? "PLAINTEXT" : "OTHER",
     })),
   }));
-  const topics = sortedEntries(image.topics.byName).map(([, topic]) => topicView(state, topic));
+  // Topic configs resolve as this node's replica manager resolves them.
+  const configs = {
+    defaults: defaultPartitionConfigOf(state.config),
+    brokerId: state.identity.nodeId,
+  };
+  const topics = sortedEntries(image.topics.byName).map(([, topic]) => {
+    const { minInsyncReplicas } = partitionConfigOf(image, topic.name, configs);
+    return topicView(state, topic, minInsyncReplicas);
+  });
   return {
     clusterId: state.identity.clusterId,
     nodeId: state.identity.nodeId,
@@ -117,7 +127,7 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
   };
 }
 
-function topicView(state: NodeHttpState, topic: TopicImage): TopicView {
+function topicView(state: NodeHttpState, topic: TopicImage, minInsyncReplicas: number): TopicView {
   const partitions = sortedEntries(topic.partitions).map(([index, registration]) => {
     const topicPartition = { topic: topic.name, partition: index };
     const lookup = state.logManager?.getLog(topicPartition);
@@ -133,5 +143,5 @@ function topicView(state: NodeHttpState, topic: TopicImage): TopicView {
       logEndOffset: hosted ? offset(lookup.log.logEndOffset) : undefined,
     };
   });
-  return { name: topic.name, topicId: topic.id, partitions };
+  return { name: topic.name, topicId: topic.id, minInsyncReplicas, partitions };
 }

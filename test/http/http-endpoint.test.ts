@@ -34,6 +34,7 @@ const view: ClusterView = {
     {
       name: "t",
       topicId: "00000000000000000000000000000001" as Uuid,
+      minInsyncReplicas: 1,
       partitions: [
         {
           partition: partitionIndex(0),

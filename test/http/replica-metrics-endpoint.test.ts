@@ -1,7 +1,8 @@
 /**
  * The replica manager's metric families on the `/metrics` route of a running single-node
  * process: after a topic is created, the scrape shows the partitions this broker leads and their
- * replication health, computed from the replica manager at the moment of the scrape.
+ * replication health, computed from the replica manager at the moment of the scrape, and the
+ * cluster view counts the cluster's replication health for the dashboard.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -80,4 +81,12 @@ test("a scrape shows the replica manager's families for the partitions it leads"
     /\(Kafka's kafka\.server:type=ReplicaManager,name=UnderReplicatedPartitions\)\.$/,
   );
   assert.match(text, /^# TYPE sluice_replica_manager_isr_shrinks_total counter$/m);
+  const view = (await (await fetch(`http://127.0.0.1:${node.ports.http}/v1/cluster`)).json()) as {
+    replication: unknown;
+  };
+  assert.deepEqual(view.replication, {
+    offlinePartitions: 0,
+    underReplicatedPartitions: 0,
+    underMinIsrPartitions: 0,
+  });
 });
