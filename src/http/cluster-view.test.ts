@@ -28,6 +28,19 @@ const view: ClusterView = {
     leaderEpoch: leaderEpoch(7),
     voters: [brokerId(3), brokerId(1)],
   },
+  replicaManager: {
+    leaderCount: 1,
+    partitionCount: 2,
+    underReplicatedPartitions: 1,
+    underMinIsrPartitionCount: 1,
+    atMinIsrPartitionCount: 0,
+    offlineReplicaCount: 0,
+    reassigningPartitions: 0,
+    isrShrinks: 3,
+    isrExpands: 2,
+    failedIsrUpdates: 1,
+    maxLag: 0,
+  },
   brokers: [
     {
       id: brokerId(2),
@@ -80,6 +93,7 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
   const json = clusterViewJson(view) as {
     controller: unknown;
     replication: unknown;
+    replicaManager: unknown;
     brokers: { id: number; rack: string | null }[];
     topics: { name: string; topicId: string; partitions: Record<string, unknown>[] }[];
   };
@@ -90,6 +104,9 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
     underReplicatedPartitions: 2,
     underMinIsrPartitions: 2,
   });
+  assert.deepEqual(json.replicaManager, view.replicaManager);
+  const controllerOnly = clusterViewJson({ ...view, replicaManager: undefined });
+  assert.equal((controllerOnly as { replicaManager: unknown }).replicaManager, null);
   assert.deepEqual(
     json.brokers.map((broker) => [broker.id, broker.rack]),
     [

@@ -75,12 +75,32 @@ export interface ControllerView {
   readonly voters: readonly NodeId[];
 }
 
+/**
+ * This broker's replica manager, as its metrics show it (Kafka's ReplicaManager gauges, its ISR
+ * change meters as totals since start, and the replica fetchers' MaxLag in messages).
+ */
+export interface ReplicaManagerView {
+  readonly leaderCount: number;
+  readonly partitionCount: number;
+  readonly underReplicatedPartitions: number;
+  readonly underMinIsrPartitionCount: number;
+  readonly atMinIsrPartitionCount: number;
+  readonly offlineReplicaCount: number;
+  readonly reassigningPartitions: number;
+  readonly isrShrinks: number;
+  readonly isrExpands: number;
+  readonly failedIsrUpdates: number;
+  readonly maxLag: number;
+}
+
 /** The whole view, plain data assembled by the node from its metadata image and replicas. */
 export interface ClusterView {
   readonly clusterId: string;
   readonly nodeId: NodeId;
   readonly roles: readonly ProcessRole[];
   readonly controller: ControllerView;
+  /** Undefined on a node without the broker role. */
+  readonly replicaManager: ReplicaManagerView | undefined;
   readonly brokers: readonly BrokerView[];
   readonly topics: readonly TopicView[];
 }
@@ -123,6 +143,8 @@ export function clusterViewJson(view: ClusterView): unknown {
       voters: [...view.controller.voters].sort(byNumber),
     },
     replication: replicationHealthOf(view.topics),
+    replicaManager:
+      view.replicaManager === undefined ? null : replicaManagerJson(view.replicaManager),
     brokers: [...view.brokers].sort((left, right) => left.id - right.id).map(brokerJson),
     topics: [...view.topics]
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
@@ -134,6 +156,22 @@ export function clusterViewJson(view: ClusterView): unknown {
           .sort((left, right) => left.partition - right.partition)
           .map(partitionJson),
       })),
+  };
+}
+
+function replicaManagerJson(view: ReplicaManagerView): unknown {
+  return {
+    leaderCount: view.leaderCount,
+    partitionCount: view.partitionCount,
+    underReplicatedPartitions: view.underReplicatedPartitions,
+    underMinIsrPartitionCount: view.underMinIsrPartitionCount,
+    atMinIsrPartitionCount: view.atMinIsrPartitionCount,
+    offlineReplicaCount: view.offlineReplicaCount,
+    reassigningPartitions: view.reassigningPartitions,
+    isrShrinks: view.isrShrinks,
+    isrExpands: view.isrExpands,
+    failedIsrUpdates: view.failedIsrUpdates,
+    maxLag: view.maxLag,
   };
 }
 

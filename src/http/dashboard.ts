@@ -1,6 +1,7 @@
 /**
- * The `GET /` route: one static HTML page that fetches `/v1/cluster` and draws it as tables, the
- * cluster's replication health (offline, under-replicated, under min ISR) first. It has no
+ * The `GET /` route: one static HTML page that fetches `/v1/cluster` and draws it as tables: the
+ * cluster's replication health (offline, under-replicated, under min ISR) first, then this
+ * broker's replica manager (its ReplicaManager metrics), brokers and partitions. It has no
  * external assets and no build step; its script writes text with textContent only, so names
  * from the cluster (topics, racks, hosts) are never parsed as markup.
  */
@@ -44,6 +45,13 @@ function draw(view) {
   fill("replication", [row([r.offlinePartitions, r.underReplicatedPartitions,
     r.underMinIsrPartitions], r.offlinePartitions + r.underReplicatedPartitions +
     r.underMinIsrPartitions > 0)]);
+  const m = view.replicaManager;
+  $("replica-manager-section").hidden = m === null;
+  fill("replica-manager", m === null ? [] : [row([m.leaderCount, m.partitionCount,
+    m.underReplicatedPartitions, m.underMinIsrPartitionCount, m.atMinIsrPartitionCount,
+    m.offlineReplicaCount, m.reassigningPartitions, m.isrShrinks, m.isrExpands,
+    m.failedIsrUpdates, m.maxLag], m.underReplicatedPartitions + m.underMinIsrPartitionCount +
+    m.offlineReplicaCount > 0)]);
   fill("brokers", view.brokers.map((b) => row([b.id, b.epoch,
     b.isFenced ? "fenced" : b.inControlledShutdown ? "shutting down" : "active", b.rack,
     b.endpoints.map((e) => e.name + "://" + e.host + ":" + e.port)], b.isFenced)));
@@ -90,6 +98,15 @@ export const DASHBOARD_HTML = `<!doctype html>
 <th>under min ISR partitions</th></tr></thead>
 <tbody id="replication"></tbody>
 </table>
+<div id="replica-manager-section">
+<h2>This broker's replicas</h2>
+<table>
+<thead><tr><th>leading</th><th>partitions</th><th>under-replicated</th><th>under min ISR</th>
+<th>at min ISR</th><th>offline</th><th>reassigning</th><th>ISR shrinks</th><th>ISR expands</th>
+<th>failed ISR updates</th><th>max follower lag</th></tr></thead>
+<tbody id="replica-manager"></tbody>
+</table>
+</div>
 <h2>Brokers</h2>
 <table>
 <thead><tr><th>id</th><th>epoch</th><th>state</th><th>rack</th><th>endpoints</th></tr></thead>

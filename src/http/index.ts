@@ -34,6 +34,7 @@ export {
   type ControllerView,
   type EndpointView,
   type PartitionView,
+  type ReplicaManagerView,
   type ReplicationHealth,
   type TopicView,
 } from "./cluster-view.js";

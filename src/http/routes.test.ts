@@ -22,6 +22,7 @@ const routes = httpRoutes({
       nodeId: brokerId(1),
       roles: ["controller"],
       controller: { leaderId: brokerId(1), leaderEpoch: leaderEpoch(1), voters: [brokerId(1)] },
+      replicaManager: undefined,
       brokers: [],
       topics: [],
     }),
@@ -85,6 +86,7 @@ test("the dashboard script is valid JavaScript", () => {
 class FakeElement {
   textContent = "";
   className = "";
+  hidden = false;
   children: FakeElement[] = [];
   appendChild(child: FakeElement): void {
     this.children.push(child);
@@ -94,7 +96,7 @@ class FakeElement {
   }
 }
 
-test("the dashboard draws the cluster's replication health, marked when a count is not 0", () => {
+test("the dashboard draws the replication health of the cluster and of this broker", () => {
   const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1];
   assert.ok(script !== undefined);
   const elements = new Map<string, FakeElement>();
@@ -109,12 +111,26 @@ test("the dashboard draws the cluster's replication health, marked when a count 
     () => undefined,
   ) as (view: unknown) => void;
   const partition = { partition: 0, leaderEpoch: 1, highWatermark: null, logEndOffset: null };
-  draw({
+  const replicaManager = {
+    leaderCount: 1,
+    partitionCount: 2,
+    underReplicatedPartitions: 0,
+    underMinIsrPartitionCount: 0,
+    atMinIsrPartitionCount: 1,
+    offlineReplicaCount: 0,
+    reassigningPartitions: 0,
+    isrShrinks: 4,
+    isrExpands: 3,
+    failedIsrUpdates: 2,
+    maxLag: 9,
+  };
+  const view = {
     clusterId: "c",
     nodeId: 1,
     roles: ["broker"],
     controller: { leaderId: 1, leaderEpoch: 1, voters: [1] },
     replication: { offlinePartitions: 1, underReplicatedPartitions: 2, underMinIsrPartitions: 0 },
+    replicaManager,
     brokers: [],
     topics: [
       {
@@ -126,7 +142,8 @@ test("the dashboard draws the cluster's replication health, marked when a count 
         ],
       },
     ],
-  });
+  };
+  draw(view);
   const [health] = elements.get("replication")?.children ?? [];
   assert.deepEqual(
     health?.children.map((cell) => cell.textContent),
@@ -138,4 +155,14 @@ test("the dashboard draws the cluster's replication health, marked when a count 
     rows.map((row) => row.className),
     ["", "bad"],
   );
+  const [local] = elements.get("replica-manager")?.children ?? [];
+  assert.deepEqual(
+    local?.children.map((cell) => cell.textContent),
+    ["1", "2", "0", "0", "1", "0", "0", "4", "3", "2", "9"],
+  );
+  assert.equal(local?.className, "");
+  assert.equal(elements.get("replica-manager-section")?.hidden, false);
+  // A node without the broker role hosts no replicas: the section is hidden.
+  draw({ ...view, replicaManager: null });
+  assert.equal(elements.get("replica-manager-section")?.hidden, true);
 });

@@ -57,8 +57,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
   readonly forwarder: ControllerForwarder;
-  /** Brings the metrics read off the replica manager's state up to date (at each scrape). */
-  updateMetrics(): void;
+  /** The replica manager's metric families, updated from its summary at each scrape. */
+  readonly replicaMetrics: ReplicaManagerMetrics;
 }
 
 /** Who the broker registers as, and what of the node its heartbeats read. */
@@ -177,7 +177,6 @@ export function createBrokerSide(
     },
   });
   const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
-  const updateMetrics = (): void => replicaMetrics.update(replicaManager.replicationSummary());
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
@@ -200,7 +199,7 @@ export function createBrokerSide(
     membership.close();
     fetchPool.close();
   };
-  return { ...membership, metadataCache, replicaManager, forwarder, updateMetrics, close };
+  return { ...membership, metadataCache, replicaManager, forwarder, replicaMetrics, close };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */

@@ -1,7 +1,6 @@
 /**
  * The node's HTTP endpoint (`sluice.http.listener`): Prometheus metrics, health and the JSON
- * cluster view, each read from the node's live state at the moment of the request (the
- * replica manager's gauges are computed as they are scraped).
+ * cluster view, each read from the node's live state at the moment of the request.
  */
 import { HttpServer, type PrometheusRegistry } from "../adapters/index.js";
 import { brokerId, leaderEpoch, offset, partitionIndex, type BrokerId } from "../common/index.js";
@@ -11,6 +10,7 @@ import {
   type BrokerView,
   type ClusterView,
   type NodeHealth,
+  type ReplicaManagerView,
   type TopicView,
 } from "../http/index.js";
 import {
@@ -20,7 +20,12 @@ import {
   type TopicImage,
 } from "../metadata/index.js";
 import type { Logger } from "../ports/index.js";
-import { partitionConfigOf } from "../replication/index.js";
+import {
+  partitionConfigOf,
+  type ReplicaManager,
+  type ReplicaManagerMetrics,
+  type ReplicationSummary,
+} from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -37,8 +42,10 @@ export interface NodeHttpState {
   broker(): BrokerLifecycleManager | undefined;
   /** The log manager of a broker, for replicas' offsets and offline dirs. */
   readonly logManager: LogManager | undefined;
-  /** Brings the metrics computed from the node's state up to date, before each scrape. */
-  updateMetrics(): void;
+  /** The replica manager and its metric families, on a node with the broker role. */
+  readonly replication:
+    | { readonly replicaManager: ReplicaManager; readonly replicaMetrics: ReplicaManagerMetrics }
+    | undefined;
 }
 
 /** Starts the HTTP server on `sluice.http.listener`. */
@@ -50,7 +57,9 @@ export function startHttp(
   const routes = httpRoutes({
     metrics: {
       render: () => {
-        state.updateMetrics();
+        // The replica manager's gauges are read off its state as they are scraped.
+        const replication = state.replication;
+        replication?.replicaMetrics.update(replication.replicaManager.replicationSummary());
         return registry.render();
       },
     },
@@ -122,9 +131,19 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
       leaderEpoch: leaderEpoch(quorum.epoch),
       voters: state.config.quorum.voters.map((voter): BrokerId => brokerId(voter.nodeId)),
     },
+    replicaManager: replicaManagerView(state.replication?.replicaManager.replicationSummary()),
     brokers,
     topics,
   };
+}
+
+/** The summary's numbers but the lag of each partition, which the page does not show. */
+function replicaManagerView(
+  summary: ReplicationSummary | undefined,
+): ReplicaManagerView | undefined {
+  if (summary === undefined) return undefined;
+  const { followerLags: _perPartition, ...counts } = summary;
+  return counts;
 }
 
 function topicView(state: NodeHttpState, topic: TopicImage, minInsyncReplicas: number): TopicView {

@@ -101,7 +101,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
         quorum: () => raft.status,
         broker: () => broker?.lifecycle,
         logManager,
-        updateMetrics: () => broker?.updateMetrics(),
+        replication: broker,
       },
       { registry: options.registry, logger: ports.logger.child({ component: "http" }) },
     );

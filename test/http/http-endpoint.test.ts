@@ -29,6 +29,7 @@ const view: ClusterView = {
   nodeId: brokerId(1),
   roles: ["broker", "controller"],
   controller: { leaderId: brokerId(1), leaderEpoch: leaderEpoch(2), voters: [brokerId(1)] },
+  replicaManager: undefined,
   brokers: [],
   topics: [
     {

@@ -83,7 +83,10 @@ test("a scrape shows the replica manager's families for the partitions it leads"
   assert.match(text, /^# TYPE sluice_replica_manager_isr_shrinks_total counter$/m);
   const view = (await (await fetch(`http://127.0.0.1:${node.ports.http}/v1/cluster`)).json()) as {
     replication: unknown;
+    replicaManager: { leaderCount: number; underReplicatedPartitions: number };
   };
+  assert.equal(view.replicaManager.leaderCount, 3);
+  assert.equal(view.replicaManager.underReplicatedPartitions, 0);
   assert.deepEqual(view.replication, {
     offlinePartitions: 0,
     underReplicatedPartitions: 0,
