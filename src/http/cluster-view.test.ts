@@ -73,6 +73,7 @@ const view: ClusterView = {
           isr: [],
           highWatermark: undefined,
           logEndOffset: undefined,
+          followerLag: undefined,
         },
         {
           partition: partitionIndex(0),
@@ -82,6 +83,7 @@ const view: ClusterView = {
           isr: [brokerId(2)],
           highWatermark: offset(40),
           logEndOffset: offset(42),
+          followerLag: 3,
         },
       ],
     },
@@ -128,6 +130,7 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
       isr: [2],
       highWatermark: 40,
       logEndOffset: 42,
+      followerLag: 3,
     },
     {
       partition: 1,
@@ -137,6 +140,7 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
       isr: [],
       highWatermark: null,
       logEndOffset: null,
+      followerLag: null,
     },
   ]);
 });

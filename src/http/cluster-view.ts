@@ -45,6 +45,11 @@ export interface PartitionView {
   readonly highWatermark: Offset | undefined;
   /** Known only where this node hosts a replica of the partition. */
   readonly logEndOffset: Offset | undefined;
+  /**
+   * Where this node follows the partition: how far its log was behind the leader's high
+   * watermark after its last fetch, in messages (Kafka's FetcherLagMetrics ConsumerLag).
+   */
+  readonly followerLag: number | undefined;
 }
 
 export interface TopicView {
@@ -200,6 +205,7 @@ function partitionJson(partition: PartitionView): unknown {
     isr: partition.isr,
     highWatermark: partition.highWatermark ?? null,
     logEndOffset: partition.logEndOffset ?? null,
+    followerLag: partition.followerLag ?? null,
   };
 }
 

@@ -60,7 +60,7 @@ function draw(view) {
     const isUnder = p.leader === null || p.isr.length < p.replicas.length ||
       p.isr.length < Math.min(t.minInsyncReplicas, p.replicas.length);
     partitions.push(row([t.name, p.partition, p.leader, p.leaderEpoch, p.replicas, p.isr,
-      p.highWatermark, p.logEndOffset], isUnder));
+      p.highWatermark, p.logEndOffset, p.followerLag], isUnder));
   }
   fill("partitions", partitions);
 }
@@ -115,7 +115,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <h2>Partitions</h2>
 <table>
 <thead><tr><th>topic</th><th>partition</th><th>leader</th><th>leader epoch</th><th>replicas</th>
-<th>ISR</th><th>high watermark</th><th>log end offset</th></tr></thead>
+<th>ISR</th><th>high watermark</th><th>log end offset</th><th>follower lag</th></tr></thead>
 <tbody id="partitions"></tbody>
 </table>
 <script>${script}</script>

@@ -96,7 +96,11 @@ class FakeElement {
   }
 }
 
-test("the dashboard draws the replication health of the cluster and of this broker", () => {
+/** The dashboard script's `draw`, run over fake DOM elements (created on first lookup). */
+function dashboardDraw(): {
+  draw: (view: unknown) => void;
+  elements: Map<string, FakeElement>;
+} {
   const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1];
   assert.ok(script !== undefined);
   const elements = new Map<string, FakeElement>();
@@ -110,8 +114,19 @@ test("the dashboard draws the replication health of the cluster and of this brok
     neverAnswers,
     () => undefined,
   ) as (view: unknown) => void;
-  const partition = { partition: 0, leaderEpoch: 1, highWatermark: null, logEndOffset: null };
-  const replicaManager = {
+  return { draw, elements };
+}
+
+const drawnPartition = { partition: 0, leaderEpoch: 1, highWatermark: 3, logEndOffset: 5 };
+
+/** A view as /v1/cluster writes it: a partition without a leader, and this broker's counts. */
+const drawnView = {
+  clusterId: "c",
+  nodeId: 1,
+  roles: ["broker"],
+  controller: { leaderId: 1, leaderEpoch: 1, voters: [1] },
+  replication: { offlinePartitions: 1, underReplicatedPartitions: 2, underMinIsrPartitions: 0 },
+  replicaManager: {
     leaderCount: 1,
     partitionCount: 2,
     underReplicatedPartitions: 0,
@@ -123,27 +138,23 @@ test("the dashboard draws the replication health of the cluster and of this brok
     isrExpands: 3,
     failedIsrUpdates: 2,
     maxLag: 9,
-  };
-  const view = {
-    clusterId: "c",
-    nodeId: 1,
-    roles: ["broker"],
-    controller: { leaderId: 1, leaderEpoch: 1, voters: [1] },
-    replication: { offlinePartitions: 1, underReplicatedPartitions: 2, underMinIsrPartitions: 0 },
-    replicaManager,
-    brokers: [],
-    topics: [
-      {
-        name: "orders",
-        minInsyncReplicas: 2,
-        partitions: [
-          { ...partition, leader: 1, replicas: [1, 2], isr: [1, 2] },
-          { ...partition, leader: null, replicas: [1, 2], isr: [2] },
-        ],
-      },
-    ],
-  };
-  draw(view);
+  },
+  brokers: [],
+  topics: [
+    {
+      name: "orders",
+      minInsyncReplicas: 2,
+      partitions: [
+        { ...drawnPartition, leader: 1, replicas: [1, 2], isr: [1, 2] },
+        { ...drawnPartition, leader: null, replicas: [1, 2], isr: [2], followerLag: 4 },
+      ],
+    },
+  ],
+};
+
+test("the dashboard draws the replication health of the cluster and of this broker", () => {
+  const { draw, elements } = dashboardDraw();
+  draw(drawnView);
   const [health] = elements.get("replication")?.children ?? [];
   assert.deepEqual(
     health?.children.map((cell) => cell.textContent),
@@ -152,8 +163,11 @@ test("the dashboard draws the replication health of the cluster and of this brok
   assert.equal(health?.className, "bad");
   const rows = elements.get("partitions")?.children ?? [];
   assert.deepEqual(
-    rows.map((row) => row.className),
-    ["", "bad"],
+    rows.map((row) => [row.className, row.children.at(-1)?.textContent]),
+    [
+      ["", "-"],
+      ["bad", "4"],
+    ],
   );
   const [local] = elements.get("replica-manager")?.children ?? [];
   assert.deepEqual(
@@ -163,6 +177,6 @@ test("the dashboard draws the replication health of the cluster and of this brok
   assert.equal(local?.className, "");
   assert.equal(elements.get("replica-manager-section")?.hidden, false);
   // A node without the broker role hosts no replicas: the section is hidden.
-  draw({ ...view, replicaManager: null });
+  draw({ ...drawnView, replicaManager: null });
   assert.equal(elements.get("replica-manager-section")?.hidden, true);
 });

@@ -26,7 +26,7 @@ import {
   type ReplicaManagerMetrics,
   type ReplicationSummary,
 } from "../replication/index.js";
-import type { LogManager } from "../storage/index.js";
+import { partitionFolderName, type LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
 import type { NodeIdentity } from "./node-types.js";
@@ -118,9 +118,14 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
     defaults: defaultPartitionConfigOf(state.config),
     brokerId: state.identity.nodeId,
   };
+  const summary = state.replication?.replicaManager.replicationSummary();
+  const lags = new Map<string, number>();
+  for (const { topicPartition, lag } of summary?.followerLags ?? []) {
+    lags.set(partitionFolderName(topicPartition), lag);
+  }
   const topics = sortedEntries(image.topics.byName).map(([, topic]) => {
     const { minInsyncReplicas } = partitionConfigOf(image, topic.name, configs);
-    return topicView(state, topic, minInsyncReplicas);
+    return topicView(state, topic, { minInsyncReplicas, lags });
   });
   return {
     clusterId: state.identity.clusterId,
@@ -131,7 +136,7 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
       leaderEpoch: leaderEpoch(quorum.epoch),
       voters: state.config.quorum.voters.map((voter): BrokerId => brokerId(voter.nodeId)),
     },
-    replicaManager: replicaManagerView(state.replication?.replicaManager.replicationSummary()),
+    replicaManager: replicaManagerView(summary),
     brokers,
     topics,
   };
@@ -146,7 +151,11 @@ function replicaManagerView(
   return counts;
 }
 
-function topicView(state: NodeHttpState, topic: TopicImage, minInsyncReplicas: number): TopicView {
+function topicView(
+  state: NodeHttpState,
+  topic: TopicImage,
+  local: { readonly minInsyncReplicas: number; readonly lags: ReadonlyMap<string, number> },
+): TopicView {
   const partitions = sortedEntries(topic.partitions).map(([index, registration]) => {
     const topicPartition = { topic: topic.name, partition: index };
     const lookup = state.logManager?.getLog(topicPartition);
@@ -160,7 +169,13 @@ function topicView(state: NodeHttpState, topic: TopicImage, minInsyncReplicas: n
       isr: registration.isr,
       highWatermark: hosted && highWatermark !== undefined ? offset(highWatermark) : undefined,
       logEndOffset: hosted ? offset(lookup.log.logEndOffset) : undefined,
+      followerLag: local.lags.get(partitionFolderName(topicPartition)),
     };
   });
-  return { name: topic.name, topicId: topic.id, minInsyncReplicas, partitions };
+  return {
+    name: topic.name,
+    topicId: topic.id,
+    minInsyncReplicas: local.minInsyncReplicas,
+    partitions,
+  };
 }

@@ -45,6 +45,7 @@ const view: ClusterView = {
           isr: [brokerId(1)],
           highWatermark: offset(5),
           logEndOffset: offset(5),
+          followerLag: undefined,
         },
       ],
     },
