@@ -10,6 +10,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { SluiceProcess } from "./sluice-process.js";
+import { recordCompatibility } from "./compatibility-record.js";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -25,6 +26,7 @@ before(async () => {
 });
 
 after(async () => {
+  await recordCompatibility(node, "@platformatic/kafka");
   await node.destroy();
 });
 
