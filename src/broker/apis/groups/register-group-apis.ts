@@ -38,7 +38,7 @@ export function registerGroupApis(
   dependencies: GroupApiDependencies,
 ): void {
   const { coordinator } = dependencies;
-  router.register(offsetCommitHandler(coordinator, dependencies.clock));
+  router.register(offsetCommitHandler(coordinator, dependencies.clock, dependencies.metadataCache));
   router.register(offsetFetchHandler(coordinator));
   router.register(findCoordinatorHandler(dependencies));
   router.register(joinGroupHandler(coordinator));
