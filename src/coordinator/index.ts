@@ -6,6 +6,7 @@ export type {
   JoinedMember,
   JoinRequest,
   JoinResult,
+  MemberIdentity,
   SyncRequest,
   SyncResult,
 } from "./group-messages.js";

@@ -1,7 +1,8 @@
 /**
  * OffsetCommit (8, v0-8) and OffsetFetch (9, v1-7): commits are checked against the group's
  * generation and member, written durably to the group's `__consumer_offsets` partition, and only
- * then answered and visible to OffsetFetch. A partition the metadata does not know is answered
+ * then answered and visible to OffsetFetch; a static member's commit (v7+) is fenced as Kafka's
+ * validateOffsetCommit does. A partition the metadata does not know is answered
  * UNKNOWN_TOPIC_OR_PARTITION and not stored, before the group is looked at, as Kafka's
  * handleOffsetCommitRequest filters with its metadata cache; the other partitions still commit.
  */
@@ -113,15 +114,18 @@ function topLevelRefusal(
   version: number,
   nowMs: number,
 ): number {
-  if (request.groupInstanceId !== null) return ErrorCode.UNSUPPORTED_VERSION;
   if (request.groupId === "") return ErrorCode.INVALID_GROUP_ID;
   const refused = coordinator.errorCodeFor(request.groupId);
   if (refused !== ErrorCode.NONE) return refused;
   // v0 commits outside any generation, like an admin commit.
   const commit =
     version === 0
-      ? { memberId: "", generationId: -1 }
-      : { memberId: request.memberId, generationId: request.generationIdOrMemberEpoch };
+      ? { memberId: "", groupInstanceId: null, generationId: -1 }
+      : {
+          memberId: request.memberId,
+          groupInstanceId: request.groupInstanceId,
+          generationId: request.generationIdOrMemberEpoch,
+        };
   return coordinator.state.validateCommit(request.groupId, commit, nowMs);
 }
 
