@@ -33,13 +33,9 @@ import {
   type SyncRequest,
   type SyncResult,
 } from "./group-messages.js";
-import {
-  acceptsProtocols,
-  sameProtocols,
-  selectProtocol,
-  type MemberProtocol,
-} from "./protocol-selection.js";
+import { acceptsProtocols, sameProtocols, selectProtocol } from "./protocol-selection.js";
 import { replacedJoinResult, StaticMembers } from "./static-members.js";
+import { isSubscribedTo, subscribedTopicsOf, type GroupMember } from "./group-member.js";
 
 /** Kafka's ClassicGroupState; the transitions are listed at the top of this file. */
 export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
@@ -52,26 +48,6 @@ const PREVIOUS_STATES: Readonly<Record<GroupState, readonly GroupState[]>> = {
   Stable: ["CompletingRebalance"],
   Dead: ["Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead"],
 };
-
-/** A member as its group shows it; only the group changes it. */
-export interface GroupMember {
-  readonly memberId: string;
-  /** A static member's `group.instance.id`; null for a dynamic member. */
-  readonly groupInstanceId: string | null;
-  readonly clientId: string;
-  readonly clientHost: string;
-  readonly sessionTimeoutMs: number;
-  readonly rebalanceTimeoutMs: number;
-  readonly protocols: readonly MemberProtocol[];
-  /** What the leader assigned it in the current generation (empty until then). */
-  readonly assignment: Uint8Array;
-  /** It sent JoinGroup for the rebalance under way and waits for the answer. */
-  readonly isAwaitingJoin: boolean;
-  /** It sent SyncGroup in CompletingRebalance and waits for the leader's assignment. */
-  readonly isAwaitingSync: boolean;
-  /** When its session ends unless it heartbeats (monotonic ms). */
-  readonly sessionDeadlineMs: number;
-}
 
 type Member = { -readonly [Key in keyof GroupMember]: GroupMember[Key] };
 
@@ -99,6 +75,8 @@ export class ClassicGroup {
   #initialDelay: { remainingMs: number; hasNewMember: boolean } | undefined;
   /** When the state last changed (Kafka's currentStateTimestamp, not shown by DescribeGroups). */
   #stateChangedMs: number;
+  /** What the members subscribed to when the generation began (undefined: not known). */
+  #subscribedTopics: ReadonlySet<string> | undefined = undefined;
 
   constructor(
     readonly groupId: string,
@@ -143,6 +121,11 @@ export class ClassicGroup {
 
   get stateChangedMs(): number {
     return this.#stateChangedMs;
+  }
+
+  /** Kafka's isSubscribedToTopic, as of the start of the current generation. */
+  isSubscribedTo(topic: string): boolean {
+    return isSubscribedTo(this.#subscribedTopics, { protocolType: this.#protocolType, topic });
   }
 
   /** JoinGroup on a group that is not Dead: member ids handed out, protocol checks, rebalances. */
@@ -503,12 +486,11 @@ export class ClassicGroup {
     const leader = this.#leaderId === null ? undefined : this.#members.get(this.#leaderId);
     if (leader?.isAwaitingJoin !== true) this.#leaderId = joined[0]?.memberId ?? null;
     this.#generationId += 1;
-    if (this.#members.size === 0) {
-      this.#protocolName = null;
-      this.transitionTo("Empty", nowMs);
-      return;
-    }
-    this.#protocolName = selectProtocol([...this.#members.values()]);
+    const members = [...this.#members.values()];
+    this.#protocolName = members.length === 0 ? null : selectProtocol(members);
+    const protocol = { protocolType: this.#protocolType, protocolName: this.#protocolName };
+    this.#subscribedTopics = subscribedTopicsOf({ ...protocol, members });
+    if (members.length === 0) return this.transitionTo("Empty", nowMs);
     this.transitionTo("CompletingRebalance", nowMs);
     for (const member of this.#members.values()) {
       const isAwaitingJoin = member.isAwaitingJoin;

@@ -19,6 +19,7 @@ import {
   type SyncResult,
 } from "./group-messages.js";
 import { DeadlineHeap } from "./deadline-heap.js";
+import { usesConsumerProtocol } from "./group-member.js";
 import type { OffsetRecord } from "./offset-records.js";
 import { OffsetStore, type OffsetView } from "./offset-store.js";
 
@@ -225,6 +226,19 @@ export class GroupCoordinatorState {
     const group = this.groups.get(groupId);
     if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
     if (group.state !== "Empty") return ErrorCode.NON_EMPTY_GROUP;
+    return ErrorCode.NONE;
+  }
+
+  /**
+   * Whether OffsetDelete may remove offsets of a group (Kafka's validateOffsetDelete for classic
+   * groups): it must exist (GROUP_ID_NOT_FOUND), and unless Empty use the consumer protocol,
+   * whose subscriptions tell which topics it still reads (NON_EMPTY_GROUP otherwise).
+   */
+  checkOffsetsDeletable(groupId: string): number {
+    const group = this.groups.get(groupId);
+    if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
+    const isEmpty = group.state === "Empty";
+    if (!isEmpty && !usesConsumerProtocol(group.protocolType)) return ErrorCode.NON_EMPTY_GROUP;
     return ErrorCode.NONE;
   }
 

@@ -17,12 +17,8 @@ export {
   offsetsPartitionFor,
   type GroupConfig,
 } from "./group-config.js";
-export {
-  ClassicGroup,
-  type GroupEffects,
-  type GroupMember,
-  type GroupState,
-} from "./classic-group.js";
+export { ClassicGroup, type GroupEffects, type GroupState } from "./classic-group.js";
+export type { GroupMember } from "./group-member.js";
 export type { MemberProtocol } from "./protocol-selection.js";
 export {
   GroupCoordinatorState,
