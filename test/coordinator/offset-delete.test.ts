@@ -98,12 +98,20 @@ test("OffsetDelete removes the offsets asked for of an Empty group, and no other
 
 test("OffsetDelete refuses a topic the group consumes, and a group that is not there", async () => {
   const broker = await GroupBroker.open(new LogHarness(72), { hasOffsetsTopic: true });
-  for (const groupId of ["reading", "elsewhere", "connect", "nobody", ""]) {
+  for (const groupId of ["reading", "elsewhere", "garbled", "connect", "nobody", ""]) {
     await broker.untilLoaded(groupId);
   }
-  for (const groupId of ["reading", "elsewhere", "connect"]) await adminCommit(broker, groupId);
+  for (const groupId of ["reading", "elsewhere", "garbled", "connect"]) {
+    await adminCommit(broker, groupId);
+  }
   await stableGroup(broker, "reading", consumerOf(["orders"]));
   await stableGroup(broker, "elsewhere", consumerOf(["other"]));
+  // Consumer-protocol metadata that does not parse: as Kafka, every topic counts as consumed.
+  const garbled = {
+    protocolType: "consumer",
+    protocols: [{ name: "range", metadata: new Uint8Array([7]) }],
+  };
+  await stableGroup(broker, "garbled", garbled);
   const connect = {
     protocolType: "connect",
     protocols: [{ name: "v0", metadata: new Uint8Array() }],
@@ -118,6 +126,8 @@ test("OffsetDelete refuses a topic the group consumes, and a group that is not t
   assert.deepEqual(await committedOf(broker, "reading"), [10, 11]);
   assert.deepEqual(await offsetDelete(broker, "elsewhere", orders), ["top:0", "orders-0:0"]);
   assert.deepEqual(await committedOf(broker, "elsewhere"), [-1, 11]);
+  const unparsed = await offsetDelete(broker, "garbled", orders);
+  assert.deepEqual(unparsed, ["top:0", `orders-0:${subscribed}`]);
   const nonEmpty = await offsetDelete(broker, "connect", orders);
   assert.deepEqual(nonEmpty, [`top:${ErrorCode.NON_EMPTY_GROUP}`]);
   const missing = await offsetDelete(broker, "nobody", orders);
