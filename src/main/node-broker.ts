@@ -169,6 +169,7 @@ export function createBrokerSide(
       },
       fetchers: replication,
     },
+    replicationQuotaWindow: replication.quotaWindow,
   });
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);

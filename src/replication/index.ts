@@ -75,3 +75,16 @@ export {
   javaStringHash,
   type ReplicaFetcherManagerSettings,
 } from "./replica-fetcher-manager.driver.js";
+export {
+  DEFAULT_REPLICATION_QUOTA_WINDOW,
+  ReplicationQuotas,
+  type ReplicaQuota,
+} from "./replication-quotas.driver.js";
+export {
+  quotaSettingsOf,
+  ReplicationQuota,
+  THROTTLE_KEYS,
+  throttledPartitionsOf,
+} from "./replication-quota.js";
+export type { QuotaSettings, ThrottledReplicas } from "./replication-quota.js";
+export { WindowedRate, type RateWindow } from "./windowed-rate.js";

@@ -1,0 +1,85 @@
+/**
+ * The broker's two replication throttles (KIP-73) on its clock: the leader's, over the bytes it
+ * sends to throttled followers, and the follower's, over the bytes its fetchers append for
+ * throttled replicas. Each follows the metadata image: `update` rereads the throttled replicas
+ * and the rates after every config change.
+ */
+import type { BrokerId } from "../common/index.js";
+import type { MetadataImage } from "../metadata/index.js";
+import type { Clock } from "../ports/index.js";
+import type { TopicPartition } from "../storage/index.js";
+import type { Partition } from "./partition.driver.js";
+import { quotaSettingsOf, ReplicationQuota, THROTTLE_KEYS } from "./replication-quota.js";
+import type { RateWindow } from "./windowed-rate.js";
+
+/** One side's throttle as the fetch paths use it (Kafka's ReplicaQuota). */
+export interface ReplicaQuota {
+  isThrottled(topicPartition: TopicPartition): boolean;
+  isQuotaExceeded(): boolean;
+  record(bytes: number): void;
+  /** The throttled traffic's rate now, bytes per second. */
+  bytesPerSecond(): number;
+}
+
+/** Kafka's replication quota window defaults: 11 samples of 1 second. */
+export const DEFAULT_REPLICATION_QUOTA_WINDOW: RateWindow = Object.freeze({
+  samples: 11,
+  windowMs: 1000,
+});
+
+export class ReplicationQuotas {
+  readonly leader: ReplicaQuota;
+  readonly follower: ReplicaQuota;
+  private readonly leaderQuota: ReplicationQuota;
+  private readonly followerQuota: ReplicationQuota;
+
+  constructor(
+    private readonly brokerId: BrokerId,
+    clock: Clock,
+    window: RateWindow = DEFAULT_REPLICATION_QUOTA_WINDOW,
+  ) {
+    this.leaderQuota = new ReplicationQuota(window);
+    this.followerQuota = new ReplicationQuota(window);
+    this.leader = onClock(this.leaderQuota, clock);
+    this.follower = onClock(this.followerQuota, clock);
+  }
+
+  /**
+   * Whether the leader holds back `replicaId`'s fetch of `partition` (Kafka's
+   * shouldLeaderThrottle): a follower out of the ISR, of a throttled replica, while the leader's
+   * throttled traffic is over its bound. ISR members are never held back, so a throttle cannot
+   * shrink the ISR.
+   */
+  shouldLeaderThrottle(partition: Partition, replicaId: number): boolean {
+    if (replicaId < 0 || partition.isr.includes(replicaId as BrokerId)) return false;
+    return this.leader.isThrottled(partition.topicPartition) && this.leader.isQuotaExceeded();
+  }
+
+  /** Rereads both throttles from `image`. */
+  update(image: MetadataImage): void {
+    this.leaderQuota.update(quotaSettingsOf(image, THROTTLE_KEYS.leader, this.brokerId));
+    this.followerQuota.update(quotaSettingsOf(image, THROTTLE_KEYS.follower, this.brokerId));
+  }
+}
+
+/**
+ * Kafka's shouldFollowerThrottle: a throttled replica that is not caught up (its last fetch left
+ * it behind the leader's high watermark, or it has not fetched yet) while the follower's
+ * throttled traffic is over its bound.
+ */
+export function shouldFollowerThrottle(
+  quota: ReplicaQuota | undefined,
+  replica: { readonly topicPartition: TopicPartition; readonly lag: number | undefined },
+): boolean {
+  if (quota === undefined || (replica.lag !== undefined && replica.lag <= 0)) return false;
+  return quota.isThrottled(replica.topicPartition) && quota.isQuotaExceeded();
+}
+
+function onClock(quota: ReplicationQuota, clock: Clock): ReplicaQuota {
+  return {
+    isThrottled: (topicPartition) => quota.isThrottled(topicPartition),
+    isQuotaExceeded: () => quota.isQuotaExceeded(clock.monotonicMs()),
+    record: (bytes) => quota.record(bytes, clock.monotonicMs()),
+    bytesPerSecond: () => quota.bytesPerSecond(clock.monotonicMs()),
+  };
+}
