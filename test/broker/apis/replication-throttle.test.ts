@@ -5,6 +5,7 @@ import {
   partitionRecord,
   topicRecord,
 } from "../../../src/metadata/records.test-support.js";
+import { DelayedFetch, fetchPositionOf } from "../../../src/broker/delayed/index.js";
 import { clientBatch, TOPIC_ID } from "../../replication/fixtures.js";
 import { at, startBroker } from "./harness.js";
 import { fetchRequest, produceRequest } from "./requests.js";
@@ -91,4 +92,35 @@ test("changing the configs changes the throttle at once", async () => {
     configRecord(TOPIC, "orders", "leader.replication.throttled.replicas", null),
   ]);
   assert.deepEqual(await fetchBoth(2), [all, all], "no throttled replicas");
+});
+
+test("new data of a held-back replica does not end a follower's wait in the purgatory", async () => {
+  const { broker, fetchBoth } = await throttledLeader(604);
+  await fetchBoth(2);
+  const { replicaManager } = broker;
+  const topicPartition = { topic: "orders", partition: 0 };
+  const lookup = replicaManager.getPartitionOrError(topicPartition);
+  assert.ok(lookup.kind === "online");
+  const parkedAt = (replicaId: number) =>
+    new DelayedFetch({
+      delayMs: 500,
+      minBytes: 1,
+      isFollower: true,
+      lookup: (asked) => replicaManager.getPartitionOrError(asked),
+      isThrottled: (partition) =>
+        replicaManager.replicationQuotas.shouldLeaderThrottle(partition, replicaId),
+      partitions: [
+        {
+          topicPartition,
+          fetchOffset: 6,
+          currentLeaderEpoch: 0,
+          fetchPosition: fetchPositionOf(lookup.partition, 6),
+        },
+      ],
+    });
+  const [throttled, inSync] = [parkedAt(2), parkedAt(3)];
+  assert.deepEqual([throttled.tryComplete(), inSync.tryComplete()], [false, false]);
+  await broker.call(0, 11, produceRequest({ acks: 1, partition: 0, records: BATCH }));
+  assert.equal(inSync.tryComplete(), true, "the ISR member's bytes are there");
+  assert.equal(throttled.tryComplete(), false, "the held-back replica's would not be sent");
 });
