@@ -94,7 +94,7 @@ test("changing the configs changes the throttle at once", async () => {
   assert.deepEqual(await fetchBoth(2), [all, all], "no throttled replicas");
 });
 
-test("new data of a held-back replica does not end a follower's wait in the purgatory", async () => {
+test("a held-back replica's new data does not end a follower's wait in the purgatory", async () => {
   const { broker, fetchBoth } = await throttledLeader(604);
   await fetchBoth(2);
   const { replicaManager } = broker;
