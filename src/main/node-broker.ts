@@ -23,7 +23,7 @@ import {
 } from "../controller/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
-import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
+import { RemoteLeaderEndpoint, ReplicaManager, ReplicationQuotas } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -169,7 +169,7 @@ export function createBrokerSide(
       },
       fetchers: replication,
     },
-    replicationQuotaWindow: replication.quotaWindow,
+    replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
   });
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);

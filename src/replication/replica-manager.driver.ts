@@ -44,7 +44,6 @@ import {
   type ReplicaFetcherManagerSettings,
 } from "./replica-fetcher-manager.driver.js";
 import { ReplicationQuotas } from "./replication-quotas.driver.js";
-import type { RateWindow } from "./windowed-rate.js";
 
 /** One partition's records of a Produce request. */
 export interface ProduceEntry {
@@ -95,8 +94,8 @@ export interface ReplicaManagerOptions {
   /** `replica.lag.time.max.ms`. */
   readonly replicaLagTimeMaxMs: number;
   readonly network: ReplicationNetwork;
-  /** `replication.quota.window.num` and `.size.seconds`; Kafka's 11 of 1 s when absent. */
-  readonly replicationQuotaWindow?: RateWindow;
+  /** The replication throttles; when absent, Kafka's defaults and no metrics. */
+  readonly replicationQuotas?: ReplicationQuotas;
 }
 
 export class ReplicaManager implements MetadataPublisher {
@@ -114,8 +113,8 @@ export class ReplicaManager implements MetadataPublisher {
   readonly replicationQuotas: ReplicationQuotas;
 
   constructor(private readonly options: ReplicaManagerOptions) {
-    const { brokerId, clock, replicationQuotaWindow } = options;
-    this.replicationQuotas = new ReplicationQuotas(brokerId, clock, replicationQuotaWindow);
+    this.replicationQuotas =
+      options.replicationQuotas ?? new ReplicationQuotas(options.brokerId, options);
     this.stopListening = options.logManager.onLogDirFailure((failure) => {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);

@@ -2,11 +2,13 @@
  * The broker's two replication throttles (KIP-73) on its clock: the leader's, over the bytes it
  * sends to throttled followers, and the follower's, over the bytes its fetchers append for
  * throttled replicas. Each follows the metadata image: `update` rereads the throttled replicas
- * and the rates after every config change.
+ * and the rates after every config change. The bytes each side counts are exported as
+ * `sluice_replication_throttled_bytes_total{side}` (Kafka's LeaderReplication and
+ * FollowerReplication byte-rate sensors, as a counter to take the rate of).
  */
 import type { BrokerId } from "../common/index.js";
 import type { MetadataImage } from "../metadata/index.js";
-import type { Clock } from "../ports/index.js";
+import type { Clock, MetricsSink } from "../ports/index.js";
 import type { TopicPartition } from "../storage/index.js";
 import type { Partition } from "./partition.driver.js";
 import { quotaSettingsOf, ReplicationQuota, THROTTLE_KEYS } from "./replication-quota.js";
@@ -35,13 +37,13 @@ export class ReplicationQuotas {
 
   constructor(
     private readonly brokerId: BrokerId,
-    clock: Clock,
+    ports: { readonly clock: Clock; readonly metrics?: MetricsSink },
     window: RateWindow = DEFAULT_REPLICATION_QUOTA_WINDOW,
   ) {
     this.leaderQuota = new ReplicationQuota(window);
     this.followerQuota = new ReplicationQuota(window);
-    this.leader = onClock(this.leaderQuota, clock);
-    this.follower = onClock(this.followerQuota, clock);
+    this.leader = onClock(this.leaderQuota, { ...ports, side: "leader" });
+    this.follower = onClock(this.followerQuota, { ...ports, side: "follower" });
   }
 
   /**
@@ -75,11 +77,23 @@ export function shouldFollowerThrottle(
   return quota.isThrottled(replica.topicPartition) && quota.isQuotaExceeded();
 }
 
-function onClock(quota: ReplicationQuota, clock: Clock): ReplicaQuota {
+function onClock(
+  quota: ReplicationQuota,
+  ports: { readonly clock: Clock; readonly metrics?: MetricsSink; readonly side: string },
+): ReplicaQuota {
+  const { clock, side } = ports;
+  const counted = ports.metrics?.counter(
+    "sluice_replication_throttled_bytes_total",
+    "Bytes of throttled replicas counted against the replication throttle (KIP-73), by side.",
+    { side },
+  );
   return {
     isThrottled: (topicPartition) => quota.isThrottled(topicPartition),
     isQuotaExceeded: () => quota.isQuotaExceeded(clock.monotonicMs()),
-    record: (bytes) => quota.record(bytes, clock.monotonicMs()),
+    record: (bytes) => {
+      quota.record(bytes, clock.monotonicMs());
+      counted?.inc(bytes);
+    },
     bytesPerSecond: () => quota.bytesPerSecond(clock.monotonicMs()),
   };
 }
