@@ -81,10 +81,11 @@ export {
   type ReplicaQuota,
 } from "./replication-quotas.driver.js";
 export {
-  quotaSettingsOf,
   ReplicationQuota,
   THROTTLE_KEYS,
+  throttleBoundOf,
   throttledPartitionsOf,
+  topicThrottleOf,
 } from "./replication-quota.js";
-export type { QuotaSettings, ThrottledReplicas } from "./replication-quota.js";
+export type { ThrottledPartitions, ThrottleKeys } from "./replication-quota.js";
 export { WindowedRate, type RateWindow } from "./windowed-rate.js";

@@ -158,7 +158,7 @@ export class ReplicaManager implements MetadataPublisher {
     if (delta.configsDelta !== undefined || delta.topicsDelta !== undefined) this.configs.clear();
     // The open logs and the throttles take the new configs now, before any later read.
     if (delta.configsDelta !== undefined) {
-      this.replicationQuotas.update(image);
+      this.replicationQuotas.update(delta, image);
       updateLogConfigs(this.hosted.online(), topicsWithChangedConfigs(delta), {
         logConfigOf: (topic) => this.logConfigOf(topic),
         logManager: this.options.logManager,

@@ -48,7 +48,7 @@ test("the quota is exceeded only above its bound, and never without one", () => 
   const quota = new ReplicationQuota(KAFKA_WINDOW);
   quota.record(5000, 0);
   assert.equal(quota.isQuotaExceeded(0), false, "no bound: Kafka's Long.MAX_VALUE");
-  quota.update({ boundBytesPerSecond: 1000, throttled: new Map() });
+  quota.updateBound(1000);
   assert.equal(quota.isQuotaExceeded(0), true, "bytes counted before the bound still count");
   assert.equal(quota.isQuotaExceeded(4999), true);
   assert.equal(quota.isQuotaExceeded(5000), false, "5000 bytes over 5 s is the bound itself");
@@ -60,8 +60,10 @@ test("throttled replicas are the named partitions of this broker, or every one f
   assert.deepEqual(throttledPartitionsOf("0:2", 1), new Set());
   assert.equal(throttledPartitionsOf("", 1), undefined);
   const quota = new ReplicationQuota(KAFKA_WINDOW);
-  quota.update({ boundBytesPerSecond: 10, throttled: new Map([["orders", new Set([1])]]) });
+  quota.updateTopic("orders", new Set([1]));
   assert.equal(quota.isThrottled({ topic: "orders", partition: 1 }), true);
   assert.equal(quota.isThrottled({ topic: "orders", partition: 0 }), false);
   assert.equal(quota.isThrottled({ topic: "payments", partition: 1 }), false);
+  quota.updateTopic("orders", undefined);
+  assert.equal(quota.isThrottled({ topic: "orders", partition: 1 }), false);
 });

@@ -15,42 +15,44 @@ import { ConfigResourceType, configResourceKey, type MetadataImage } from "../me
 import type { TopicPartition } from "../storage/index.js";
 import { WindowedRate, type RateWindow } from "./windowed-rate.js";
 
-/** Per topic, its throttled partitions on this broker, or "all" for "*". */
-export type ThrottledReplicas = ReadonlyMap<string, "all" | ReadonlySet<number>>;
-
-/** What a throttle obeys; `boundBytesPerSecond` is Infinity for no bound. */
-export interface QuotaSettings {
-  readonly boundBytesPerSecond: number;
-  readonly throttled: ThrottledReplicas;
-}
+/** A topic's throttled partitions on this broker, or "all" for "*". */
+export type ThrottledPartitions = "all" | ReadonlySet<number>;
 
 export class ReplicationQuota {
   private readonly rate: WindowedRate;
-  private settings: QuotaSettings = { boundBytesPerSecond: Infinity, throttled: new Map() };
+  /** Infinity for no bound. */
+  private bound = Infinity;
+  private readonly throttled = new Map<string, ThrottledPartitions>();
 
   constructor(window: RateWindow) {
     this.rate = new WindowedRate(window);
   }
 
-  /** Takes new replicas and bound; the bytes measured so far still count. */
-  update(settings: QuotaSettings): void {
-    this.settings = settings;
+  /** Takes a new bound (Infinity for none); the bytes measured so far still count. */
+  updateBound(boundBytesPerSecond: number): void {
+    this.bound = boundBytesPerSecond;
+  }
+
+  /** Replaces `topic`'s throttled partitions; undefined removes its throttle. */
+  updateTopic(topic: string, partitions: ThrottledPartitions | undefined): void {
+    if (partitions === undefined) this.throttled.delete(topic);
+    else this.throttled.set(topic, partitions);
   }
 
   get boundBytesPerSecond(): number {
-    return this.settings.boundBytesPerSecond;
+    return this.bound;
   }
 
   isThrottled(topicPartition: TopicPartition): boolean {
-    const partitions = this.settings.throttled.get(topicPartition.topic);
+    const partitions = this.throttled.get(topicPartition.topic);
     if (partitions === undefined) return false;
     return partitions === "all" || partitions.has(topicPartition.partition);
   }
 
   /** Whether the throttled traffic's rate is above the bound (Kafka's Quota.acceptable). */
   isQuotaExceeded(nowMs: number): boolean {
-    if (this.settings.boundBytesPerSecond === Infinity) return false;
-    return this.rate.perSecond(nowMs) > this.settings.boundBytesPerSecond;
+    if (this.bound === Infinity) return false;
+    return this.rate.perSecond(nowMs) > this.bound;
   }
 
   /** Counts `bytes` of throttled replication, even when that takes the rate past the bound. */
@@ -65,6 +67,11 @@ export class ReplicationQuota {
 }
 
 /** The config keys of one side of the throttle. */
+export interface ThrottleKeys {
+  readonly rate: string;
+  readonly replicas: string;
+}
+
 export const THROTTLE_KEYS = {
   leader: {
     rate: "leader.replication.throttled.rate",
@@ -74,34 +81,34 @@ export const THROTTLE_KEYS = {
     rate: "follower.replication.throttled.rate",
     replicas: "follower.replication.throttled.replicas",
   },
-} as const;
+} as const satisfies Record<string, ThrottleKeys>;
 
-/** The settings of one side on broker `brokerId`, read from `image`. */
-export function quotaSettingsOf(
-  image: MetadataImage,
-  keys: { readonly rate: string; readonly replicas: string },
-  brokerId: number,
-): QuotaSettings {
-  const brokerValue = (name: string) =>
+/**
+ * The bound of one side on broker `brokerId`: its own dynamic config, else the cluster default;
+ * Infinity when neither is set (or a value is not a long of at least 0, which the controller
+ * refuses).
+ */
+export function throttleBoundOf(image: MetadataImage, keys: ThrottleKeys, brokerId: number) {
+  const valueOf = (name: string) =>
     image.configs.resources
       .get(configResourceKey({ type: ConfigResourceType.BROKER, name }))
       ?.values.get(keys.rate);
-  const rate = brokerValue(String(brokerId)) ?? brokerValue("");
-  const throttled = new Map<string, "all" | ReadonlySet<number>>();
-  for (const configs of image.configs.resources.values()) {
-    if (configs.resource.type !== ConfigResourceType.TOPIC) continue;
-    const value = configs.values.get(keys.replicas);
-    if (value === undefined) continue;
-    const partitions = throttledPartitionsOf(value, brokerId);
-    if (partitions !== undefined) throttled.set(configs.resource.name, partitions);
-  }
-  return { boundBytesPerSecond: boundOf(rate), throttled };
-}
-
-/** A rate the controller validated as a long of at least 0; anything else is no bound. */
-function boundOf(rate: string | undefined): number {
+  const rate = valueOf(String(brokerId)) ?? valueOf("");
   if (rate === undefined || !/^\d+$/.test(rate.trim())) return Infinity;
   return Number(rate);
+}
+
+/** `topic`'s throttled partitions of one side on broker `brokerId`; undefined for none. */
+export function topicThrottleOf(
+  image: MetadataImage,
+  topic: string,
+  keys: ThrottleKeys,
+  brokerId: number,
+): ThrottledPartitions | undefined {
+  const value = image.configs.resources
+    .get(configResourceKey({ type: ConfigResourceType.TOPIC, name: topic }))
+    ?.values.get(keys.replicas);
+  return value === undefined ? undefined : throttledPartitionsOf(value, brokerId);
 }
 
 /**
@@ -112,7 +119,7 @@ function boundOf(rate: string | undefined): number {
 export function throttledPartitionsOf(
   value: string,
   brokerId: number,
-): "all" | ReadonlySet<number> | undefined {
+): ThrottledPartitions | undefined {
   const items = value
     .split(",")
     .map((item) => item.trim())

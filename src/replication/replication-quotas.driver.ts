@@ -2,16 +2,22 @@
  * The broker's two replication throttles (KIP-73) on its clock: the leader's, over the bytes it
  * sends to throttled followers, and the follower's, over the bytes its fetchers append for
  * throttled replicas. Each follows the metadata image: `update` rereads the throttled replicas
- * and the rates after every config change. The bytes each side counts are exported as
- * `sluice_replication_throttled_bytes_total{side}` (Kafka's LeaderReplication and
- * FollowerReplication byte-rate sensors, as a counter to take the rate of).
+ * of the topics and the rates of the brokers whose configs a delta changed. The bytes each side
+ * counts are exported as `sluice_replication_throttled_bytes_total{side}` (Kafka's
+ * LeaderReplication and FollowerReplication byte-rate sensors, as a counter to take the rate of).
  */
 import type { BrokerId } from "../common/index.js";
-import type { MetadataImage } from "../metadata/index.js";
+import { ConfigResourceType, type MetadataDelta, type MetadataImage } from "../metadata/index.js";
 import type { Clock, MetricsSink } from "../ports/index.js";
 import type { TopicPartition } from "../storage/index.js";
 import type { Partition } from "./partition.driver.js";
-import { quotaSettingsOf, ReplicationQuota, THROTTLE_KEYS } from "./replication-quota.js";
+import {
+  ReplicationQuota,
+  THROTTLE_KEYS,
+  throttleBoundOf,
+  topicThrottleOf,
+  type ThrottleKeys,
+} from "./replication-quota.js";
 import type { RateWindow } from "./windowed-rate.js";
 
 /** One side's throttle as the fetch paths use it (Kafka's ReplicaQuota). */
@@ -57,10 +63,36 @@ export class ReplicationQuotas {
     return this.leader.isThrottled(partition.topicPartition) && this.leader.isQuotaExceeded();
   }
 
-  /** Rereads both throttles from `image`. */
-  update(image: MetadataImage): void {
-    this.leaderQuota.update(quotaSettingsOf(image, THROTTLE_KEYS.leader, this.brokerId));
-    this.followerQuota.update(quotaSettingsOf(image, THROTTLE_KEYS.follower, this.brokerId));
+  /**
+   * Rereads what `delta` may have changed in `image` (Kafka's TopicConfigHandler and
+   * BrokerConfigHandler): the rates when a broker's configs changed, the throttled replicas of
+   * each topic whose configs changed (a deleted topic's go with them).
+   */
+  update(delta: MetadataDelta, image: MetadataImage): void {
+    const changes = delta.configsDelta?.changedResources.values() ?? [];
+    for (const { resource } of changes) {
+      if (resource.type === ConfigResourceType.BROKER) this.updateBounds(image);
+      if (resource.type !== ConfigResourceType.TOPIC) continue;
+      for (const [quota, keys] of this.sides()) {
+        quota.updateTopic(
+          resource.name,
+          topicThrottleOf(image, resource.name, keys, this.brokerId),
+        );
+      }
+    }
+  }
+
+  private updateBounds(image: MetadataImage): void {
+    for (const [quota, keys] of this.sides()) {
+      quota.updateBound(throttleBoundOf(image, keys, this.brokerId));
+    }
+  }
+
+  private sides(): [ReplicationQuota, ThrottleKeys][] {
+    return [
+      [this.leaderQuota, THROTTLE_KEYS.leader],
+      [this.followerQuota, THROTTLE_KEYS.follower],
+    ];
   }
 }
 

@@ -3,38 +3,36 @@ import assert from "node:assert/strict";
 import { EMPTY_IMAGE, EMPTY_PROVENANCE, MetadataDelta } from "../../src/metadata/index.js";
 import { configRecord } from "../../src/metadata/records.test-support.js";
 import { brokerId } from "../../src/common/index.js";
-import { quotaSettingsOf, ReplicationQuotas, THROTTLE_KEYS } from "../../src/replication/index.js";
+import {
+  ReplicationQuotas,
+  THROTTLE_KEYS,
+  throttleBoundOf,
+  topicThrottleOf,
+} from "../../src/replication/index.js";
 import { ManualClock, MemoryMetricsSink } from "../../sim/index.js";
 
 const TOPIC = 2;
 const BROKER = 4;
 
-test("the settings come from the topic configs and this broker's rate, else the default", () => {
+test("the rates are this broker's, else the default; the replicas this broker's", () => {
   const delta = new MetadataDelta(EMPTY_IMAGE);
   delta.replayAll([
     configRecord(TOPIC, "orders", "leader.replication.throttled.replicas", "0:1,1:2"),
     configRecord(TOPIC, "orders", "follower.replication.throttled.replicas", "*"),
-    configRecord(TOPIC, "payments", "leader.replication.throttled.replicas", "3:1"),
     configRecord(BROKER, "", "leader.replication.throttled.rate", "500"),
     configRecord(BROKER, "1", "leader.replication.throttled.rate", "100"),
     configRecord(BROKER, "", "follower.replication.throttled.rate", "700"),
   ]);
   const image = delta.apply(EMPTY_PROVENANCE);
-  const leader = quotaSettingsOf(image, THROTTLE_KEYS.leader, 1);
-  assert.equal(leader.boundBytesPerSecond, 100, "this broker's entry first");
-  assert.deepEqual(
-    [...leader.throttled],
-    [
-      ["orders", new Set([0])],
-      ["payments", new Set([3])],
-    ],
-  );
-  assert.equal(quotaSettingsOf(image, THROTTLE_KEYS.leader, 2).boundBytesPerSecond, 500);
-  const follower = quotaSettingsOf(image, THROTTLE_KEYS.follower, 2);
-  assert.equal(follower.boundBytesPerSecond, 700, "the cluster default");
-  assert.deepEqual([...follower.throttled], [["orders", "all"]]);
-  const none = quotaSettingsOf(EMPTY_IMAGE, THROTTLE_KEYS.follower, 1);
-  assert.equal(none.boundBytesPerSecond, Infinity, "no rate set: no bound");
+  const { leader, follower } = THROTTLE_KEYS;
+  assert.equal(throttleBoundOf(image, leader, 1), 100, "this broker's entry first");
+  assert.equal(throttleBoundOf(image, leader, 2), 500, "else the cluster default");
+  assert.equal(throttleBoundOf(image, follower, 2), 700);
+  assert.equal(throttleBoundOf(EMPTY_IMAGE, follower, 1), Infinity, "no rate set: no bound");
+  assert.deepEqual(topicThrottleOf(image, "orders", leader, 1), new Set([0]));
+  assert.deepEqual(topicThrottleOf(image, "orders", leader, 3), new Set());
+  assert.equal(topicThrottleOf(image, "orders", follower, 3), "all");
+  assert.equal(topicThrottleOf(image, "payments", leader, 1), undefined);
 });
 
 test("the broker's throttles follow each image on its clock, and count bytes in metrics", () => {
@@ -46,7 +44,8 @@ test("the broker's throttles follow each image on its clock, and count bytes in 
     configRecord(TOPIC, "orders", "follower.replication.throttled.replicas", "0:3"),
     configRecord(BROKER, "", "follower.replication.throttled.rate", "1000"),
   ]);
-  quotas.update(delta.apply(EMPTY_PROVENANCE));
+  const image = delta.apply(EMPTY_PROVENANCE);
+  quotas.update(delta, image);
   const orders0 = { topic: "orders", partition: 0 };
   assert.equal(quotas.follower.isThrottled(orders0), true);
   assert.equal(quotas.leader.isThrottled(orders0), false);
@@ -62,6 +61,13 @@ test("the broker's throttles follow each image on its clock, and count bytes in 
   clock.advanceBy(1);
   assert.equal(quotas.follower.isQuotaExceeded(), false);
   assert.equal(quotas.follower.bytesPerSecond(), 1000);
-  quotas.update(EMPTY_IMAGE);
-  assert.equal(quotas.follower.isThrottled(orders0), false, "the configs were removed");
+  const removal = new MetadataDelta(image);
+  removal.replayAll([
+    configRecord(TOPIC, "orders", "follower.replication.throttled.replicas", null),
+    configRecord(BROKER, "", "follower.replication.throttled.rate", null),
+  ]);
+  quotas.update(removal, removal.apply(EMPTY_PROVENANCE));
+  assert.equal(quotas.follower.isThrottled(orders0), false, "the replicas were removed");
+  quotas.follower.record(1_000_000);
+  assert.equal(quotas.follower.isQuotaExceeded(), false, "so was the bound");
 });
