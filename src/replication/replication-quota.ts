@@ -39,10 +39,6 @@ export class ReplicationQuota {
     else this.throttled.set(topic, partitions);
   }
 
-  get boundBytesPerSecond(): number {
-    return this.bound;
-  }
-
   isThrottled(topicPartition: TopicPartition): boolean {
     const partitions = this.throttled.get(topicPartition.topic);
     if (partitions === undefined) return false;
