@@ -178,14 +178,14 @@ export function createBrokerSide(
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
     // The controller answered after committing: the metadata log's high watermark now covers
     // the change, and the answer waits until this broker serves it (bounded, never forever).
-    awaitLocalMetadata: async () => {
+    awaitLocalMetadata: async (shows) => {
       const highWatermark = context.raftHighWatermark();
-      if (highWatermark === undefined) return;
       let timer: { cancel(): void } | undefined;
       const giveUp = new Promise<void>((resolve) => {
         timer = ports.timers.schedule(LOCAL_METADATA_WAIT_MAX_MS, resolve);
       });
-      await metadataCache.reachOffset(highWatermark - 1, giveUp);
+      if (highWatermark !== undefined) await metadataCache.reachOffset(highWatermark - 1, giveUp);
+      if (shows !== undefined) await metadataCache.awaitImage(shows, giveUp);
       timer?.cancel();
     },
   });

@@ -65,7 +65,6 @@ export type IsrState =
       readonly lastCommitted: CommittedIsr;
     };
 
-/** The committed variant of IsrState. */
 export type CommittedIsr = Extract<IsrState, { kind: "committed" }>;
 
 /** A committed ISR state. */
