@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EMPTY_IMAGE, EMPTY_PROVENANCE, MetadataDelta } from "../../src/metadata/index.js";
-import { configRecord } from "../../src/metadata/records.test-support.js";
+import { configRecord, removeTopic, topicRecord } from "../../src/metadata/records.test-support.js";
 import { brokerId } from "../../src/common/index.js";
 import {
   ReplicationQuotas,
@@ -12,6 +12,7 @@ import {
 import { ManualClock, MemoryMetricsSink } from "../../sim/index.js";
 
 const TOPIC = 2;
+const TOPIC_ID = "0123456789abcdef0123456789abcdef";
 const BROKER = 4;
 
 test("the rates are this broker's, else the default; the replicas this broker's", () => {
@@ -70,4 +71,28 @@ test("the broker's throttles follow each image on its clock, and count bytes in 
   assert.equal(quotas.follower.isThrottled(orders0), false, "the replicas were removed");
   quotas.follower.record(1_000_000);
   assert.equal(quotas.follower.isQuotaExceeded(), false, "so was the bound");
+});
+
+test("a deleted topic's throttled replicas go with it, and a snapshot restates them all", () => {
+  const quotas = new ReplicationQuotas(brokerId(1), { clock: new ManualClock() });
+  const created = new MetadataDelta(EMPTY_IMAGE);
+  created.replayAll([
+    topicRecord("orders", TOPIC_ID),
+    configRecord(TOPIC, "orders", "leader.replication.throttled.replicas", "*"),
+  ]);
+  const image = created.apply(EMPTY_PROVENANCE);
+  quotas.update(created, image);
+  const orders0 = { topic: "orders", partition: 0 };
+  assert.equal(quotas.leader.isThrottled(orders0), true);
+  const deleted = new MetadataDelta(image);
+  deleted.replayAll([removeTopic(TOPIC_ID)]);
+  quotas.update(deleted, deleted.apply(EMPTY_PROVENANCE));
+  assert.equal(quotas.leader.isThrottled(orders0), false);
+  // A snapshot that no longer states the config removes it too.
+  quotas.update(created, image);
+  const snapshot = new MetadataDelta(image);
+  snapshot.replayAll([topicRecord("orders", TOPIC_ID)]);
+  snapshot.finishSnapshot();
+  quotas.update(snapshot, snapshot.apply(EMPTY_PROVENANCE));
+  assert.equal(quotas.leader.isThrottled(orders0), false);
 });
