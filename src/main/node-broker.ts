@@ -27,6 +27,7 @@ import {
   RemoteLeaderEndpoint,
   ReplicaManager,
   ReplicaManagerMetrics,
+  ReplicationQuotas,
 } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
@@ -175,6 +176,7 @@ export function createBrokerSide(
       },
       fetchers: replication,
     },
+    replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
   });
   const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
