@@ -33,10 +33,13 @@ before(async () => {
 });
 
 after(async () => {
-  await recordCompatibility(node, "kafkajs");
-  await producer?.disconnect();
-  await admin?.disconnect();
-  await node.destroy();
+  try {
+    await recordCompatibility(node, "kafkajs");
+  } finally {
+    await producer?.disconnect();
+    await admin?.disconnect();
+    await node.destroy();
+  }
 });
 
 /** Consumes until `count` messages arrived, commits them, and stops the consumer. */

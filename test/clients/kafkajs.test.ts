@@ -32,10 +32,13 @@ before(async () => {
 });
 
 after(async () => {
-  await recordCompatibility(node, "kafkajs");
-  await producer?.disconnect();
-  await admin?.disconnect();
-  await node.destroy();
+  try {
+    await recordCompatibility(node, "kafkajs");
+  } finally {
+    await producer?.disconnect();
+    await admin?.disconnect();
+    await node.destroy();
+  }
 });
 
 /** The low-level cluster kafkajs builds its consumer on (a private member of Kafka). */

@@ -23,8 +23,11 @@ before(async () => {
 });
 
 after(async () => {
-  await recordCompatibility(node, "kcat (librdkafka)");
-  await node.destroy();
+  try {
+    await recordCompatibility(node, "kcat (librdkafka)");
+  } finally {
+    await node.destroy();
+  }
 });
 
 /** Keyed messages "key-i=codec value i", with a few keys repeated and one empty value. */

@@ -28,8 +28,11 @@ before(async () => {
 });
 
 after(async () => {
-  await recordCompatibility(node, "@platformatic/kafka");
-  await node.destroy();
+  try {
+    await recordCompatibility(node, "@platformatic/kafka");
+  } finally {
+    await node.destroy();
+  }
 });
 
 test("@platformatic/kafka produces with acks=-1 and fetches every message back", async () => {

@@ -89,7 +89,10 @@ function createTopic(
   const refusal = nameRefusal(batch, topic.name);
   if (refusal !== undefined) return failed(topic.name, refusal);
   // Checked before the plan, whose size is the count asked for: 2^31-1 partitions is legal input.
-  if (batch.partitionCount + askedPartitions(topic, context.defaults) > PARTITIONS_PER_REQUEST_MAX) {
+  if (
+    batch.partitionCount + askedPartitions(topic, context.defaults) >
+    PARTITIONS_PER_REQUEST_MAX
+  ) {
     const errorMessage = `one request may create at most ${PARTITIONS_PER_REQUEST_MAX} partitions`;
     return failed(topic.name, { errorCode: ErrorCode.POLICY_VIOLATION, errorMessage });
   }
@@ -115,7 +118,10 @@ function createTopic(
 }
 
 /** How many partitions `topic` asks for: its assignments, its count, or `num.partitions`. */
-function askedPartitions(topic: CreateTopicsRequestCreatableTopic, defaults: TopicDefaults): number {
+function askedPartitions(
+  topic: CreateTopicsRequestCreatableTopic,
+  defaults: TopicDefaults,
+): number {
   if (topic.assignments.length > 0) return topic.assignments.length;
   return topic.numPartitions === -1 ? defaults.numPartitions : Math.max(0, topic.numPartitions);
 }
