@@ -26,6 +26,7 @@ import type { Address, Clock, Logger, Timers } from "../ports/index.js";
 import type { LogConfig, LogManager, PartitionLog, TopicPartition } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
 import { topicsWithChangedConfigs, updateLogConfigs } from "./config-changes.js";
+import { reportDirectories, type DirectoryAssigner } from "./directory-assignments.js";
 import { initialFetchState } from "./fetch-state.js";
 import {
   HostedPartitions,
@@ -92,6 +93,8 @@ export interface ReplicaManagerOptions {
   /** `replica.lag.time.max.ms`. */
   readonly replicaLagTimeMaxMs: number;
   readonly network: ReplicationNetwork;
+  /** Where replicas' log dirs are reported to the controller (KIP-858); none in some tests. */
+  readonly directoryAssigner?: DirectoryAssigner;
 }
 
 export class ReplicaManager implements MetadataPublisher {
@@ -162,6 +165,7 @@ export class ReplicaManager implements MetadataPublisher {
         await this.applyLeaders(changes.leaders);
         await this.applyFollowers(changes.followers, image);
         if (refreshConfigs) this.refreshMinInsyncReplicas();
+        reportDirectories([...changes.leaders, ...changes.followers], image, this.options);
       }
       for (const publisher of this.downstream) publisher.onMetadataUpdate(delta, image, manifest);
       for (const local of [...changes.deletes, ...changes.leaders, ...changes.followers]) {
