@@ -38,6 +38,7 @@ import { partitionConfigOf, type PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
 import type { AppendOutcome, ReadOutcome, ReadRequest } from "./partition-results.js";
 import { newPartition } from "./new-partition.js";
+import { ReplicaAlterLogDirs } from "./replica-alter-log-dirs.driver.js";
 import {
   ReplicaFetcherManager,
   type FollowedPartition,
@@ -106,6 +107,7 @@ export class ReplicaManager implements MetadataPublisher {
   private readonly stopListening: () => void;
   private readonly roleListeners = new Set<(topicPartition: TopicPartition) => void>();
   private readonly fetchers: ReplicaFetcherManager;
+  private readonly logDirMoves: ReplicaAlterLogDirs;
   private readonly downstream: MetadataPublisher[] = [];
   private isShutDown = false;
 
@@ -114,6 +116,10 @@ export class ReplicaManager implements MetadataPublisher {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
       }
+    });
+    this.logDirMoves = new ReplicaAlterLogDirs({
+      ...options,
+      hosted: (topicPartition) => this.hosted.get(topicPartition),
     });
     this.fetchers = new ReplicaFetcherManager(
       {
@@ -310,6 +316,11 @@ export class ReplicaManager implements MetadataPublisher {
     return answers;
   }
 
+  /** Moves a replica to another of this broker's log dirs (AlterReplicaLogDirs); an error code. */
+  alterReplicaLogDir(topicPartition: TopicPartition, targetDir: string): Promise<number> {
+    return this.logDirMoves.alterReplicaLogDir(topicPartition, targetDir);
+  }
+
   /** Proposes ISR shrinks where members fell out of sync (Kafka runs it every lag/2 ms). */
   maybeShrinkIsrs(nowMs: number): number {
     let proposals = 0;
@@ -322,6 +333,7 @@ export class ReplicaManager implements MetadataPublisher {
     this.stopListening();
     await this.applying;
     this.isShutDown = true;
+    await this.logDirMoves.shutdown();
     await this.fetchers.shutdown();
     await Promise.all(this.hosted.online().map((partition) => partition.whenIdle()));
   }

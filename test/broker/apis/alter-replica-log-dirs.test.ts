@@ -1,0 +1,101 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ErrorCode } from "../../../src/common/index.js";
+import { FileSystemError } from "../../../src/ports/index.js";
+import { partitionRecord, topicRecord } from "../../../src/metadata/records.test-support.js";
+import { TOPIC_ID } from "../../replication/fixtures.js";
+import { at, startBroker } from "./harness.js";
+import { fetchRequest, produceRequest } from "./requests.js";
+
+const ALTER_REPLICA_LOG_DIRS = 34;
+const DESCRIBE_LOG_DIRS = 35;
+
+/** Broker 1 with two log dirs, leading "orders"-0 and -1; "orders"-2 lives on broker 2. */
+async function twoDirBroker(seed: number) {
+  const broker = await startBroker({ seed, logDirs: ["/data/a", "/data/b"] });
+  await broker.publish([
+    topicRecord("orders", TOPIC_ID),
+    partitionRecord(TOPIC_ID, 0, [1]),
+    partitionRecord(TOPIC_ID, 1, [1]),
+    partitionRecord(TOPIC_ID, 2, [2]),
+  ]);
+  return broker;
+}
+
+function alter(dirs: { path: string; partitions: number[] }[]) {
+  return {
+    dirs: dirs.map(({ path, partitions }) => ({ path, topics: [{ name: "orders", partitions }] })),
+  };
+}
+
+function errorCodes(body: unknown): [number, number][] {
+  const partitions = at(body, "results", 0, "partitions") as {
+    partitionIndex: number;
+    errorCode: number;
+  }[];
+  return partitions.map(({ partitionIndex, errorCode }) => [partitionIndex, errorCode]);
+}
+
+test("AlterReplicaLogDirs moves a replica in the background, its records intact", async () => {
+  const broker = await twoDirBroker(701);
+  for (let batch = 0; batch < 5; batch++) await broker.call(0, 11, produceRequest({ acks: 1 }));
+  const topicPartition = { topic: "orders", partition: 0 };
+  const source = broker.logManager.logDirOf(topicPartition);
+  const target = source === "/data/a" ? "/data/b" : "/data/a";
+  const moved = await broker.call(
+    ALTER_REPLICA_LOG_DIRS,
+    2,
+    alter([{ path: target, partitions: [0] }]),
+  );
+  assert.deepEqual(errorCodes(moved), [[0, ErrorCode.NONE]]);
+  const { timers } = broker.harness.node;
+  await broker.harness.run(
+    (async () => {
+      while (broker.logManager.logDirOf(topicPartition) !== target) {
+        await new Promise((resolve) => timers.schedule(10, () => resolve(undefined)));
+      }
+    })(),
+  );
+  assert.equal(broker.logManager.getFutureLog(topicPartition), undefined);
+  assert.equal(broker.replicaManager.getPartitionOrError(topicPartition).kind, "online");
+  await broker.call(0, 11, produceRequest({ acks: 1 }));
+  const fetched = await broker.call(1, 12, fetchRequest([{ partition: 0, fetchOffset: 0 }]));
+  assert.equal(at(fetched, "responses", 0, "partitions", 0, "errorCode"), ErrorCode.NONE);
+  assert.equal(at(fetched, "responses", 0, "partitions", 0, "highWatermark"), 12);
+  const described = await broker.call(DESCRIBE_LOG_DIRS, 3, { topics: null });
+  const results = at(described, "results") as { logDir: string; topics: unknown[] }[];
+  const holding = results.find((result) => result.logDir === target);
+  assert.ok(JSON.stringify(holding?.topics).includes('"partitionIndex":0'));
+});
+
+test("AlterReplicaLogDirs answers each partition with Kafka's error codes", async () => {
+  const broker = await twoDirBroker(702);
+  const body = await broker.call(
+    ALTER_REPLICA_LOG_DIRS,
+    1,
+    alter([
+      { path: "/data/nowhere", partitions: [1] },
+      { path: "/data/b", partitions: [2, 9] },
+    ]),
+  );
+  assert.deepEqual(errorCodes(body), [
+    [1, ErrorCode.LOG_DIR_NOT_FOUND],
+    [2, ErrorCode.REPLICA_NOT_AVAILABLE],
+    [9, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION],
+  ]);
+  const here = broker.logManager.logDirOf({ topic: "orders", partition: 1 });
+  const other = here === "/data/a" ? "/data/b" : "/data/a";
+  const same = await broker.call(
+    ALTER_REPLICA_LOG_DIRS,
+    2,
+    alter([{ path: here ?? "", partitions: [1] }]),
+  );
+  assert.deepEqual(errorCodes(same), [[1, ErrorCode.NONE]], "already there");
+  broker.logManager.reportIoError(other, new FileSystemError("EIO", "write", `${other}/x`));
+  const offline = await broker.call(
+    ALTER_REPLICA_LOG_DIRS,
+    2,
+    alter([{ path: other, partitions: [1] }]),
+  );
+  assert.deepEqual(errorCodes(offline), [[1, ErrorCode.KAFKA_STORAGE_ERROR]]);
+});
