@@ -67,11 +67,16 @@ export interface TestBrokerOptions {
   readonly logDirs?: string[];
   readonly autoCreateTopicsEnable?: boolean;
   readonly sessionSlots?: number;
+  /** The simulated disk's size (default: unlimited, whose size the disk cannot tell). */
+  readonly capacityBytes?: number;
 }
 
 /** Starts broker 1 (registered and unfenced) with every client API. */
 export async function startBroker(options: TestBrokerOptions) {
-  const harness = new LogHarness(options.seed);
+  const harness = new LogHarness(
+    options.seed,
+    options.capacityBytes === undefined ? {} : { capacityBytes: options.capacityBytes },
+  );
   const { clock, timers } = harness.node;
   const { logManager, replicaManager } = await startStorage(harness, options.logDirs);
   const metadataCache = new MetadataCache({ clusterId: "test-cluster", random: new TestRandom() });
