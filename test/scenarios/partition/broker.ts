@@ -32,7 +32,7 @@ import type { ScenarioWorld } from "./world.js";
 /** The one partition every scenario replicates. */
 export const ORDERS: TopicPartition = { topic: "orders", partition: 0 };
 export const CLUSTER_ID = "Dz1DTnH3T0WL3dxJgZCkvg";
-const LOG_DIR = "/data";
+export const LOG_DIR = "/data";
 
 /** One batch of the metadata log. */
 export interface MetadataBatch {
@@ -173,6 +173,11 @@ export class BrokerProcess {
   get partition(): Partition | undefined {
     const lookup = this.replicaManager.getPartitionOrError(ORDERS);
     return lookup.kind === "online" ? lookup.partition : undefined;
+  }
+
+  /** Whether the scenario's partition is hosted offline here (its log dir failed). */
+  get isOffline(): boolean {
+    return this.replicaManager.offlineReplicaCount > 0;
   }
 
   /** The fetch state of the partition on this broker's fetcher, if one fetches it. */
