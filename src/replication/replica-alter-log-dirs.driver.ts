@@ -20,7 +20,8 @@ import {
   type LogManager,
   type TopicPartition,
 } from "../storage/index.js";
-import type { DirectoryAssigner } from "./directory-assignments.js";
+import type { MetadataImage } from "../metadata/index.js";
+import { hasDirectoryAssignment, type DirectoryAssigner } from "./directory-assignments.js";
 import type { HostedPartition } from "./hosted-partitions.js";
 
 /** Kafka refuses a move whose future folder name would pass the file-name limit (KAFKA-4893). */
@@ -42,6 +43,8 @@ export interface ReplicaAlterLogDirsOptions {
   /** The replica manager's hosted replica of a partition. */
   readonly hosted: (topicPartition: TopicPartition) => HostedPartition | undefined;
   readonly directoryAssigner?: DirectoryAssigner;
+  /** The metadata now: only a metadata.version with directory assignment is told of moves. */
+  readonly image: () => MetadataImage;
   readonly timers: Timers;
   readonly logger: Logger;
 }
@@ -133,7 +136,8 @@ export class ReplicaAlterLogDirs {
   private assign(move: Move, hosted: HostedPartition & { kind: "online" }): void {
     const { directoryAssigner, logManager } = this.options;
     const directoryId = logManager.directoryIdOf(move.targetDir);
-    if (directoryAssigner === undefined || directoryId === undefined) {
+    const isAssigned = hasDirectoryAssignment(this.options.image());
+    if (directoryAssigner === undefined || directoryId === undefined || !isAssigned) {
       move.state = "accepted";
       return;
     }

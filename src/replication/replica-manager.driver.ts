@@ -120,6 +120,7 @@ export class ReplicaManager implements MetadataPublisher {
     this.logDirMoves = new ReplicaAlterLogDirs({
       ...options,
       hosted: (topicPartition) => this.hosted.get(topicPartition),
+      image: () => this.image,
     });
     this.fetchers = new ReplicaFetcherManager(
       {

@@ -2,7 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../../src/common/index.js";
 import { FileSystemError } from "../../../src/ports/index.js";
-import { partitionRecord, topicRecord } from "../../../src/metadata/records.test-support.js";
+import { full, partitionRecord, topicRecord } from "../../../src/metadata/records.test-support.js";
+import { MetadataRecordType } from "../../../src/protocol/index.js";
+import type { DirectoryAssignment } from "../../../src/replication/index.js";
 import { TOPIC_ID } from "../../replication/fixtures.js";
 import { at, startBroker } from "./harness.js";
 import { fetchRequest, produceRequest } from "./requests.js";
@@ -20,6 +22,18 @@ async function twoDirBroker(seed: number) {
     partitionRecord(TOPIC_ID, 2, [2]),
   ]);
   return broker;
+}
+
+/** Runs the broker's simulator until `condition` holds, looking every 10 simulated ms. */
+async function until(broker: Awaited<ReturnType<typeof twoDirBroker>>, condition: () => boolean) {
+  const { timers } = broker.harness.node;
+  await broker.harness.run(
+    (async () => {
+      while (!condition()) {
+        await new Promise((resolve) => timers.schedule(10, () => resolve(undefined)));
+      }
+    })(),
+  );
 }
 
 function alter(dirs: { path: string; partitions: number[] }[]) {
@@ -48,14 +62,7 @@ test("AlterReplicaLogDirs moves a replica in the background, its records intact"
     alter([{ path: target, partitions: [0] }]),
   );
   assert.deepEqual(errorCodes(moved), [[0, ErrorCode.NONE]]);
-  const { timers } = broker.harness.node;
-  await broker.harness.run(
-    (async () => {
-      while (broker.logManager.logDirOf(topicPartition) !== target) {
-        await new Promise((resolve) => timers.schedule(10, () => resolve(undefined)));
-      }
-    })(),
-  );
+  await until(broker, () => broker.logManager.logDirOf(topicPartition) === target);
   assert.equal(broker.logManager.getFutureLog(topicPartition), undefined);
   assert.equal(broker.replicaManager.getPartitionOrError(topicPartition).kind, "online");
   await broker.call(0, 11, produceRequest({ acks: 1 }));
@@ -98,4 +105,51 @@ test("AlterReplicaLogDirs answers each partition with Kafka's error codes", asyn
     alter([{ path: other, partitions: [1] }]),
   );
   assert.deepEqual(errorCodes(offline), [[1, ErrorCode.KAFKA_STORAGE_ERROR]]);
+});
+
+test("a move reports its target dir to the controller and swaps only once accepted", async () => {
+  const sent: { assignment: DirectoryAssignment; onAccepted: (() => void) | undefined }[] = [];
+  const directoryAssigner = {
+    assign: (assignment: DirectoryAssignment, onAccepted?: () => void) =>
+      void sent.push({ assignment, onAccepted }),
+  };
+  const broker = await startBroker({
+    seed: 703,
+    logDirs: ["/data/a", "/data/b"],
+    directoryAssigner,
+  });
+  await broker.publish([
+    full({
+      type: MetadataRecordType.FeatureLevelRecord,
+      data: { name: "metadata.version", featureLevel: 22 },
+    }),
+    topicRecord("orders", TOPIC_ID),
+    partitionRecord(TOPIC_ID, 0, [1]),
+  ]);
+  const topicPartition = { topic: "orders", partition: 0 };
+  const source = broker.logManager.logDirOf(topicPartition) ?? "";
+  const target = source === "/data/a" ? "/data/b" : "/data/a";
+  const idOf = (dir: string) => broker.logManager.directoryIdOf(dir);
+  assert.deepEqual(
+    sent.map(({ assignment }) => assignment),
+    [{ topicId: TOPIC_ID, partitionIndex: 0, directoryId: idOf(source) }],
+    "a new replica's dir is reported",
+  );
+  await broker.call(0, 11, produceRequest({ acks: 1 }));
+  const moved = await broker.call(
+    ALTER_REPLICA_LOG_DIRS,
+    2,
+    alter([{ path: target, partitions: [0] }]),
+  );
+  assert.deepEqual(errorCodes(moved), [[0, ErrorCode.NONE]]);
+  await until(broker, () => sent.length === 2);
+  assert.equal(sent[1]?.assignment.directoryId, idOf(target));
+  // A second of copy rounds passes without the controller's answer: no swap.
+  const { timers } = broker.harness.node;
+  await broker.harness.run(new Promise((resolve) => timers.schedule(1000, () => resolve(0))));
+  assert.equal(broker.logManager.logDirOf(topicPartition), source, "not swapped before accepted");
+  assert.notEqual(broker.logManager.getFutureLog(topicPartition), undefined);
+  sent[1]?.onAccepted?.();
+  await until(broker, () => broker.logManager.logDirOf(topicPartition) === target);
+  assert.equal(broker.logManager.getFutureLog(topicPartition), undefined);
 });
