@@ -80,12 +80,14 @@ export class ReplicaAlterLogDirs {
     if (hosted === undefined) return ErrorCode.REPLICA_NOT_AVAILABLE;
     const key = keyOf(topicPartition);
     const result = await logManager.alterReplicaLogDir(topicPartition, targetDir);
+    const previous = this.moves.get(key);
     if (result.kind === "moving" && !this.isShutDown) {
-      if (this.moves.get(key)?.targetDir !== targetDir) {
+      if (previous?.targetDir !== targetDir) {
+        if (previous !== undefined) this.end(previous, { isSwapped: false });
         this.moves.set(key, { topicPartition, targetDir, state: "copying" });
       }
       this.schedule(0);
-    } else this.moves.delete(key);
+    } else if (previous !== undefined) this.end(previous, { isSwapped: false });
     return errorCodeOfAlterReplicaLogDir(result);
   }
 
@@ -112,7 +114,11 @@ export class ReplicaAlterLogDirs {
     for (const [key, move] of [...this.moves]) {
       if (this.isShutDown) return;
       const outcome = await this.advance(move);
-      if (outcome === "done") this.moves.delete(key);
+      if (outcome === "done" && this.moves.get(key) === move) {
+        this.end(move, {
+          isSwapped: this.options.logManager.logDirOf(move.topicPartition) === move.targetDir,
+        });
+      }
       if (outcome === "copied") hasCopied = true;
     }
     if (this.moves.size > 0) this.schedule(hasCopied ? 0 : IDLE_STEP_DELAY_MS);
@@ -149,6 +155,24 @@ export class ReplicaAlterLogDirs {
       move.state = "accepted";
       this.schedule(0);
     });
+  }
+
+  /**
+   * Forgets `move`; one the controller was told of but that did not swap tells it the dir the
+   * replica is in after all (Kafka's revert of a cancelled promotion), if it is still hosted.
+   */
+  private end(move: Move, outcome: { readonly isSwapped: boolean }): void {
+    const { directoryAssigner, logManager } = this.options;
+    const { topicPartition } = move;
+    if (this.moves.get(keyOf(topicPartition)) === move) this.moves.delete(keyOf(topicPartition));
+    if (outcome.isSwapped || move.state === "copying" || directoryAssigner === undefined) return;
+    if (!hasDirectoryAssignment(this.options.image())) return;
+    const hosted = this.options.hosted(topicPartition);
+    const logDir = logManager.logDirOf(topicPartition);
+    const directoryId = logDir === undefined ? undefined : logManager.directoryIdOf(logDir);
+    if (hosted?.kind !== "online" || directoryId === undefined) return;
+    const { topicId } = hosted.partition;
+    directoryAssigner.assign({ topicId, partitionIndex: topicPartition.partition, directoryId });
   }
 
   private async swap(move: Move, hosted: HostedPartition & { kind: "online" }) {

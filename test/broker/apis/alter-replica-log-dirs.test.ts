@@ -107,17 +107,17 @@ test("AlterReplicaLogDirs answers each partition with Kafka's error codes", asyn
   assert.deepEqual(errorCodes(offline), [[1, ErrorCode.KAFKA_STORAGE_ERROR]]);
 });
 
-test("a move reports its target dir to the controller and swaps only once accepted", async () => {
+/**
+ * Broker 1 with two log dirs and a recording DirectoryAssigner, on a metadata.version that
+ * records log dirs, leading "orders"-0; `source` is the dir its log is in, `target` the other.
+ */
+async function assigningBroker(seed: number) {
   const sent: { assignment: DirectoryAssignment; onAccepted: (() => void) | undefined }[] = [];
   const directoryAssigner = {
     assign: (assignment: DirectoryAssignment, onAccepted?: () => void) =>
       void sent.push({ assignment, onAccepted }),
   };
-  const broker = await startBroker({
-    seed: 703,
-    logDirs: ["/data/a", "/data/b"],
-    directoryAssigner,
-  });
+  const broker = await startBroker({ seed, logDirs: ["/data/a", "/data/b"], directoryAssigner });
   await broker.publish([
     full({
       type: MetadataRecordType.FeatureLevelRecord,
@@ -126,9 +126,14 @@ test("a move reports its target dir to the controller and swaps only once accept
     topicRecord("orders", TOPIC_ID),
     partitionRecord(TOPIC_ID, 0, [1]),
   ]);
-  const topicPartition = { topic: "orders", partition: 0 };
-  const source = broker.logManager.logDirOf(topicPartition) ?? "";
+  const source = broker.logManager.logDirOf({ topic: "orders", partition: 0 }) ?? "";
   const target = source === "/data/a" ? "/data/b" : "/data/a";
+  return { broker, sent, source, target };
+}
+
+test("a move reports its target dir to the controller and swaps only once accepted", async () => {
+  const { broker, sent, source, target } = await assigningBroker(703);
+  const topicPartition = { topic: "orders", partition: 0 };
   const idOf = (dir: string) => broker.logManager.directoryIdOf(dir);
   assert.deepEqual(
     sent.map(({ assignment }) => assignment),
@@ -152,4 +157,23 @@ test("a move reports its target dir to the controller and swaps only once accept
   sent[1]?.onAccepted?.();
   await until(broker, () => broker.logManager.logDirOf(topicPartition) === target);
   assert.equal(broker.logManager.getFutureLog(topicPartition), undefined);
+});
+
+test("a move cancelled after the controller heard of it reports the dir again", async () => {
+  const { broker, sent, source, target } = await assigningBroker(704);
+  const topicPartition = { topic: "orders", partition: 0 };
+  await broker.call(ALTER_REPLICA_LOG_DIRS, 2, alter([{ path: target, partitions: [0] }]));
+  await until(broker, () => sent.length === 2);
+  const back = await broker.call(
+    ALTER_REPLICA_LOG_DIRS,
+    2,
+    alter([{ path: source, partitions: [0] }]),
+  );
+  assert.deepEqual(errorCodes(back), [[0, ErrorCode.NONE]]);
+  assert.deepEqual(
+    sent.map(({ assignment }) => assignment.directoryId),
+    [source, target, source].map((dir) => broker.logManager.directoryIdOf(dir)),
+  );
+  assert.equal(broker.logManager.getFutureLog(topicPartition), undefined, "the move is dropped");
+  assert.equal(broker.logManager.logDirOf(topicPartition), source);
 });
