@@ -154,6 +154,23 @@ test("a move reports its target dir to the controller and swaps only once accept
   await broker.harness.run(new Promise((resolve) => timers.schedule(1000, () => resolve(0))));
   assert.equal(broker.logManager.logDirOf(topicPartition), source, "not swapped before accepted");
   assert.notEqual(broker.logManager.getFutureLog(topicPartition), undefined);
+  const described = await broker.call(DESCRIBE_LOG_DIRS, 4, { topics: null });
+  const partitionsIn = (dir: string) =>
+    (at(described, "results") as { logDir: string; topics: { partitions: unknown[] }[] }[])
+      .find((result) => result.logDir === dir)
+      ?.topics.flatMap((topic) => topic.partitions);
+  assert.deepEqual(
+    (partitionsIn(target) as { isFutureKey: boolean; offsetLag: number }[]).map((p) => [
+      p.isFutureKey,
+      p.offsetLag,
+    ]),
+    [[true, 0]],
+    "the caught-up future replica shows in its target dir",
+  );
+  assert.deepEqual(
+    (partitionsIn(source) as { isFutureKey: boolean }[]).map((p) => p.isFutureKey),
+    [false],
+  );
   sent[1]?.onAccepted?.();
   await until(broker, () => broker.logManager.logDirOf(topicPartition) === target);
   assert.equal(broker.logManager.getFutureLog(topicPartition), undefined);
