@@ -3,7 +3,7 @@
  * and its own real ReplicaManager (partitions, replica fetchers), fed the controller's metadata
  * log as the broker's loader would feed it. A restart is a new BrokerProcess on the same disk.
  */
-import { brokerId, type BrokerId } from "../../../src/common/index.js";
+import { brokerId, ErrorCode, type BrokerId } from "../../../src/common/index.js";
 import {
   EMPTY_IMAGE,
   MetadataDelta,
@@ -177,7 +177,8 @@ export class BrokerProcess {
 
   /** Whether the scenario's partition is hosted offline here (its log dir failed). */
   get isOffline(): boolean {
-    return this.replicaManager.offlineReplicaCount > 0;
+    const lookup = this.replicaManager.getPartitionOrError(ORDERS);
+    return lookup.kind === "error" && lookup.errorCode === ErrorCode.KAFKA_STORAGE_ERROR;
   }
 
   /** The fetch state of the partition on this broker's fetcher, if one fetches it. */
