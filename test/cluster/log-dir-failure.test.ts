@@ -6,8 +6,9 @@
  *
  * The fault works for a process running as root, where permissions stop nothing: the dir is
  * renamed away and a plain file put in its place, so that every file the broker next creates or
- * opens there fails (ENOTDIR), starting with the replication-offset checkpoint, written every
- * 500 ms here. Open segment files go on working, as on a disk that fails part by part.
+ * opens there fails (ENOTDIR). Open segment files go on working, as on a disk that fails part by
+ * part; with 4 KiB segments the next roll of the partition being written meets the fault within
+ * a few dozen appends (the checkpoints would too, but periodic work starts only 30 s after start).
  *
  * Then the dir is offline on that broker: its partitions there answer KAFKA_STORAGE_ERROR, the
  * next heartbeat names the dir, and the controller moves leadership of exactly those partitions
@@ -65,7 +66,7 @@ async function waitForAcks(producer: { acknowledgedCount(): number }, count: num
 async function startCluster() {
   const members = await startThreeNodes(
     "log-dir-failure",
-    { ...QUICK_FAILURE_DETECTION, "replica.high.watermark.checkpoint.interval.ms": "500" },
+    { ...QUICK_FAILURE_DETECTION, "log.segment.bytes": "4096" },
     (node) => ({
       "log.dirs": DIRS.map((name) => node.dataDir(name)).join(","),
       "metadata.log.dir": node.dataDir("metadata"),
