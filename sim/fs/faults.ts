@@ -11,6 +11,7 @@ export type FileOperation =
   | "rmdir"
   | "stat"
   | "syncDirectory"
+  | "volumeSpace"
   | "append"
   | "write"
   | "read"

@@ -1,4 +1,9 @@
-import { FileSystemError, type FileStat, type FileSystemErrorCode } from "../../src/ports/index.js";
+import {
+  FileSystemError,
+  type FileStat,
+  type FileSystemErrorCode,
+  type VolumeSpace,
+} from "../../src/ports/index.js";
 import {
   DirectoryInode,
   FileInode,
@@ -158,6 +163,16 @@ export class Namespace {
     directory.entries.delete(name);
     directory.modifiedMs = this.nowMs();
     this.usedBytes -= treeBytes(inode);
+  }
+
+  volumeSpace(path: string): VolumeSpace | undefined {
+    const inode = this.lookup(path, "volumeSpace");
+    if (inode === undefined) fail("ENOENT", "volumeSpace", path);
+    if (!Number.isFinite(this.capacityBytes)) return undefined;
+    return {
+      totalBytes: this.capacityBytes,
+      usableBytes: Math.max(0, this.capacityBytes - this.usedBytes),
+    };
   }
 
   stat(path: string): FileStat | undefined {

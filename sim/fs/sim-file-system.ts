@@ -1,6 +1,7 @@
 import {
   FileSystemError,
   type FileStat,
+  type VolumeSpace,
   type FileSystem,
   type OpenOptions,
 } from "../../src/ports/index.js";
@@ -143,6 +144,11 @@ export class SimFileSystem implements FileSystem, FileOperator {
 
   syncDirectory(path: string): Promise<void> {
     return this.call("syncDirectory", path, () => this.namespace.syncDirectory(path));
+  }
+
+  /** The simulated disk's capacity and what is left of it; unknown for an unlimited disk. */
+  volumeSpace(path: string): Promise<VolumeSpace | undefined> {
+    return this.call("volumeSpace", path, () => this.namespace.volumeSpace(path));
   }
 
   /** Part of FileOperator: see there. */

@@ -118,3 +118,13 @@ test("platform errors become FileSystemErrors with their code and the original c
     await rejectsWith(fs.rename(missing, join(dir, "g")), "ENOENT");
   });
 });
+
+test("a volume has a size and usable bytes within it; a missing path fails", async () => {
+  await withTempDir(async (dir) => {
+    const fs = new NodeFileSystem();
+    const space = await fs.volumeSpace(dir);
+    assert.ok(space.totalBytes > 0, "total bytes");
+    assert.ok(space.usableBytes >= 0 && space.usableBytes <= space.totalBytes, "usable bytes");
+    await rejectsWith(fs.volumeSpace(join(dir, "missing")), "ENOENT");
+  });
+});

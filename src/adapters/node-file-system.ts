@@ -1,5 +1,5 @@
 import { constants, promises as fs } from "node:fs";
-import type { FileStat, FileSystem, OpenOptions } from "../ports/index.js";
+import type { FileStat, FileSystem, OpenOptions, VolumeSpace } from "../ports/index.js";
 import { toFileSystemError, translateErrors } from "./file-system-error.js";
 import { NodeFileHandle } from "./node-file-handle.js";
 
@@ -70,6 +70,11 @@ export class NodeFileSystem implements FileSystem {
       if (translated.code === "ENOENT") return undefined;
       throw translated;
     }
+  }
+
+  async volumeSpace(path: string): Promise<VolumeSpace> {
+    const stats = await translateErrors("statfs", path, () => fs.statfs(path));
+    return { totalBytes: stats.blocks * stats.bsize, usableBytes: stats.bavail * stats.bsize };
   }
 
   async syncDirectory(path: string): Promise<void> {

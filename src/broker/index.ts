@@ -112,6 +112,15 @@ export {
   type BrokerEpochSource,
 } from "./forwarding/controller-alter-partition-sender.driver.js";
 export {
+  ControllerDirectoryAssigner,
+  type AssignmentTransport,
+  type ControllerDirectoryAssignerOptions,
+} from "./forwarding/controller-directory-assigner.driver.js";
+export {
+  assignReplicasToDirsRequest,
+  assignmentErrorCodes,
+} from "./forwarding/directory-assignment-batch.js";
+export {
   registerClientApis,
   type ClientApiConfig,
   type ClientApiDependencies,

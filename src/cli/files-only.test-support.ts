@@ -38,6 +38,10 @@ export class FilesOnly implements FileSystem {
       },
     };
   }
+  /** Files only: no volume to measure. */
+  async volumeSpace(): Promise<undefined> {
+    return undefined;
+  }
   async stat(path: string): Promise<FileStat | undefined> {
     const bytes = this.files.get(path);
     if (bytes === undefined) return undefined;

@@ -32,6 +32,7 @@ import {
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
+import { directoryReporting } from "./node-directories.js";
 import type { NodeIdentity, NodePorts } from "./node-types.js";
 
 /** Kafka's default `request.timeout.ms` for requests a broker sends to the controller. */
@@ -148,6 +149,11 @@ export function createBrokerSide(
     () => ({ brokerId: identity.nodeId, brokerEpoch: brokerEpoch() }),
     { requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS },
   );
+  const directories = directoryReporting(ports, context, {
+    brokerEpoch,
+    requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
+    image: () => replicaManager.metadataImage,
+  });
   const replication = config.replication;
   // Followers reach partition leaders on their own connections, apart from the controller's.
   const fetchPool = new ClientPool(ports, {
@@ -177,12 +183,29 @@ export function createBrokerSide(
       fetchers: replication,
     },
     replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
+    directoryAssigner: directories.assigner,
   });
   const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
-  const forwarder = new ControllerForwarder(channel, {
+  const forwarder = forwarderOf(ports, channel, { metadataCache, context });
+  const close = (): void => {
+    directories.close();
+    membership.close();
+    fetchPool.close();
+  };
+  return { ...membership, metadataCache, replicaManager, forwarder, replicaMetrics, close };
+}
+
+/** The admin forwarder, whose answers wait until this broker serves the change they made. */
+function forwarderOf(
+  ports: NodePorts,
+  channel: ControllerChannel,
+  parts: { readonly metadataCache: MetadataCache; readonly context: BrokerSideContext },
+): ControllerForwarder {
+  const { metadataCache, context } = parts;
+  return new ControllerForwarder(channel, {
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
     // The controller answered after committing: the metadata log's high watermark now covers
     // the change, and the answer waits until this broker serves it (bounded, never forever).
@@ -197,11 +220,6 @@ export function createBrokerSide(
       timer?.cancel();
     },
   });
-  const close = (): void => {
-    membership.close();
-    fetchPool.close();
-  };
-  return { ...membership, metadataCache, replicaManager, forwarder, replicaMetrics, close };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */

@@ -8,6 +8,8 @@ import { KeyedChanges } from "./keyed-changes.js";
 
 /** The name of the feature that versions the metadata log itself. */
 export const METADATA_VERSION_FEATURE = "metadata.version";
+/** The metadata.version level that brought JBOD log dir assignment (Kafka's 3.7-IV2, KIP-858). */
+export const DIRECTORY_ASSIGNMENT_METADATA_VERSION = 17;
 
 export class FeaturesDelta {
   /** Other features set (their level) or removed (undefined). */

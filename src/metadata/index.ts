@@ -51,7 +51,11 @@ export { TopicDelta } from "./topic-delta.js";
 export { ConfigurationsDelta } from "./configurations-delta.js";
 export type { ResourceChanges } from "./configurations-delta.js";
 export { ClientQuotasDelta } from "./client-quotas-delta.js";
-export { FeaturesDelta, METADATA_VERSION_FEATURE } from "./features-delta.js";
+export {
+  DIRECTORY_ASSIGNMENT_METADATA_VERSION,
+  FeaturesDelta,
+  METADATA_VERSION_FEATURE,
+} from "./features-delta.js";
 export { SecurityDelta } from "./security-delta.js";
 export { KeyedChanges } from "./keyed-changes.js";
 export type {

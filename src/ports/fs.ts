@@ -90,4 +90,15 @@ export interface FileSystem {
   stat(path: string): Promise<FileStat | undefined>;
   /** Makes the entries of a folder (creations, renames, deletions) durable. */
   syncDirectory(path: string): Promise<void>;
+  /**
+   * The size of the volume holding `path` and the bytes an unprivileged writer may still use
+   * there (statfs), or undefined when this file system cannot tell.
+   */
+  volumeSpace(path: string): Promise<VolumeSpace | undefined>;
+}
+
+/** The space of a volume, in bytes. */
+export interface VolumeSpace {
+  readonly totalBytes: number;
+  readonly usableBytes: number;
 }

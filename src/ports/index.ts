@@ -1,7 +1,14 @@
 export type { Clock } from "./clock.js";
 export type { Timer, Timers } from "./timers.js";
 export type { Random } from "./random.js";
-export type { FileSystem, FileHandle, FileStat, OpenOptions, FileSystemErrorCode } from "./fs.js";
+export type {
+  FileSystem,
+  FileHandle,
+  FileStat,
+  OpenOptions,
+  FileSystemErrorCode,
+  VolumeSpace,
+} from "./fs.js";
 export { FileSystemError, isFileSystemError } from "./fs.js";
 export type { Address, Connection, ConnectionHandlers, Listener, Network } from "./net.js";
 export type { Logger, LogFields, LogLevel } from "./logger.js";

@@ -26,6 +26,8 @@ export type { FollowerFetchUpdate, PartitionStateOptions, RoleChange } from "./p
 export type { AcksAllProgress } from "./request-checks.js";
 export { ALTER_PARTITION_ATTEMPTS_MAX } from "./alter-partition-sender.js";
 export type { AlterPartitionSender } from "./alter-partition-sender.js";
+export { directoryAssignmentsOf, hasDirectoryAssignment } from "./directory-assignments.js";
+export type { DirectoryAssigner, DirectoryAssignment } from "./directory-assignments.js";
 export { defaultPartitionConfig, partitionConfigOf } from "./partition-config.js";
 export type { PartitionConfig } from "./partition-config.js";
 export { validateProduceRecords } from "./produce-validation.js";

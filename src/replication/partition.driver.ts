@@ -15,8 +15,6 @@
 import { ErrorCode, type BrokerId, type Uuid } from "../common/index.js";
 import type { PartitionRegistration } from "../metadata/index.js";
 import {
-  EARLIEST_TIMESTAMP,
-  LATEST_TIMESTAMP,
   isLogAppendError,
   isStorageFailure,
   type LogConfig,
@@ -44,15 +42,8 @@ import type { PartitionState, RoleChange } from "./partition-state.js";
 import { validateProduceRecords } from "./produce-validation.js";
 import { divergenceOf, type AcksAllProgress } from "./request-checks.js";
 import type { FollowerReplicaState } from "./replica-state.js";
-
-/** ListOffsets' EARLIEST_LOCAL_TIMESTAMP (KIP-405): the local log start, as -2 without tiers. */
-const EARLIEST_LOCAL_TIMESTAMP = -4;
-
-/**
- * ListOffsets' LATEST_TIERED_TIMESTAMP (v9, KIP-1005): the highest offset in remote storage.
- * Without tiered storage nothing is tiered, and Kafka answers offset -1 and epoch -1.
- */
-const LATEST_TIERED_TIMESTAMP = -5;
+import { offsetForTimestamp } from "./partition-timestamps.driver.js";
+import { PartitionLogAccess, type LogSwapResult } from "./partition-log-access.driver.js";
 
 export interface PartitionOptions {
   readonly topicPartition: TopicPartition;
@@ -83,12 +74,17 @@ export class Partition {
   private readonly highWatermarkListeners = new Set<(highWatermark: number) => void>();
   private readonly appendListeners = new Set<(event: AppendedEvent) => void>();
   private readonly inflight = new Set<Promise<void>>();
-  private readonly log: PartitionLog;
+  private readonly access: PartitionLogAccess;
   private readonly state: PartitionState;
 
   constructor(private readonly options: PartitionOptions) {
-    this.log = options.log;
+    this.access = new PartitionLogAccess(options.log, options.logDir);
     this.state = options.state;
+  }
+
+  /** The log now (a replica move may swap it; async work goes through `access.use`). */
+  private get log(): PartitionLog {
+    return this.access.current;
   }
 
   get topicPartition(): TopicPartition {
@@ -98,7 +94,7 @@ export class Partition {
     return this.options.topicId;
   }
   get logDir(): string {
-    return this.options.logDir;
+    return this.access.logDir;
   }
   get role(): PartitionRole {
     return this.state.role;
@@ -221,7 +217,8 @@ export class Partition {
     const leaderEpoch = this.state.leaderEpoch;
     let appended;
     try {
-      appended = await this.log.appendAsLeader(validation.header.bytes, { leaderEpoch });
+      const bytes = validation.header.bytes;
+      appended = await this.access.use((log) => log.appendAsLeader(bytes, { leaderEpoch }));
     } catch (error) {
       return refuse(this.errorCodeOf(error));
     }
@@ -256,7 +253,7 @@ export class Partition {
     }
     let appended;
     try {
-      appended = await this.log.appendAsFollower(records);
+      appended = await this.access.use((log) => log.appendAsFollower(records));
     } catch (error) {
       return { kind: "error", errorCode: this.errorCodeOf(error) };
     }
@@ -286,7 +283,7 @@ export class Partition {
     const logStartOffset = Math.min(leader.logStartOffset, this.state.highWatermark);
     if (logStartOffset <= this.log.logStartOffset) return undefined;
     try {
-      await this.log.maybeIncrementLogStartOffset(logStartOffset);
+      await this.access.use((log) => log.maybeIncrementLogStartOffset(logStartOffset));
     } catch (error) {
       return { kind: "error", errorCode: this.errorCodeOf(error) };
     }
@@ -306,7 +303,7 @@ export class Partition {
 
   private async truncation(work: () => Promise<unknown>): Promise<Failure | undefined> {
     try {
-      await work();
+      await this.access.use(work);
     } catch (error) {
       return failure(this.errorCodeOf(error));
     }
@@ -334,7 +331,7 @@ export class Partition {
    */
   async readRecords(request: ReadRequest): Promise<ReadOutcome> {
     try {
-      return await this.read(request);
+      return await this.access.use(() => this.read(request));
     } catch (error) {
       const errorCode = this.errorCodeOf(error);
       return { kind: "error", errorCode, highWatermark: -1, logStartOffset: -1 };
@@ -354,11 +351,13 @@ export class Partition {
     | Failure
   > {
     try {
-      const read = await this.log.read({ ...options, minOneBatch: true });
-      if (read.kind === "offsetOutOfRange") return failure(ErrorCode.OFFSET_OUT_OF_RANGE);
-      const records: Uint8Array[] = [];
-      for (const slice of read.slices) records.push(await this.log.readBytes(slice));
-      return { kind: "records", records, nextOffset: read.nextOffset };
+      return await this.access.use(async (log) => {
+        const read = await log.read({ ...options, minOneBatch: true });
+        if (read.kind === "offsetOutOfRange") return failure(ErrorCode.OFFSET_OUT_OF_RANGE);
+        const records: Uint8Array[] = [];
+        for (const slice of read.slices) records.push(await log.readBytes(slice));
+        return { kind: "records", records, nextOffset: read.nextOffset };
+      });
     } catch (error) {
       return failure(this.errorCodeOf(error));
     }
@@ -380,7 +379,9 @@ export class Partition {
     },
   ): Promise<OffsetLookup> {
     try {
-      return await this.offsetForTimestamp(timestamp, options);
+      return await this.access.use((log) =>
+        offsetForTimestamp(this.state, log, timestamp, options),
+      );
     } catch (error) {
       return { kind: "error", errorCode: this.errorCodeOf(error) };
     }
@@ -426,7 +427,7 @@ export class Partition {
       return failure(ErrorCode.OFFSET_OUT_OF_RANGE);
     }
     try {
-      await this.log.maybeIncrementLogStartOffset(requested);
+      await this.access.use((log) => log.maybeIncrementLogStartOffset(requested));
     } catch (error) {
       return failure(this.errorCodeOf(error));
     }
@@ -439,6 +440,15 @@ export class Partition {
     const item = this.state.maybeShrinkIsr(nowMs);
     if (item !== undefined) this.submitAlterPartition(item, nowMs);
     return item !== undefined;
+  }
+
+  /**
+   * Swaps the log for the one a replica move made in another dir (Kafka's
+   * maybeReplaceCurrentWithFutureReplica): `swap` runs while no append, read or truncation is
+   * under way, and none starts until it is done.
+   */
+  replaceLog(swap: (log: PartitionLog) => Promise<LogSwapResult>): Promise<LogSwapResult> {
+    return this.access.replace(swap);
   }
 
   /** Resolves when no AlterPartition of this partition is in flight. */
@@ -526,44 +536,6 @@ export class Partition {
     if (update.highWatermarkChanged) this.publishHighWatermark();
   }
 
-  private async offsetForTimestamp(
-    timestamp: number,
-    options: {
-      readonly isolation: IsolationLevel | undefined;
-      readonly currentLeaderEpoch: number;
-    },
-  ): Promise<OffsetLookup> {
-    const state = this.state;
-    const checked = state.checkLeaderEpoch(options.currentLeaderEpoch, { requireLeader: true });
-    if (checked !== ErrorCode.NONE) return failure(checked);
-    const role = state.role;
-    const lastFetchableOffset =
-      options.isolation === undefined ? this.log.logEndOffset : state.highWatermark;
-    const isHighWatermarkLagging =
-      options.isolation !== undefined &&
-      role.kind === "leader" &&
-      role.leaderEpochStartOffset > state.highWatermark;
-    const offsetNotAvailable = failure(ErrorCode.OFFSET_NOT_AVAILABLE);
-    if (timestamp === LATEST_TIMESTAMP) {
-      if (isHighWatermarkLagging) return offsetNotAvailable;
-      const found = { offset: lastFetchableOffset, timestamp: -1, leaderEpoch: state.leaderEpoch };
-      return { kind: "found", ...found };
-    }
-    if (timestamp === LATEST_TIERED_TIMESTAMP) return { kind: "notFound" };
-    const asked = timestamp === EARLIEST_LOCAL_TIMESTAMP ? EARLIEST_TIMESTAMP : timestamp;
-    const found = await this.log.fetchOffsetByTimestamp(asked);
-    if (asked === EARLIEST_TIMESTAMP) {
-      return found === undefined ? { kind: "notFound" } : { kind: "found", ...found };
-    }
-    if (
-      found !== undefined &&
-      (options.isolation === undefined || found.offset < lastFetchableOffset)
-    ) {
-      return { kind: "found", ...found };
-    }
-    return isHighWatermarkLagging ? offsetNotAvailable : { kind: "notFound" };
-  }
-
   /** Sends an ISR expansion or shrink and applies the answer, retrying a bounded number. */
   private submitAlterPartition(item: AlterPartitionItem, nowMs: number): void {
     const sending = submitWithRetries(this.options.alterPartitionSender, item, (outcome) => {
@@ -589,7 +561,7 @@ export class Partition {
     if (isLogAppendError(error)) return error.errorCode;
     if (!isStorageFailure(error)) throw error;
     this.state.becomeOffline();
-    this.options.onStorageFailure(this.options.logDir, error);
+    this.options.onStorageFailure(this.access.logDir, error);
     return ErrorCode.KAFKA_STORAGE_ERROR;
   }
 }

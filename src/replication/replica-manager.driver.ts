@@ -27,6 +27,7 @@ import type { Address, Clock, Logger, Timers } from "../ports/index.js";
 import type { LogConfig, LogManager, PartitionLog, TopicPartition } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
 import { topicsWithChangedConfigs, updateLogConfigs } from "./config-changes.js";
+import { reportDirectories, type DirectoryAssigner } from "./directory-assignments.js";
 import { initialFetchState } from "./fetch-state.js";
 import {
   HostedPartitions,
@@ -38,6 +39,7 @@ import { partitionConfigOf, type PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
 import type { AppendOutcome, ReadOutcome, ReadRequest } from "./partition-results.js";
 import { newPartition } from "./new-partition.js";
+import { ReplicaAlterLogDirs } from "./replica-alter-log-dirs.driver.js";
 import {
   ReplicaFetcherManager,
   type FollowedPartition,
@@ -101,6 +103,8 @@ export interface ReplicaManagerOptions {
   readonly network: ReplicationNetwork;
   /** The replication throttles; when absent, Kafka's defaults and no metrics. */
   readonly replicationQuotas?: ReplicationQuotas;
+  /** Where replicas' log dirs are reported to the controller (KIP-858); none in some tests. */
+  readonly directoryAssigner?: DirectoryAssigner;
 }
 
 export class ReplicaManager implements MetadataPublisher {
@@ -112,6 +116,7 @@ export class ReplicaManager implements MetadataPublisher {
   private readonly stopListening: () => void;
   private readonly roleListeners = new Set<(topicPartition: TopicPartition) => void>();
   private readonly fetchers: ReplicaFetcherManager;
+  private readonly logDirMoves: ReplicaAlterLogDirs;
   private readonly downstream: MetadataPublisher[] = [];
   private readonly isrChanges = new IsrChangeTotals();
   private isShutDown = false;
@@ -125,6 +130,11 @@ export class ReplicaManager implements MetadataPublisher {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
       }
+    });
+    this.logDirMoves = new ReplicaAlterLogDirs({
+      ...options,
+      hosted: (topicPartition) => this.hosted.get(topicPartition),
+      image: () => this.image,
     });
     this.fetchers = new ReplicaFetcherManager(
       {
@@ -178,6 +188,7 @@ export class ReplicaManager implements MetadataPublisher {
         await this.applyLeaders(changes.leaders);
         await this.applyFollowers(changes.followers, image);
         if (refreshConfigs) this.refreshMinInsyncReplicas();
+        reportDirectories([...changes.leaders, ...changes.followers], image, this.options);
       }
       for (const publisher of this.downstream) publisher.onMetadataUpdate(delta, image, manifest);
       for (const local of [...changes.deletes, ...changes.leaders, ...changes.followers]) {
@@ -328,6 +339,11 @@ export class ReplicaManager implements MetadataPublisher {
     return answers;
   }
 
+  /** Moves a replica to another of this broker's log dirs (AlterReplicaLogDirs); an error code. */
+  alterReplicaLogDir(topicPartition: TopicPartition, targetDir: string): Promise<number> {
+    return this.logDirMoves.alterReplicaLogDir(topicPartition, targetDir);
+  }
+
   /** Proposes ISR shrinks where members fell out of sync (Kafka runs it every lag/2 ms). */
   maybeShrinkIsrs(nowMs: number): number {
     let proposals = 0;
@@ -340,6 +356,7 @@ export class ReplicaManager implements MetadataPublisher {
     this.stopListening();
     await this.applying;
     this.isShutDown = true;
+    await this.logDirMoves.shutdown();
     await this.fetchers.shutdown();
     await Promise.all(this.hosted.online().map((partition) => partition.whenIdle()));
   }

@@ -116,6 +116,12 @@ export class MemoryFileSystem implements FileSystem {
     this.parentOf(path, "rmdir").entries.delete(basename(path));
   }
 
+  /** A memory file system has no volume to measure. */
+  async volumeSpace(path: string): Promise<undefined> {
+    if (this.lookup(path) === undefined) fail("ENOENT", "statfs", path);
+    return undefined;
+  }
+
   async stat(path: string): Promise<FileStat | undefined> {
     const node = this.lookup(path);
     if (node === undefined) return undefined;

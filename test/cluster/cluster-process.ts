@@ -62,6 +62,11 @@ export class ClusterNode {
     return join(this.dir, "data");
   }
 
+  /** A folder `name` inside the node's dir, for a node with several log dirs. */
+  dataDir(name: string): string {
+    return join(this.dir, name);
+  }
+
   /** Everything the running (or last) process wrote, for failure messages. */
   get log(): string {
     return this.output;
@@ -72,9 +77,12 @@ export class ClusterNode {
     return this.child !== undefined;
   }
 
-  /** Writes server.properties; `log.dirs` is the node's own. */
+  /**
+   * Writes server.properties; `log.dirs` is the node's own, unless `settings` name the node's
+   * dirs themselves (see `dataDir`).
+   */
   writeConfig(settings: Readonly<Record<string, string>>): void {
-    const lines = Object.entries({ ...settings, "log.dirs": this.logDir }).map(
+    const lines = Object.entries({ "log.dirs": this.logDir, ...settings }).map(
       ([key, value]) => `${key}=${value}`,
     );
     writeFileSync(this.configPath, lines.join("\n") + "\n");

@@ -49,14 +49,16 @@ export interface PartitionView {
 
 /**
  * Formats and starts three combined nodes on new free ports with `settings` on top of the
- * defaults every node gets; retries when a port picked as free was taken meanwhile.
+ * defaults every node gets, and `nodeSettings` of each node on top (its own folders); retries
+ * when a port picked as free was taken meanwhile.
  */
 export async function startThreeNodes(
   name: string,
   settings: Readonly<Record<string, string>>,
+  nodeSettings: (node: ClusterNode) => Readonly<Record<string, string>> = () => ({}),
 ): Promise<Member[]> {
   for (let attempt = 1; ; attempt++) {
-    const members = await configure(temporaryDir(`${name}-${attempt}`), settings);
+    const members = await configure(temporaryDir(`${name}-${attempt}`), settings, nodeSettings);
     try {
       await Promise.all(members.map((member) => member.node.start()));
       return members;
@@ -70,6 +72,7 @@ export async function startThreeNodes(
 async function configure(
   dir: string,
   settings: Readonly<Record<string, string>>,
+  nodeSettings: (node: ClusterNode) => Readonly<Record<string, string>>,
 ): Promise<Member[]> {
   const clusterId = (await sluice(["random-uuid"])).trim();
   const members: Member[] = [];
@@ -95,6 +98,7 @@ async function configure(
       "controller.quorum.voters": voters,
       "sluice.http.listener": `127.0.0.1:${await freePort()}`,
       ...settings,
+      ...nodeSettings(member.node),
     });
     await member.node.format(clusterId);
   }

@@ -6,13 +6,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { brokerId, type Uuid } from "../../src/common/index.js";
-import { BrokerLifecycle, DEFAULT_BROKER_LIFECYCLE_CONFIG } from "../../src/broker/index.js";
+import {
+  BrokerLifecycle,
+  DEFAULT_BROKER_LIFECYCLE_CONFIG,
+  assignReplicasToDirsRequest,
+} from "../../src/broker/index.js";
 import { alterPartitionRequest } from "../../src/broker/forwarding/alter-partition-batch.js";
 import { heartbeatAtVersion } from "../../src/broker/lifecycle/lifecycle-types.js";
 import {
   ByteReader,
   ByteWriter,
   alterPartition,
+  assignReplicasToDirs,
   brokerHeartbeat,
   brokerRegistration,
   fetch,
@@ -80,6 +85,42 @@ test("AlterPartition carries the ISR as ids before v3 and with broker epochs fro
           ],
         );
       } else assert.deepEqual(partition?.newIsr, [1, 3]);
+    },
+  );
+});
+
+test("AssignReplicasToDirs groups a broker's replicas by log dir and topic", () => {
+  const dirA = "c0000000000000000000000000000001" as Uuid;
+  const dirB = "c0000000000000000000000000000002" as Uuid;
+  const batch = [
+    { topicId: TOPIC_ID as Uuid, partitionIndex: 0, directoryId: dirA },
+    { topicId: OTHER_TOPIC_ID as Uuid, partitionIndex: 3, directoryId: dirA },
+    { topicId: TOPIC_ID as Uuid, partitionIndex: 1, directoryId: dirB },
+  ];
+  atEveryVersion(
+    assignReplicasToDirs,
+    () => assignReplicasToDirsRequest({ brokerId: 2, brokerEpoch: 30 }, batch),
+    (decoded) => {
+      assert.equal(decoded.brokerEpoch, 30);
+      assert.deepEqual(
+        decoded.directories.map((directory) => [
+          directory.id,
+          directory.topics.map((topic) => [
+            topic.topicId,
+            topic.partitions.map((partition) => partition.partitionIndex),
+          ]),
+        ]),
+        [
+          [
+            dirA,
+            [
+              [TOPIC_ID, [0]],
+              [OTHER_TOPIC_ID, [3]],
+            ],
+          ],
+          [dirB, [[TOPIC_ID, [1]]]],
+        ],
+      );
     },
   );
 });

@@ -13,6 +13,7 @@ import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js
 import type { ApiKey } from "../../protocol/index.js";
 import type { ApiHandler } from "../router/handler.js";
 import { forwardedAdminHandlers } from "./admin-forwarding.driver.js";
+import { alterReplicaLogDirsHandler } from "./alter-replica-log-dirs.driver.js";
 import { AutoTopicCreator } from "./auto-topic-creation.driver.js";
 import { deleteRecordsHandler } from "./delete-records.driver.js";
 import { describeClusterHandler } from "./describe-cluster.js";
@@ -62,8 +63,8 @@ export interface ClientApis {
 
 /**
  * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
- * DescribeConfigs, DescribeLogDirs, DescribeCluster, DescribeTopicPartitions and the forwarded
- * admin APIs. ApiVersions
+ * DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs, DescribeCluster,
+ * DescribeTopicPartitions and the forwarded admin APIs. ApiVersions
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
@@ -103,6 +104,7 @@ export function registerClientApis(
   router.register(offsetForLeaderEpochHandler(replicaManager));
   const { brokerId, staticConfig } = config;
   router.register(describeConfigsHandler(metadataCache, { brokerId, staticConfig }));
+  router.register(alterReplicaLogDirsHandler(replicaManager));
   router.register(describeLogDirsHandler(dependencies.logManager));
   router.register(describeClusterHandler(metadataCache));
   router.register(describeTopicPartitionsHandler(metadataCache));

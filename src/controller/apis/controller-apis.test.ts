@@ -82,6 +82,11 @@ const SAMPLE_REQUESTS: Readonly<Record<number, object>> = {
       },
     ],
   },
+  73: {
+    brokerId: 1,
+    brokerEpoch: 0,
+    directories: [{ id: uuid(19), topics: [{ topicId: uuid(1), partitions: [] }] }],
+  },
 };
 
 /** Encodes a response at `version`, decodes it, and checks that encoding it again is identical. */
@@ -103,7 +108,7 @@ function assertRoundTrip(
 }
 
 function withBrokerEpoch(apiKey: number, input: object, brokerEpoch: number): object {
-  return [56, 63, 67].includes(apiKey) ? { ...input, brokerEpoch } : input;
+  return [56, 63, 67, 73].includes(apiKey) ? { ...input, brokerEpoch } : input;
 }
 
 test("each controller API serves a range within its codec's, once per API key", () => {
@@ -116,7 +121,7 @@ test("each controller API serves a range within its codec's, once per API key", 
     assert.equal(keys.has(api.apiKey), false, `${api.name} once`);
     keys.add(api.apiKey);
   }
-  assert.equal(keys.size, 16);
+  assert.equal(keys.size, 17);
 });
 
 test("every controller API answers and encodes its response at every served version", async () => {

@@ -16,6 +16,7 @@ import {
   allocateProducerIdsApi,
   alterPartitionApi,
   alterPartitionReassignmentsApi,
+  assignReplicasToDirsApi,
   electLeadersApi,
   listPartitionReassignmentsApi,
 } from "./partition-apis.js";
@@ -39,6 +40,7 @@ export const controllerApis: readonly ControllerApi[] = [
   unregisterBrokerApi,
   allocateProducerIdsApi,
   controllerRegistrationApi,
+  assignReplicasToDirsApi,
 ];
 
 /** The request context the bound handlers read: src/broker's HandlerContext is one. */

@@ -1,11 +1,12 @@
 /**
  * The partition APIs: ElectLeaders (43, v0-2), AlterPartition (56, v0-3),
- * AlterPartitionReassignments (45, v0) and ListPartitionReassignments (46, v0, a read), and
- * AllocateProducerIds (67, v0); the ranges Kafka 3.7-3.9 controllers advertise.
+ * AlterPartitionReassignments (45, v0) and ListPartitionReassignments (46, v0, a read),
+ * AllocateProducerIds (67, v0) and AssignReplicasToDirs (73, v0); the ranges Kafka 3.7-3.9
+ * controllers advertise.
  */
 import { ApiKey } from "../../protocol/index.js";
 import { electLeaders } from "../election/index.js";
-import { alterPartition } from "../isr/index.js";
+import { alterPartition, assignReplicasToDirs } from "../isr/index.js";
 import { allocateProducerIds } from "../producer-ids/index.js";
 import { alterPartitionReassignments, listPartitionReassignments } from "../reassignment/index.js";
 import { readApi, writeApi } from "./controller-api.js";
@@ -83,5 +84,18 @@ export const allocateProducerIdsApi = writeApi(ApiKey.AllocateProducerIds, {
     errorCode,
     producerIdStart: -1,
     producerIdLen: 0,
+  }),
+});
+
+/** AssignReplicasToDirs: a broker reports the log dir of its replicas (KIP-858). */
+export const assignReplicasToDirsApi = writeApi(ApiKey.AssignReplicasToDirs, {
+  minVersion: 0,
+  maxVersion: 0,
+  compute: (context, request) =>
+    assignReplicasToDirs(context.image, request, context.settings.replication),
+  errorResponse: (_request, _version, errorCode) => ({
+    throttleTimeMs: 0,
+    errorCode,
+    directories: [],
   }),
 });

@@ -50,6 +50,8 @@ export interface PartitionChangeInput {
   readonly targetLeaderRecoveryState?: LeaderRecoveryState;
   /** Replicas that restarted after an unclean shutdown; they leave the ELR (KIP-966). */
   readonly uncleanShutdownReplicas?: readonly BrokerId[];
+  /** A replica's new log dir, as its broker reported it (AssignReplicasToDirs, KIP-858). */
+  readonly targetDirectory?: { readonly replica: BrokerId; readonly directory: Uuid };
 }
 
 /** The record to write (undefined when nothing changes), the election, and the result. */
@@ -181,6 +183,7 @@ function writeAssignment(
   if (targets.replicas.length > 0) {
     if (input.hasDirectories) {
       const directories = targets.replicas.map((replica) => {
+        if (input.targetDirectory?.replica === replica) return input.targetDirectory.directory;
         const index = partition.replicas.indexOf(replica);
         const known = index < 0 ? undefined : partition.directories[index];
         return known ?? input.defaultDirectory(replica);

@@ -3,7 +3,7 @@
  * replica's eligibility and the record version come from the image, and the records and
  * election reports of one operation are gathered in one place.
  */
-import type { BrokerId } from "../../common/index.js";
+import type { BrokerId, Uuid } from "../../common/index.js";
 import type { LeaderRecoveryState, MetadataImage, TopicImage } from "../../metadata/index.js";
 import { MetadataRecordType } from "../../protocol/index.js";
 import type { MetadataRecord, PartitionChangeRecord } from "../../protocol/index.js";
@@ -52,6 +52,7 @@ export interface PartitionChangeRequest {
   readonly targetAdding?: readonly BrokerId[];
   readonly targetLeaderRecoveryState?: LeaderRecoveryState;
   readonly uncleanShutdownReplicas?: readonly BrokerId[];
+  readonly targetDirectory?: { readonly replica: BrokerId; readonly directory: Uuid };
 }
 
 export function noPartitionChanges(): PartitionChanges {

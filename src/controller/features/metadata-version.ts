@@ -5,7 +5,10 @@
  * (log dir assignment: directories in PartitionRecord, logDirs in RegisterBrokerRecord), 22 is
  * 4.0-IV0, the level ApiVersions advertises.
  */
-import { METADATA_VERSION_FEATURE } from "../../metadata/index.js";
+import {
+  DIRECTORY_ASSIGNMENT_METADATA_VERSION,
+  METADATA_VERSION_FEATURE,
+} from "../../metadata/index.js";
 
 /** The name of the metadata.version feature, as FeatureLevelRecord and ApiVersions spell it. */
 export const METADATA_VERSION = METADATA_VERSION_FEATURE;
@@ -14,8 +17,7 @@ export const METADATA_VERSION_MIN = 7;
 /** The newest metadata.version level the controller can run; new clusters start at it. */
 export const METADATA_VERSION_LATEST = 22;
 
-/** The level that brought JBOD log dir assignment (Kafka's 3.7-IV2). */
-const DIRECTORY_ASSIGNMENT_LEVEL = 17;
+const DIRECTORY_ASSIGNMENT_LEVEL = DIRECTORY_ASSIGNMENT_METADATA_VERSION;
 /** The level that brought the ZooKeeper migration flag in broker registrations (3.4-IV0). */
 const ZK_MIGRATION_LEVEL = 8;
 

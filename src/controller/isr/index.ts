@@ -7,3 +7,4 @@ export {
   validateAlterPartition,
 } from "./alter-partition-validation.js";
 export type { IsrMember, ProposedPartitionState } from "./alter-partition-validation.js";
+export { assignReplicasToDirs } from "./assign-replicas-to-dirs.js";

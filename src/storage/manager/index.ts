@@ -38,3 +38,4 @@ export type { PartitionDirKind, PartitionDirName } from "./partition-dir-name.js
 export { chooseLogDir, type PlacementCandidate } from "./placement.js";
 export { INITIAL_TASK_DELAY_MS } from "./periodic-schedule.js";
 export { isStorageFailure } from "./storage-failure.js";
+export { volumeSpaceOf } from "./volume-space.driver.js";

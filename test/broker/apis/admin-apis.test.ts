@@ -9,7 +9,7 @@ import {
 } from "../../../src/metadata/records.test-support.js";
 import { TOPIC_ID } from "../../replication/fixtures.js";
 import { at, startBroker } from "./harness.js";
-import { fetchRequest } from "./requests.js";
+import { fetchRequest, produceRequest } from "./requests.js";
 
 const TOPIC = 2;
 const BROKER = 4;
@@ -33,6 +33,27 @@ test("DescribeLogDirs: KAFKA_STORAGE_ERROR for an offline dir, sizes for the oth
   assert.deepEqual(results[1]?.["topics"], []);
   const online = results[0]?.["topics"] as { name: string }[];
   assert.ok(online.every((topic) => topic.name === "orders"));
+});
+
+test("DescribeLogDirs v4: the volume's total and usable bytes, -1 for an offline dir", async () => {
+  const capacityBytes = 64 << 20;
+  const broker = await startBroker({ seed: 604, logDirs: ["/data/a", "/data/b"], capacityBytes });
+  await broker.publish([topicRecord("orders", TOPIC_ID), partitionRecord(TOPIC_ID, 0, [1])]);
+  await broker.call(0, 11, produceRequest({ acks: 1 }));
+  broker.logManager.reportIoError("/data/b", new FileSystemError("EIO", "write", "/data/b/x"));
+  const body = await broker.call(35, 4, { topics: null });
+  const results = at(body, "results") as Record<string, number | string>[];
+  const [online, offline] = results;
+  assert.equal(online?.["totalBytes"], capacityBytes);
+  const usable = Number(online?.["usableBytes"]);
+  assert.ok(usable > 0 && usable < capacityBytes, `usable bytes ${usable} count what is used`);
+  assert.deepEqual(
+    [offline?.["errorCode"], offline?.["totalBytes"], offline?.["usableBytes"]],
+    [ErrorCode.KAFKA_STORAGE_ERROR, -1, -1],
+  );
+  const unlimited = await startBroker({ seed: 605 });
+  const unknown = await unlimited.call(35, 4, { topics: null });
+  assert.equal(at(unknown, "results", 0, "totalBytes"), -1, "a disk that cannot tell its size");
 });
 
 test("DescribeConfigs shows a topic override and the defaults with sources", async () => {

@@ -20,7 +20,11 @@ import {
   type MetadataRecord,
 } from "../../../src/protocol/index.js";
 import { registerBroker, unfenceBroker } from "../../../src/metadata/records.test-support.js";
-import { defaultPartitionConfig, ReplicaManager } from "../../../src/replication/index.js";
+import {
+  defaultPartitionConfig,
+  ReplicaManager,
+  type DirectoryAssigner,
+} from "../../../src/replication/index.js";
 import {
   defaultLogConfig,
   defaultLogManagerConfig,
@@ -67,13 +71,20 @@ export interface TestBrokerOptions {
   readonly logDirs?: string[];
   readonly autoCreateTopicsEnable?: boolean;
   readonly sessionSlots?: number;
+  /** Where the replica manager reports replicas' log dirs (default: nowhere). */
+  readonly directoryAssigner?: DirectoryAssigner;
+  /** The simulated disk's size (default: unlimited, whose size the disk cannot tell). */
+  readonly capacityBytes?: number;
 }
 
 /** Starts broker 1 (registered and unfenced) with every client API. */
 export async function startBroker(options: TestBrokerOptions) {
-  const harness = new LogHarness(options.seed);
+  const harness = new LogHarness(
+    options.seed,
+    options.capacityBytes === undefined ? {} : { capacityBytes: options.capacityBytes },
+  );
   const { clock, timers } = harness.node;
-  const { logManager, replicaManager } = await startStorage(harness, options.logDirs);
+  const { logManager, replicaManager } = await startStorage(harness, options);
   const metadataCache = new MetadataCache({ clusterId: "test-cluster", random: new TestRandom() });
   const purgatories = {
     produce: new DelayedOperationPurgatory({ clock, timers }, { name: "Produce" }),
@@ -193,7 +204,8 @@ export function at(value: unknown, ...path: (string | number)[]): unknown {
 }
 
 /** The log manager and replica manager of broker 1 on the simulated disk. */
-async function startStorage(harness: LogHarness, logDirs: string[] | undefined) {
+async function startStorage(harness: LogHarness, options: TestBrokerOptions) {
+  const { logDirs, directoryAssigner } = options;
   const { clock } = harness.node;
   // As the node assembly does: the log manager opens logs with the replica manager's topic
   // configs, bound late because the replica manager needs the log manager first.
@@ -222,6 +234,7 @@ async function startStorage(harness: LogHarness, logDirs: string[] | undefined) 
     replicaLagTimeMaxMs: 30_000,
     timers: harness.node.timers,
     network: unreachableNetwork(),
+    ...(directoryAssigner === undefined ? {} : { directoryAssigner }),
   });
   return { logManager, replicaManager };
 }

@@ -3,7 +3,7 @@
  * and its own real ReplicaManager (partitions, replica fetchers), fed the controller's metadata
  * log as the broker's loader would feed it. A restart is a new BrokerProcess on the same disk.
  */
-import { brokerId, type BrokerId } from "../../../src/common/index.js";
+import { brokerId, ErrorCode, type BrokerId } from "../../../src/common/index.js";
 import {
   EMPTY_IMAGE,
   MetadataDelta,
@@ -32,7 +32,7 @@ import type { ScenarioWorld } from "./world.js";
 /** The one partition every scenario replicates. */
 export const ORDERS: TopicPartition = { topic: "orders", partition: 0 };
 export const CLUSTER_ID = "Dz1DTnH3T0WL3dxJgZCkvg";
-const LOG_DIR = "/data";
+export const LOG_DIR = "/data";
 
 /** One batch of the metadata log. */
 export interface MetadataBatch {
@@ -173,6 +173,12 @@ export class BrokerProcess {
   get partition(): Partition | undefined {
     const lookup = this.replicaManager.getPartitionOrError(ORDERS);
     return lookup.kind === "online" ? lookup.partition : undefined;
+  }
+
+  /** Whether the scenario's partition is hosted offline here (its log dir failed). */
+  get isOffline(): boolean {
+    const lookup = this.replicaManager.getPartitionOrError(ORDERS);
+    return lookup.kind === "error" && lookup.errorCode === ErrorCode.KAFKA_STORAGE_ERROR;
   }
 
   /** The fetch state of the partition on this broker's fetcher, if one fetches it. */

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { BrokerId } from "../../../src/common/index.js";
 import type { SimFileSystem, SimNode } from "../../../sim/index.js";
-import { BrokerProcess, type BrokerSettings } from "./broker.js";
+import { BrokerProcess, LOG_DIR, type BrokerSettings } from "./broker.js";
 import { ScriptedController } from "./controller.js";
 import { HeldNetwork } from "./network.js";
 import type { ScenarioWorld } from "./world.js";
@@ -111,6 +111,11 @@ export class PartitionCluster {
     slot.run++;
     slot.machine.node.crash();
     await this.network.drop({ to: id }, `connection reset (${id} crashed)`);
+  }
+
+  /** From now on every call on broker `id`'s disk under its log dir fails with EIO. */
+  failDisk(id: number): void {
+    this.slot(id).machine.fs.injectFault({ code: "EIO", path: LOG_DIR });
   }
 
   /** A clean shutdown (everything flushed and checkpointed), then the machine goes down. */

@@ -14,7 +14,10 @@ const decoder = new TextDecoder();
 export function brokerFacts(process: BrokerProcess | undefined): Record<string, string> {
   if (process === undefined) return { role: "down" };
   const partition = process.partition;
-  if (partition === undefined) return { role: "none" };
+  if (partition === undefined) {
+    // A replica whose log dir failed stays hosted, offline, until the broker restarts.
+    return { role: process.isOffline ? "offline" : "none", fetch: process.fetchState ?? "none" };
+  }
   const role = partition.role;
   const list = (ids: readonly number[]) => (ids.length === 0 ? "-" : ids.join(","));
   const facts: Record<string, string> = {

@@ -94,6 +94,7 @@ function commandsOf(cluster: PartitionCluster, clients: ScenarioClients): Map<st
     ["crash", (args) => cluster.crash(id(args))],
     ["stop", (args) => cluster.stop(id(args))],
     ["restart", (args) => cluster.restart(id(args), { isEmpty: args.includes("empty") })],
+    ["disk-fault", (args) => cluster.failDisk(id(args))],
     ["flush", (args) => cluster.process(id(args)).flush()],
     ["checkpoint", (args) => cluster.process(id(args)).checkpoint()],
     ["state", () => void world.lines.push(...linesOf(cluster))],
