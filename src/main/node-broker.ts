@@ -23,7 +23,7 @@ import {
 } from "../controller/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
-import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
+import { RemoteLeaderEndpoint, ReplicaManager, replicaSelectorOf } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -157,6 +157,7 @@ export function createBrokerSide(
     logger,
     defaults: defaultPartitionConfigOf(config),
     replicaLagTimeMaxMs: config.replicaLagTimeMaxMs,
+    replicaSelector: replicaSelectorOf(config.values.stringOrNull("replica.selector.class")),
     network: {
       listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
       endpointOf: (leaderId, address) => {

@@ -20,7 +20,11 @@ import {
   type MetadataRecord,
 } from "../../../src/protocol/index.js";
 import { registerBroker, unfenceBroker } from "../../../src/metadata/records.test-support.js";
-import { defaultPartitionConfig, ReplicaManager } from "../../../src/replication/index.js";
+import {
+  defaultPartitionConfig,
+  ReplicaManager,
+  type ReplicaSelector,
+} from "../../../src/replication/index.js";
 import {
   defaultLogConfig,
   defaultLogManagerConfig,
@@ -67,13 +71,15 @@ export interface TestBrokerOptions {
   readonly logDirs?: string[];
   readonly autoCreateTopicsEnable?: boolean;
   readonly sessionSlots?: number;
+  /** `replica.selector.class` as a built-in selector; unset, consumers read from leaders. */
+  readonly replicaSelector?: ReplicaSelector;
 }
 
 /** Starts broker 1 (registered and unfenced) with every client API. */
 export async function startBroker(options: TestBrokerOptions) {
   const harness = new LogHarness(options.seed);
   const { clock, timers } = harness.node;
-  const { logManager, replicaManager } = await startStorage(harness, options.logDirs);
+  const { logManager, replicaManager } = await startStorage(harness, options);
   const metadataCache = new MetadataCache({ clusterId: "test-cluster", random: new TestRandom() });
   const purgatories = {
     produce: new DelayedOperationPurgatory({ clock, timers }, { name: "Produce" }),
@@ -193,7 +199,7 @@ export function at(value: unknown, ...path: (string | number)[]): unknown {
 }
 
 /** The log manager and replica manager of broker 1 on the simulated disk. */
-async function startStorage(harness: LogHarness, logDirs: string[] | undefined) {
+async function startStorage(harness: LogHarness, options: TestBrokerOptions) {
   const { clock } = harness.node;
   // As the node assembly does: the log manager opens logs with the replica manager's topic
   // configs, bound late because the replica manager needs the log manager first.
@@ -205,7 +211,7 @@ async function startStorage(harness: LogHarness, logDirs: string[] | undefined) 
       random: new TestRandom(),
       logger: harness.logger,
       metrics: new MemoryMetricsSink(),
-      config: defaultLogManagerConfig(logDirs ?? ["/data/a"]),
+      config: defaultLogManagerConfig(options.logDirs ?? ["/data/a"]),
       identity: { clusterId: "Dz1DTnH3T0WL3dxJgZCkvg", nodeId: brokerId(1) },
       formatUnformatted: true,
       logConfigOf: (topic) => replicaManager?.logConfigOf(topic) ?? defaultLogConfig,
@@ -220,6 +226,7 @@ async function startStorage(harness: LogHarness, logDirs: string[] | undefined) 
     logger: harness.logger,
     defaults: defaultPartitionConfig(defaultLogConfig),
     replicaLagTimeMaxMs: 30_000,
+    replicaSelector: options.replicaSelector,
     timers: harness.node.timers,
     network: unreachableNetwork(),
   });
