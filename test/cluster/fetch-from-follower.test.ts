@@ -2,16 +2,20 @@
  * Fetching from the closest replica (KIP-392) with real processes and librdkafka: three combined
  * nodes in racks r1, r2 and r3 with Kafka's RackAwareReplicaSelector, one partition led by node
  * 1. kcat with `client.rack=r2` is sent by the leader to node 2 and reads every record there;
- * with `client.rack=r3` it reads them at node 3. Where the records were read is seen in each
- * node's own count of client Fetch requests (`sluice_requests_total`): the followers lead
- * nothing, so no replica fetcher sends them any, and only the consumer in their rack does.
+ * with `client.rack=r3` it reads them at node 3; a kafkajs group consumer with `rackId` r2 reads
+ * them at node 2. Where the records were read is seen in each node's own count of client Fetch
+ * requests (`sluice_requests_total`): the followers lead nothing replicated (`__consumer_offsets`
+ * has one replica), so no replica fetcher sends them any, and only the consumer in their rack
+ * does.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { Kafka, logLevel } from "kafkajs";
 import { fetch } from "../../src/protocol/index.js";
 import { RACK_AWARE_REPLICA_SELECTOR_CLASS } from "../../src/replication/index.js";
+import { withDeadline } from "../clients/sluice-process.js";
 import { killAll, pollUntil, request } from "./cluster-process.js";
 import {
   awaitPartitions,
@@ -80,6 +84,29 @@ async function awaitHighWatermark(member: Member, end: number): Promise<void> {
   );
 }
 
+/** Reads the whole partition with a kafkajs group consumer in `rackId`. */
+async function consumeWithKafkajs(bootstrap: string, rackId: string): Promise<string[]> {
+  const kafka = new Kafka({ brokers: bootstrap.split(","), logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `racks-${rackId}`, rackId, sessionTimeout: 10_000 });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+    const seen: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      void consumer.run({
+        eachMessage: async ({ message }) => {
+          seen.push(message.value?.toString() ?? "");
+          if (seen.length >= MESSAGES.length) resolve();
+        },
+      });
+    });
+    await withDeadline(done, 90_000, () => `only ${seen.length} records arrived`);
+    return seen;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
 /** Reads the whole partition with kcat from `rack`, until its end. */
 async function consumeFrom(bootstrap: string, rack: string): Promise<string[]> {
   const consumed = await kcat(
@@ -93,13 +120,33 @@ async function consumeFrom(bootstrap: string, rack: string): Promise<string[]> {
   return consumed.split("\n").filter((line) => line !== "");
 }
 
+/** Fails unless `read` ran while `reader`, and not `other`, took up client Fetch requests. */
+async function expectReadAt(
+  nodes: { readonly reader: Member; readonly other: Member },
+  read: () => Promise<void>,
+): Promise<void> {
+  const { reader, other } = nodes;
+  const before = [await clientFetchRequests(reader), await clientFetchRequests(other)];
+  await read();
+  const after = [await clientFetchRequests(reader), await clientFetchRequests(other)];
+  assert.ok(
+    (after[0] ?? 0) > (before[0] ?? 0),
+    `node ${reader.nodeId} served its rack's consumer (${before[0]} -> ${after[0]})`,
+  );
+  assert.equal(after[1], before[1], `node ${other.nodeId} was not fetched from`);
+}
+
 test(
-  "kcat with client.rack reads every record from the follower in its rack",
+  "kcat and kafkajs with a rack read every record from the follower in their rack",
   { timeout: 300_000 },
   async () => {
     const members = await startThreeNodes(
       "racks",
-      { "replica.selector.class": RACK_AWARE_REPLICA_SELECTOR_CLASS },
+      {
+        "replica.selector.class": RACK_AWARE_REPLICA_SELECTOR_CLASS,
+        "offsets.topic.replication.factor": "1",
+        "offsets.topic.num.partitions": "1",
+      },
       (nodeId) => ({ "broker.rack": `r${nodeId}` }),
     );
     const [first, second, third] = members;
@@ -121,25 +168,15 @@ test(
     await awaitHighWatermark(second, MESSAGES.length);
     await awaitHighWatermark(third, MESSAGES.length);
 
-    for (const [reader, other] of [
-      [second, third],
-      [third, second],
-    ] as const) {
-      const before = {
-        reader: await clientFetchRequests(reader),
-        other: await clientFetchRequests(other),
-      };
-      const consumed = await consumeFrom(bootstrap, `r${reader.nodeId}`);
-      assert.deepEqual(consumed, MESSAGES, `every record, in order, from rack r${reader.nodeId}`);
-      const after = {
-        reader: await clientFetchRequests(reader),
-        other: await clientFetchRequests(other),
-      };
-      assert.ok(
-        after.reader > before.reader,
-        `node ${reader.nodeId} served its rack's consumer (${before.reader} -> ${after.reader})`,
-      );
-      assert.equal(after.other, before.other, `node ${other.nodeId} was not fetched from`);
-    }
+    await expectReadAt({ reader: second, other: third }, async () => {
+      assert.deepEqual(await consumeFrom(bootstrap, "r2"), MESSAGES, "kcat in r2, in order");
+    });
+    await expectReadAt({ reader: third, other: second }, async () => {
+      assert.deepEqual(await consumeFrom(bootstrap, "r3"), MESSAGES, "kcat in r3, in order");
+    });
+    await expectReadAt({ reader: second, other: third }, async () => {
+      const consumed = await consumeWithKafkajs(bootstrap, "r2");
+      assert.deepEqual(consumed, MESSAGES, "kafkajs in r2, in order");
+    });
   },
 );
