@@ -14,6 +14,7 @@ export type {
   AlterPartitionItem,
   AlterPartitionOutcome,
   CommittedIsr,
+  IsrChange,
   IsrMember,
   IsrState,
 } from "./isr-state.js";
@@ -59,6 +60,8 @@ export { Partition } from "./partition.driver.js";
 export type { AppendedEvent, PartitionOptions } from "./partition.driver.js";
 export type { HostedPartition, PartitionLookup } from "./hosted-partitions.js";
 export { ReplicaManager } from "./replica-manager.driver.js";
+export { ReplicaManagerMetrics } from "./replica-manager-metrics.js";
+export type { FollowerLag, ReplicationSummary } from "./replication-summary.js";
 export type {
   AcksAllWait,
   AppendRecordsResult,

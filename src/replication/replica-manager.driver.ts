@@ -48,6 +48,11 @@ import {
   type FollowedPartition,
   type ReplicaFetcherManagerSettings,
 } from "./replica-fetcher-manager.driver.js";
+import {
+  IsrChangeTotals,
+  summarizeReplication,
+  type ReplicationSummary,
+} from "./replication-summary.js";
 
 /** One partition's records of a Produce request. */
 export interface ProduceEntry {
@@ -112,6 +117,7 @@ export class ReplicaManager implements MetadataPublisher {
   private readonly roleListeners = new Set<(topicPartition: TopicPartition) => void>();
   private readonly fetchers: ReplicaFetcherManager;
   private readonly downstream: MetadataPublisher[] = [];
+  private readonly isrChanges = new IsrChangeTotals();
   private isShutDown = false;
 
   constructor(private readonly options: ReplicaManagerOptions) {
@@ -223,9 +229,10 @@ export class ReplicaManager implements MetadataPublisher {
     return this.hosted.online();
   }
 
-  /** How many hosted replicas are offline (Kafka's OfflineReplicaCount). */
-  get offlineReplicaCount(): number {
-    return this.hosted.offlineCount();
+  /** The numbers behind Kafka's ReplicaManager metrics, now (replication-summary.ts). */
+  replicationSummary(): ReplicationSummary {
+    const { hosted, image, fetchers, isrChanges } = this;
+    return summarizeReplication({ hosted, image, fetchers, isrChanges });
   }
 
   /**
@@ -519,6 +526,7 @@ export class ReplicaManager implements MetadataPublisher {
         ...this.options,
         configOf: (topic) => this.configOf(topic),
         image: () => this.image,
+        onIsrChange: (change) => this.isrChanges.record(change),
       },
       { local, log, logDir },
     );

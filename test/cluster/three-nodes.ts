@@ -47,6 +47,7 @@ export interface Member {
 
 /** One partition as Metadata describes it. */
 export interface PartitionView {
+  readonly errorCode: number;
   readonly leader: number;
   readonly leaderEpoch: number;
   readonly replicas: readonly number[];
@@ -121,7 +122,7 @@ export function bootstrapServers(members: readonly Member[]): string {
   return members.map((member) => `${member.client.host}:${member.client.port}`).join(",");
 }
 
-/** The unfenced brokers `member` lists in Metadata, and `topic`'s partitions. */
+/** The unfenced brokers `member` lists in Metadata, and `topic`'s error and partitions. */
 export async function describeTopic(member: Member, topic: string) {
   const response = await request(
     member.client,
@@ -134,6 +135,7 @@ export async function describeTopic(member: Member, topic: string) {
     (found?.partitions ?? []).map((partition) => [
       partition.partitionIndex,
       {
+        errorCode: partition.errorCode,
         leader: partition.leaderId,
         leaderEpoch: partition.leaderEpoch,
         replicas: partition.replicaNodes,
@@ -141,7 +143,11 @@ export async function describeTopic(member: Member, topic: string) {
       },
     ]),
   );
-  return { brokers: response.brokers.map((broker) => broker.nodeId).sort(), partitions };
+  return {
+    brokers: response.brokers.map((broker) => broker.nodeId).sort(),
+    errorCode: found?.errorCode ?? -1,
+    partitions,
+  };
 }
 
 /** The Raft leader (the active controller) as `member`'s controller listener reports it. */

@@ -16,7 +16,7 @@ import {
   topicRecords,
 } from "./metadata-commands.js";
 import type { Link } from "./network.js";
-import { brokerFacts, describeBroker, logOf } from "./render.js";
+import { brokerFacts, describeBroker, logOf, metricFacts } from "./render.js";
 import { ScenarioWorld } from "./world.js";
 
 /** Kafka's defaults for the settings `cluster` may change. */
@@ -190,7 +190,7 @@ async function check(cluster: PartitionCluster, args: string[]): Promise<void> {
   }
   const id = Number(args[0]);
   const process = cluster.running(id);
-  const facts = brokerFacts(process);
+  const facts = { ...brokerFacts(process), ...(process ? metricFacts(process) : {}) };
   const partition = process?.partition;
   if (expectations.some((expectation) => expectation.startsWith("log="))) {
     const records = partition === undefined ? [] : await logOf(cluster.world, partition);
