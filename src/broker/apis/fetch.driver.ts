@@ -9,9 +9,8 @@
  * transactions: an empty list). From v11 (KIP-392) a consumer may read from a follower up to its
  * high watermark, and a leader with `replica.selector.class` names the replica closest to the
  * consumer's `rackId` as its preferred read replica, without records. Throttle time 0. From v16
- * (KIP-951)
- * a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current
- * leader, and the response gives that leader's endpoint.
+ * (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
+ * current leader, and the response gives that leader's endpoint.
  */
 import { ZERO_UUID } from "../../common/index.js";
 import {
