@@ -27,6 +27,7 @@ import {
   RemoteLeaderEndpoint,
   ReplicaManager,
   ReplicaManagerMetrics,
+  ReplicationQuotas,
   replicaSelectorOf,
 } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
@@ -177,6 +178,7 @@ export function createBrokerSide(
       },
       fetchers: replication,
     },
+    replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
   });
   const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });

@@ -91,3 +91,17 @@ export {
   javaStringHash,
   type ReplicaFetcherManagerSettings,
 } from "./replica-fetcher-manager.driver.js";
+export {
+  DEFAULT_REPLICATION_QUOTA_WINDOW,
+  ReplicationQuotas,
+  type ReplicaQuota,
+} from "./replication-quotas.driver.js";
+export {
+  ReplicationQuota,
+  THROTTLE_KEYS,
+  throttleBoundOf,
+  throttledPartitionsOf,
+  topicThrottleOf,
+} from "./replication-quota.js";
+export type { ThrottledPartitions, ThrottleKeys } from "./replication-quota.js";
+export { WindowedRate, type RateWindow } from "./windowed-rate.js";

@@ -10,7 +10,8 @@
  * fetching from the leader's inter-broker listener at the offset their log allows. It routes
  * produce appends and fetch reads to the partitions, proposes ISR shrinks on its tick, and takes
  * the partitions of a failed log dir offline, stopping their fetchers. The purgatory of the
- * broker waits on the partitions' events and on `onPartitionRoleChanged`.
+ * broker waits on the partitions' events and on `onPartitionRoleChanged`. Its replication
+ * throttles (KIP-73) follow the configs of each image.
  */
 import type { BrokerId } from "../common/index.js";
 import {
@@ -53,6 +54,7 @@ import {
   summarizeReplication,
   type ReplicationSummary,
 } from "./replication-summary.js";
+import { ReplicationQuotas } from "./replication-quotas.driver.js";
 
 /** One partition's records of a Produce request. */
 export interface ProduceEntry {
@@ -103,6 +105,8 @@ export interface ReplicaManagerOptions {
   /** `replica.lag.time.max.ms`. */
   readonly replicaLagTimeMaxMs: number;
   readonly network: ReplicationNetwork;
+  /** The replication throttles; when absent, Kafka's defaults and no metrics. */
+  readonly replicationQuotas?: ReplicationQuotas;
   /** `replica.selector.class`: undefined when unset, and consumers read from the leader. */
   readonly replicaSelector: ReplicaSelector | undefined;
 }
@@ -119,8 +123,12 @@ export class ReplicaManager implements MetadataPublisher {
   private readonly downstream: MetadataPublisher[] = [];
   private readonly isrChanges = new IsrChangeTotals();
   private isShutDown = false;
+  /** The leader and follower replication throttles (KIP-73). */
+  readonly replicationQuotas: ReplicationQuotas;
 
   constructor(private readonly options: ReplicaManagerOptions) {
+    this.replicationQuotas =
+      options.replicationQuotas ?? new ReplicationQuotas(options.brokerId, options);
     this.stopListening = options.logManager.onLogDirFailure((failure) => {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
@@ -131,6 +139,7 @@ export class ReplicaManager implements MetadataPublisher {
         brokerId: options.brokerId,
         brokerEpoch: options.brokerEpoch,
         partition: (topicPartition) => this.onlinePartition(topicPartition),
+        followerQuota: this.replicationQuotas.follower,
       },
       (leaderId) => this.leaderEndpoint(leaderId),
       { clock: options.clock, timers: options.timers, logger: options.logger },
@@ -161,8 +170,9 @@ export class ReplicaManager implements MetadataPublisher {
   onMetadataUpdate(delta: MetadataDelta, image: MetadataImage, manifest: LoaderManifest): void {
     this.image = image;
     if (delta.configsDelta !== undefined || delta.topicsDelta !== undefined) this.configs.clear();
-    // The open logs take the new configs now, before any later append reads them.
+    // The open logs and the throttles take the new configs now, before any later read.
     if (delta.configsDelta !== undefined) {
+      this.replicationQuotas.update(delta, image);
       updateLogConfigs(this.hosted.online(), topicsWithChangedConfigs(delta), {
         logConfigOf: (topic) => this.logConfigOf(topic),
         logManager: this.options.logManager,
@@ -318,12 +328,14 @@ export class ReplicaManager implements MetadataPublisher {
         answers.push({ topicPartition, outcome });
         continue;
       }
-      const maxBytes = Math.min(request.maxBytes, Math.max(0, remainingBytes));
+      // KIP-73: a throttled follower's read still records its offset, but carries no bytes.
+      const isThrottled = this.replicationQuotas.shouldLeaderThrottle(partition, request.replicaId);
+      const maxBytes = isThrottled ? 0 : Math.min(request.maxBytes, Math.max(0, remainingBytes));
       const outcome = await partition.readRecords({
         ...request,
         fetchOnlyLeader: isFetchOnlyFromLeader(request.replicaId, options.clientMetadata),
         maxBytes,
-        minOneBatch,
+        minOneBatch: minOneBatch && !isThrottled,
         nowMs,
       });
       if (outcome.kind === "records" && outcome.sizeInBytes > 0) {

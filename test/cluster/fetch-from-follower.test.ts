@@ -152,7 +152,7 @@ test(
     const [first, second, third] = members;
     assert.ok(first !== undefined && second !== undefined && third !== undefined);
     await expectBrokers(first, [1, 2, 3]);
-    await createAssignedTopic(first, { topic: TOPIC, replicas: [1, 2, 3] });
+    await createAssignedTopic(first, TOPIC, [[1, 2, 3]]);
     await awaitPartitions(
       members,
       TOPIC,

@@ -31,7 +31,7 @@ test(
     const [first] = members;
     assert.ok(first !== undefined);
     await expectBrokers(first, [1, 2, 3]);
-    await createAssignedTopic(first, { topic: TOPIC, replicas: [1, 2] });
+    await createAssignedTopic(first, TOPIC, [[1, 2]]);
     await awaitPartitions(members, TOPIC, (p) => p.get(0)?.isr.length === 2, "ISR [1,2]");
     const bootstrap = bootstrapServers(members);
     const producer = startKafkajsProducer(bootstrap, { topic: TOPIC, partition: 0 });

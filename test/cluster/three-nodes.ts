@@ -213,19 +213,6 @@ export async function createReplicatedTopic(
   });
 }
 
-/** Creates `topic` with one partition on `replicas`, the first of them its preferred leader. */
-export async function createAssignedTopic(
-  member: Member,
-  options: { readonly topic: string; readonly replicas: readonly number[] },
-): Promise<void> {
-  await createTopic(member, {
-    name: options.topic,
-    numPartitions: -1,
-    replicationFactor: -1,
-    assignments: [{ partitionIndex: 0, brokerIds: options.replicas }],
-  });
-}
-
 async function createTopic(
   member: Member,
   topic: MessageInput<CreateTopicsRequest["topics"][number]>,
@@ -237,4 +224,21 @@ async function createTopic(
     { maxVersion: 7 },
   );
   assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
+}
+
+/** Creates `topic` through `member` with partition i on the brokers `assignments[i]` names. */
+export async function createAssignedTopic(
+  member: Member,
+  topic: string,
+  assignments: readonly (readonly number[])[],
+): Promise<void> {
+  await createTopic(member, {
+    name: topic,
+    numPartitions: -1,
+    replicationFactor: -1,
+    assignments: assignments.map((brokerIds, partitionIndex) => ({
+      partitionIndex,
+      brokerIds: [...brokerIds],
+    })),
+  });
 }

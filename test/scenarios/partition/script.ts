@@ -10,6 +10,7 @@ import { PartitionCluster } from "./cluster.js";
 import { describeRegistration } from "./controller.js";
 import {
   alterPartition,
+  brokerConfigRecords,
   configRecords,
   elect,
   isrChange,
@@ -76,6 +77,7 @@ function commandsOf(cluster: PartitionCluster, clients: ScenarioClients): Map<st
   return new Map<string, Command>([
     ["create-topic", (args) => cluster.commit(topicRecords(optionsOf(args)))],
     ["config", (args) => cluster.commit(configRecords(optionsOf(args)))],
+    ["broker-config", (args) => cluster.commit(brokerConfigRecords(args[0], args.slice(1)))],
     ["elect", (args) => elect(cluster, args)],
     ["set-isr", (args) => cluster.commit(isrChange(args[0]))],
     ["alter-partition", (args) => alterPartition(cluster, optionsOf(args))],
