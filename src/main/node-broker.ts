@@ -28,6 +28,7 @@ import {
   ReplicaManager,
   ReplicaManagerMetrics,
   ReplicationQuotas,
+  replicaSelectorOf,
 } from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
@@ -170,6 +171,7 @@ export function createBrokerSide(
     logger,
     defaults: defaultPartitionConfigOf(config),
     replicaLagTimeMaxMs: config.replicaLagTimeMaxMs,
+    replicaSelector: replicaSelectorOf(config.values.stringOrNull("replica.selector.class")),
     network: {
       listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
       endpointOf: (leaderId, address) => {

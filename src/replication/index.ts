@@ -41,10 +41,23 @@ export type {
   FollowerAppendOutcome,
   IsolationLevel,
   OffsetLookup,
+  OffsetLookupOptions,
   ReadOutcome,
   ReadRequest,
   Refusal,
 } from "./partition-results.js";
+export {
+  RACK_AWARE_REPLICA_SELECTOR_CLASS,
+  rackAwareReplicaSelector,
+  replicaSelectorOf,
+} from "./replica-selector.js";
+export type {
+  ClientMetadata,
+  PartitionView,
+  ReplicaSelector,
+  ReplicaView,
+} from "./replica-selector.js";
+export { findPreferredReadReplica, isFetchOnlyFromLeader } from "./preferred-read-replica.js";
 export { Partition } from "./partition.driver.js";
 export type { AppendedEvent, PartitionOptions } from "./partition.driver.js";
 export type { HostedPartition, PartitionLookup } from "./hosted-partitions.js";

@@ -2,6 +2,7 @@
  * The values the partition driver hands out: the outcome of an append, a read, a ListOffsets
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
+import type { BrokerId } from "../common/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -45,6 +46,8 @@ export interface ReadRequest {
   readonly currentLeaderEpoch: number;
   /** -1 for a consumer; a broker id for a follower. */
   readonly replicaId: number;
+  /** Refuse with NOT_LEADER_OR_FOLLOWER unless this broker leads (see isFetchOnlyFromLeader). */
+  readonly fetchOnlyLeader: boolean;
   /** Return the first batch even beyond maxBytes (KIP-74), unless an earlier partition had data. */
   readonly minOneBatch: boolean;
   readonly nowMs: number;
@@ -73,6 +76,8 @@ export type ReadOutcome =
       readonly logEndOffset: number;
       /** Set when a follower's last fetched epoch diverges from the leader's log; no records. */
       readonly divergingEpoch: DivergingEpoch | undefined;
+      /** The replica a consumer should fetch from instead (KIP-392); no records then. */
+      readonly preferredReadReplica?: BrokerId;
     }
   | (Refusal & { readonly highWatermark: number; readonly logStartOffset: number });
 
@@ -87,6 +92,15 @@ export type FollowerAppendOutcome =
       readonly latestEpoch: number | undefined;
     }
   | Refusal;
+
+/** How a ListOffsets lookup reads. */
+export interface OffsetLookupOptions {
+  /** The consumer's isolation; undefined for a replica or a debugging tool (the log end). */
+  readonly isolation: IsolationLevel | undefined;
+  readonly currentLeaderEpoch: number;
+  /** False only for the debugging replica id (-2), which any replica answers, as in Kafka. */
+  readonly fetchOnlyFromLeader: boolean;
+}
 
 /** The outcome of a ListOffsets lookup. */
 export type OffsetLookup =

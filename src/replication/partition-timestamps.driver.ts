@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from "../common/index.js";
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type PartitionLog } from "../storage/index.js";
-import type { IsolationLevel, OffsetLookup } from "./partition-results.js";
+import type { OffsetLookup, OffsetLookupOptions } from "./partition-results.js";
 import type { PartitionState } from "./partition-state.js";
 
 /** ListOffsets' EARLIEST_LOCAL_TIMESTAMP (KIP-405): the local log start, as -2 without tiers. */
@@ -24,12 +24,10 @@ export async function offsetForTimestamp(
   state: PartitionState,
   log: PartitionLog,
   timestamp: number,
-  options: {
-    readonly isolation: IsolationLevel | undefined;
-    readonly currentLeaderEpoch: number;
-  },
+  options: OffsetLookupOptions,
 ): Promise<OffsetLookup> {
-  const checked = state.checkLeaderEpoch(options.currentLeaderEpoch, { requireLeader: true });
+  const requireLeader = options.fetchOnlyFromLeader;
+  const checked = state.checkLeaderEpoch(options.currentLeaderEpoch, { requireLeader });
   if (checked !== ErrorCode.NONE) return { kind: "error", errorCode: checked };
   const role = state.role;
   const lastFetchableOffset =

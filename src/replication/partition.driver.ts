@@ -32,8 +32,8 @@ import {
   type DeleteRecordsOutcome,
   type EpochEndOffset,
   type FollowerAppendOutcome,
-  type IsolationLevel,
   type OffsetLookup,
+  type OffsetLookupOptions,
   type ReadOutcome,
   type ReadRequest,
 } from "./partition-results.js";
@@ -324,8 +324,9 @@ export class Partition {
 
   /**
    * Reads for a consumer (replica id -1, up to the high watermark, or the last stable offset for
-   * read_committed, which equals it until transactions exist) or a follower (up to the log end,
-   * then its fetch offset is recorded). Any fetcher that sends its last fetched epoch (Fetch
+   * read_committed, which equals it until transactions exist; on a follower too unless
+   * `fetchOnlyLeader`, KIP-392) or a follower (up to the log end, then its fetch offset is
+   * recorded). Any fetcher that sends its last fetched epoch (Fetch
    * v12+) is first checked for divergence (KIP-320, KIP-595), consumers too, as Kafka's
    * readRecords does. The records are the log's whole batches, as their bytes.
    */
@@ -373,10 +374,7 @@ export class Partition {
    */
   async fetchOffsetForTimestamp(
     timestamp: number,
-    options: {
-      readonly isolation: IsolationLevel | undefined;
-      readonly currentLeaderEpoch: number;
-    },
+    options: OffsetLookupOptions,
   ): Promise<OffsetLookup> {
     try {
       return await this.access.use((log) =>
@@ -476,7 +474,8 @@ export class Partition {
       highWatermark: state.highWatermark,
       logStartOffset: state.logStartOffset,
     });
-    const checked = state.checkLeaderEpoch(request.currentLeaderEpoch, { requireLeader: true });
+    const requireLeader = request.fetchOnlyLeader;
+    const checked = state.checkLeaderEpoch(request.currentLeaderEpoch, { requireLeader });
     if (checked !== ErrorCode.NONE) return refuse(checked);
     if (isFollower && state.followerState(request.replicaId as BrokerId) === undefined) {
       // A replica not (yet) in the assignment: with an epoch the pair is unknown to us, so the

@@ -41,6 +41,12 @@ import type { AppendOutcome, ReadOutcome, ReadRequest } from "./partition-result
 import { newPartition } from "./new-partition.js";
 import { ReplicaAlterLogDirs } from "./replica-alter-log-dirs.driver.js";
 import {
+  findPreferredReadReplica,
+  isFetchOnlyFromLeader,
+  redirectedRead,
+} from "./preferred-read-replica.js";
+import type { ClientMetadata, ReplicaSelector } from "./replica-selector.js";
+import {
   ReplicaFetcherManager,
   type FollowedPartition,
   type ReplicaFetcherManagerSettings,
@@ -105,6 +111,8 @@ export interface ReplicaManagerOptions {
   readonly replicationQuotas?: ReplicationQuotas;
   /** Where replicas' log dirs are reported to the controller (KIP-858); none in some tests. */
   readonly directoryAssigner?: DirectoryAssigner;
+  /** `replica.selector.class`: undefined when unset, and consumers read from the leader. */
+  readonly replicaSelector: ReplicaSelector | undefined;
 }
 
 export class ReplicaManager implements MetadataPublisher {
@@ -292,14 +300,20 @@ export class ReplicaManager implements MetadataPublisher {
 
   /**
    * Reads each requested partition in order (Kafka's readFromLog with its KIP-74 rule): the
-   * records come as the bytes of the log's file pieces, ready to be written as they are.
+   * records come as the bytes of the log's file pieces, ready to be written as they are. A
+   * consumer that sent client metadata (Fetch v11+) may be read from here as a follower, and is
+   * sent to a closer replica, unread, when this broker leads and the selector names one.
    */
   async fetchMessages(
     requests: readonly {
       readonly topicPartition: TopicPartition;
-      readonly request: Omit<ReadRequest, "nowMs" | "minOneBatch">;
+      readonly request: Omit<ReadRequest, "nowMs" | "minOneBatch" | "fetchOnlyLeader">;
     }[],
-    options: { readonly maxBytes: number; readonly isHardMaxBytesLimit: boolean },
+    options: {
+      readonly maxBytes: number;
+      readonly isHardMaxBytesLimit: boolean;
+      readonly clientMetadata: ClientMetadata | undefined;
+    },
   ): Promise<{ readonly topicPartition: TopicPartition; readonly outcome: ReadOutcome }[]> {
     const nowMs = this.options.clock.nowMs();
     let remainingBytes = options.maxBytes;
@@ -318,14 +332,19 @@ export class ReplicaManager implements MetadataPublisher {
         answers.push({ topicPartition, outcome });
         continue;
       }
+      const { partition } = lookup;
+      const preferred = this.preferredReadReplicaOf(partition, request, options, nowMs);
+      if (preferred !== undefined) {
+        const outcome = redirectedRead(partition, request.currentLeaderEpoch, preferred);
+        answers.push({ topicPartition, outcome });
+        continue;
+      }
       // KIP-73: a throttled follower's read still records its offset, but carries no bytes.
-      const isThrottled = this.replicationQuotas.shouldLeaderThrottle(
-        lookup.partition,
-        request.replicaId,
-      );
+      const isThrottled = this.replicationQuotas.shouldLeaderThrottle(partition, request.replicaId);
       const maxBytes = isThrottled ? 0 : Math.min(request.maxBytes, Math.max(0, remainingBytes));
-      const outcome = await lookup.partition.readRecords({
+      const outcome = await partition.readRecords({
         ...request,
+        fetchOnlyLeader: isFetchOnlyFromLeader(request.replicaId, options.clientMetadata),
         maxBytes,
         minOneBatch: minOneBatch && !isThrottled,
         nowMs,
@@ -439,6 +458,23 @@ export class ReplicaManager implements MetadataPublisher {
       });
     }
     await this.fetchers.addFetcherForPartitions(followed);
+  }
+
+  private preferredReadReplicaOf(
+    partition: Partition,
+    request: { readonly replicaId: number; readonly fetchOffset: number },
+    options: { readonly clientMetadata: ClientMetadata | undefined },
+    nowMs: number,
+  ): BrokerId | undefined {
+    const selector = this.options.replicaSelector;
+    const client = options.clientMetadata;
+    if (selector === undefined || client === undefined) return undefined;
+    const { brokerId } = this.options;
+    const { role, isr, logEndOffset } = partition;
+    return findPreferredReadReplica(
+      { brokerId, role, isr, logEndOffset },
+      { ...request, selector, client, nowMs, broker: (id) => this.image.cluster.brokers.get(id) },
+    );
   }
 
   private leaderEndpoint(leaderId: BrokerId): LeaderEndpoint {

@@ -67,7 +67,7 @@ async function startCluster() {
   const members = await startThreeNodes(
     "log-dir-failure",
     { ...QUICK_FAILURE_DETECTION, "log.segment.bytes": "4096" },
-    (node) => ({
+    (_nodeId, node) => ({
       "log.dirs": DIRS.map((name) => node.dataDir(name)).join(","),
       "metadata.log.dir": node.dataDir("metadata"),
     }),

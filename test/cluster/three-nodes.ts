@@ -7,7 +7,13 @@
  */
 import { join } from "node:path";
 import assert from "node:assert/strict";
-import { createTopics, describeQuorum, metadata } from "../../src/protocol/index.js";
+import {
+  createTopics,
+  describeQuorum,
+  metadata,
+  type CreateTopicsRequest,
+  type MessageInput,
+} from "../../src/protocol/index.js";
 import { freePort } from "../clients/sluice-process.js";
 import {
   ClusterNode,
@@ -30,12 +36,13 @@ export const QUICK_FAILURE_DETECTION = {
   "controller.quorum.fetch.timeout.ms": "1000",
 } as const;
 
-/** One of the three nodes: its id, its process and its two Kafka listeners. */
+/** One of the three nodes: its id, its process, its two Kafka listeners and its HTTP endpoint. */
 export interface Member {
   readonly nodeId: number;
   readonly node: ClusterNode;
   readonly client: Endpoint;
   readonly controller: Endpoint;
+  readonly http: Endpoint;
 }
 
 /** One partition as Metadata describes it. */
@@ -47,18 +54,22 @@ export interface PartitionView {
   readonly isr: readonly number[];
 }
 
+/** Settings of one node, by its id, on top of those every node gets. */
+type NodeSettings = (nodeId: number, node: ClusterNode) => Readonly<Record<string, string>>;
+
 /**
- * Formats and starts three combined nodes on new free ports with `settings` on top of the
- * defaults every node gets, and `nodeSettings` of each node on top (its own folders); retries
- * when a port picked as free was taken meanwhile.
+ * Formats and starts three combined nodes on new free ports with `settings` (and each node's
+ * `nodeSettings`) on top of the defaults every node gets; retries when a port picked as free was
+ * taken meanwhile.
  */
 export async function startThreeNodes(
   name: string,
   settings: Readonly<Record<string, string>>,
-  nodeSettings: (node: ClusterNode) => Readonly<Record<string, string>> = () => ({}),
+  nodeSettings: NodeSettings = () => ({}),
 ): Promise<Member[]> {
   for (let attempt = 1; ; attempt++) {
-    const members = await configure(temporaryDir(`${name}-${attempt}`), settings, nodeSettings);
+    const dir = temporaryDir(`${name}-${attempt}`);
+    const members = await configure(dir, settings, nodeSettings);
     try {
       await Promise.all(members.map((member) => member.node.start()));
       return members;
@@ -72,7 +83,7 @@ export async function startThreeNodes(
 async function configure(
   dir: string,
   settings: Readonly<Record<string, string>>,
-  nodeSettings: (node: ClusterNode) => Readonly<Record<string, string>>,
+  nodeSettings: NodeSettings,
 ): Promise<Member[]> {
   const clusterId = (await sluice(["random-uuid"])).trim();
   const members: Member[] = [];
@@ -82,6 +93,7 @@ async function configure(
       node: new ClusterNode(`node-${nodeId}`, join(dir, `node-${nodeId}`)),
       client: { host: "127.0.0.1", port: await freePort() },
       controller: { host: "127.0.0.1", port: await freePort() },
+      http: { host: "127.0.0.1", port: await freePort() },
     });
   }
   const voters = members.map((m) => `${m.nodeId}@127.0.0.1:${m.controller.port}`).join(",");
@@ -96,9 +108,9 @@ async function configure(
       "advertised.listeners": `PLAINTEXT://127.0.0.1:${member.client.port}`,
       "controller.listener.names": "CONTROLLER",
       "controller.quorum.voters": voters,
-      "sluice.http.listener": `127.0.0.1:${await freePort()}`,
+      "sluice.http.listener": `${member.http.host}:${member.http.port}`,
       ...settings,
-      ...nodeSettings(member.node),
+      ...nodeSettings(member.nodeId, member.node),
     });
     await member.node.format(clusterId);
   }
@@ -193,20 +205,22 @@ export async function createReplicatedTopic(
     readonly minInsyncReplicas: number;
   },
 ): Promise<void> {
+  await createTopic(member, {
+    name: options.topic,
+    numPartitions: options.partitions,
+    replicationFactor: 3,
+    configs: [{ name: "min.insync.replicas", value: String(options.minInsyncReplicas) }],
+  });
+}
+
+async function createTopic(
+  member: Member,
+  topic: MessageInput<CreateTopicsRequest["topics"][number]>,
+): Promise<void> {
   const response = await request(
     member.client,
     createTopics,
-    {
-      topics: [
-        {
-          name: options.topic,
-          numPartitions: options.partitions,
-          replicationFactor: 3,
-          configs: [{ name: "min.insync.replicas", value: String(options.minInsyncReplicas) }],
-        },
-      ],
-      timeoutMs: 10_000,
-    },
+    { topics: [topic], timeoutMs: 10_000 },
     { maxVersion: 7 },
   );
   assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
@@ -218,24 +232,13 @@ export async function createAssignedTopic(
   topic: string,
   assignments: readonly (readonly number[])[],
 ): Promise<void> {
-  const response = await request(
-    member.client,
-    createTopics,
-    {
-      topics: [
-        {
-          name: topic,
-          numPartitions: -1,
-          replicationFactor: -1,
-          assignments: assignments.map((brokerIds, partitionIndex) => ({
-            partitionIndex,
-            brokerIds: [...brokerIds],
-          })),
-        },
-      ],
-      timeoutMs: 10_000,
-    },
-    { maxVersion: 7 },
-  );
-  assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
+  await createTopic(member, {
+    name: topic,
+    numPartitions: -1,
+    replicationFactor: -1,
+    assignments: assignments.map((brokerIds, partitionIndex) => ({
+      partitionIndex,
+      brokerIds: [...brokerIds],
+    })),
+  });
 }

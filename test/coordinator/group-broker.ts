@@ -100,6 +100,7 @@ export class GroupBroker {
       logger: harness.logger,
       defaults: defaultPartitionConfig(defaultLogConfig),
       replicaLagTimeMaxMs: 30_000,
+      replicaSelector: undefined,
       timers: harness.node.timers,
       network: unreachableNetwork(),
     });

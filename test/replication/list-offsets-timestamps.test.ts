@@ -15,6 +15,7 @@ test("ListOffsets' KIP-405 and KIP-1005 timestamps without tiered storage", asyn
       partition.fetchOffsetForTimestamp(timestamp, {
         isolation: "read_uncommitted",
         currentLeaderEpoch,
+        fetchOnlyFromLeader: true,
       }),
     );
   // -4 (earliest local) is the log start, since every segment is local.

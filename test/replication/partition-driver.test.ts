@@ -12,6 +12,7 @@ const consumerRead = {
   logStartOffset: -1,
   brokerEpoch: -1,
   lastFetchedEpoch: -1,
+  fetchOnlyLeader: true,
 } as const;
 
 test(
@@ -182,6 +183,7 @@ test("ListOffsets, OffsetForLeaderEpoch and DeleteRecords on a single-replica le
       partition.fetchOffsetForTimestamp(timestamp, {
         isolation: "read_uncommitted",
         currentLeaderEpoch: -1,
+        fetchOnlyFromLeader: true,
       }),
     );
   assert.deepEqual(await lookup(-1), { kind: "found", offset: 3, timestamp: -1, leaderEpoch: 2 });
@@ -200,7 +202,11 @@ test("ListOffsets, OffsetForLeaderEpoch and DeleteRecords on a single-replica le
   const fenced = await lookup(-1);
   assert.equal(fenced.kind, "found");
   const stale = await harness.run(
-    partition.fetchOffsetForTimestamp(-1, { isolation: "read_uncommitted", currentLeaderEpoch: 1 }),
+    partition.fetchOffsetForTimestamp(-1, {
+      isolation: "read_uncommitted",
+      currentLeaderEpoch: 1,
+      fetchOnlyFromLeader: true,
+    }),
   );
   assert.deepEqual(stale, { kind: "error", errorCode: ErrorCode.FENCED_LEADER_EPOCH });
 });

@@ -48,6 +48,7 @@ async function start(seed: number) {
     logger: harness.logger,
     defaults: defaultPartitionConfig(defaultLogConfig),
     replicaLagTimeMaxMs: 30_000,
+    replicaSelector: undefined,
     timers: harness.node.timers,
     network: unreachableNetwork(),
   });
@@ -101,6 +102,7 @@ test("create topic, lead, produce and fetch; delete topic removes the log", asyn
     replicas.fetchMessages([{ topicPartition: orders, request }], {
       maxBytes: 1 << 20,
       isHardMaxBytesLimit: false,
+      clientMetadata: undefined,
     }),
   );
   const outcome = fetched[0]?.outcome;

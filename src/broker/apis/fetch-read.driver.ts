@@ -7,7 +7,13 @@
  */
 import { ErrorCode } from "../../common/index.js";
 import { ByteChunks } from "../../protocol/index.js";
-import type { IsolationLevel, ReadOutcome, ReplicaManager } from "../../replication/index.js";
+import {
+  isFetchOnlyFromLeader,
+  type ClientMetadata,
+  type IsolationLevel,
+  type ReadOutcome,
+  type ReplicaManager,
+} from "../../replication/index.js";
 import type { TopicPartition } from "../../storage/index.js";
 import { DelayedFetch, fetchPositionOf, type PartitionWakeups } from "../delayed/index.js";
 import type { FetchPartitionRequest } from "../fetch-session/index.js";
@@ -38,6 +44,8 @@ export interface ReadParameters {
   readonly minBytes: number;
   readonly maxBytes: number;
   readonly isolation: IsolationLevel;
+  /** Where the fetcher is (Fetch v11+, KIP-392); undefined before v11. */
+  readonly clientMetadata: ClientMetadata | undefined;
 }
 
 /** What a read uses. */
@@ -78,13 +86,17 @@ async function readOrWait(
   const first = await readOnce(ports.replicaManager, partitions, parameters);
   const totalBytes = first.reduce((sum, read) => sum + read.records.byteLength, 0);
   const hasError = first.some((read) => read.outcome.kind === "error");
+  // A consumer sent to another replica is told so at once (Kafka's hasPreferredReadReplica).
+  const isRedirected = first.some((read) => preferredReadReplicaOf(read.outcome) !== undefined);
   const known = first.filter((read) => read.topicPartition !== undefined);
   if (parameters.maxWaitMs <= 0 || totalBytes >= parameters.minBytes || hasError) return first;
+  if (isRedirected) return first;
   if (known.length === 0) return first;
   const delayed = new DelayedFetch({
     delayMs: parameters.maxWaitMs,
     minBytes: parameters.minBytes,
     isFollower: parameters.replicaId >= 0,
+    fetchOnlyLeader: isFetchOnlyFromLeader(parameters.replicaId, parameters.clientMetadata),
     lookup: (topicPartition) => ports.replicaManager.getPartitionOrError(topicPartition),
     isThrottled: (partition) =>
       ports.replicaManager.replicationQuotas.shouldLeaderThrottle(partition, parameters.replicaId),
@@ -123,7 +135,11 @@ async function readOnce(
         lastFetchedEpoch: request.lastFetchedEpoch,
       },
     })),
-    { maxBytes: parameters.maxBytes, isHardMaxBytesLimit: false },
+    {
+      maxBytes: parameters.maxBytes,
+      isHardMaxBytesLimit: false,
+      clientMetadata: parameters.clientMetadata,
+    },
   );
   const reads: PartitionRead[] = [];
   let next = 0;
@@ -140,6 +156,11 @@ async function readOnce(
     reads.push({ ...partition, outcome, records });
   }
   return reads;
+}
+
+/** The replica a read sends its consumer to, if any. */
+export function preferredReadReplicaOf(outcome: ReadOutcome): number | undefined {
+  return outcome.kind === "records" ? outcome.preferredReadReplica : undefined;
 }
 
 function errorOutcome(errorCode: number): ReadOutcome {

@@ -6,9 +6,11 @@
  * the answer, except that the first batch of the first non-empty partition is returned whole
  * (KIP-74). Consumers (replica id -1) read to the high watermark, read_committed to the last
  * stable offset, which is the high watermark while Sluice has no transactions (and so no aborted
- * transactions: an empty list). Throttle time 0, preferred read replica -1. From v16 (KIP-951)
- * a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current
- * leader, and the response gives that leader's endpoint.
+ * transactions: an empty list). From v11 (KIP-392) a consumer may read from a follower up to its
+ * high watermark, and a leader with `replica.selector.class` names the replica closest to the
+ * consumer's `rackId` as its preferred read replica, without records. Throttle time 0. From v16
+ * (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
+ * current leader, and the response gives that leader's endpoint.
  */
 import { ZERO_UUID } from "../../common/index.js";
 import {
@@ -35,6 +37,7 @@ import {
   type HandlerOutcome,
 } from "../router/handler.js";
 import {
+  preferredReadReplicaOf,
   readPartitions,
   type FetchReadPorts,
   type PartitionRead,
@@ -43,6 +46,9 @@ import {
 import { LeaderHints } from "./leader-hints.js";
 
 export const FETCH_VERSIONS = { minVersion: 4, maxVersion: 17 } as const;
+
+/** The first version that carries the client's rack and may fetch from followers (KIP-392). */
+const CLIENT_METADATA_VERSION = 11;
 
 /** The first version whose partition errors carry leader hints (KIP-951). */
 const LEADER_HINT_VERSION = 16;
@@ -121,6 +127,7 @@ async function handleFetch(
   });
   const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
   const { maxWaitMs, minBytes, maxBytes } = request;
+  const clientMetadata = clientMetadataOf(request, context);
   const reads = await readPartitions(options, toRead, {
     replicaId,
     brokerEpoch,
@@ -128,6 +135,7 @@ async function handleFetch(
     minBytes,
     maxBytes,
     isolation,
+    clientMetadata,
   });
   // The hints come from the image the topic ids were resolved in, so that both agree.
   const hints =
@@ -143,6 +151,12 @@ async function handleFetch(
     responses: groupByTopic(completed.answers),
     ...(hints === undefined ? {} : { nodeEndpoints: hints.nodeEndpoints }),
   });
+}
+
+/** Kafka's ClientMetadata, which lets a consumer read from any replica (KIP-392). */
+function clientMetadataOf(request: FetchRequest, context: HandlerContext) {
+  if (context.header.apiVersion < CLIENT_METADATA_VERSION) return undefined;
+  return { rackId: request.rackId, listenerName: context.connection.listenerName };
 }
 
 function requestedPartitions(
@@ -179,7 +193,8 @@ function answerOf(
   hints: LeaderHints | undefined,
 ): FetchAnswer {
   const { outcome, request } = read;
-  const common = { partitionIndex: request.partition, preferredReadReplica: -1 };
+  const preferredReadReplica = preferredReadReplicaOf(outcome) ?? -1;
+  const common = { partitionIndex: request.partition, preferredReadReplica };
   if (outcome.kind === "error") {
     const { errorCode, highWatermark, logStartOffset } = outcome;
     const currentLeader =
@@ -198,7 +213,8 @@ function answerOf(
       records: new Uint8Array(0),
     };
     const facts = { errorCode, highWatermark, lastStableOffset: -1, logStartOffset };
-    return { request, ...facts, hasRecords: false, hasDivergingEpoch: false, data };
+    const none = { hasRecords: false, hasDivergingEpoch: false, hasPreferredReadReplica: false };
+    return { request, ...facts, ...none, data };
   }
   const { highWatermark, lastStableOffset, logStartOffset, divergingEpoch } = outcome;
   const data = {
@@ -219,6 +235,7 @@ function answerOf(
     logStartOffset,
     hasRecords: read.records.byteLength > 0,
     hasDivergingEpoch: divergingEpoch !== undefined,
+    hasPreferredReadReplica: preferredReadReplica >= 0,
     data,
   };
 }

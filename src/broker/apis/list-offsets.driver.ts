@@ -3,16 +3,29 @@
  * earliest (-2), latest (-1), max-timestamp (-3, v7+), earliest-local (-4, v8+) offset, or the
  * first offset whose timestamp is at or after the one given. Consumers (replica id -1) see the
  * high watermark for read_uncommitted (and before v2) and the last stable offset for
- * read_committed; a replica id >= 0 sees the log end. Only the leader answers. A partition named
+ * read_committed; any other replica id sees the log end. Only the leader answers, except to the
+ * debugging replica id (-2), which any replica answers, as Kafka's fetchOnlyFromLeader rule has it
+ * (consumers that fetch from a follower still list offsets at the leader). A partition named
  * twice in one request gets INVALID_REQUEST at each mention, as in Kafka.
  */
 import { ErrorCode } from "../../common/index.js";
 import { ApiKey, type ListOffsetsRequest } from "../../protocol/index.js";
-import type { IsolationLevel, OffsetLookup, ReplicaManager } from "../../replication/index.js";
+import type {
+  IsolationLevel,
+  OffsetLookup,
+  OffsetLookupOptions,
+  ReplicaManager,
+} from "../../replication/index.js";
 import type { TopicPartition } from "../../storage/index.js";
 import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
 export const LIST_OFFSETS_VERSIONS = { minVersion: 1, maxVersion: 9 } as const;
+
+/** The replica id of a consumer's ListOffsets. */
+const CONSUMER_REPLICA_ID = -1;
+
+/** The replica id of a debugging tool (Kafka's ListOffsetsRequest.DEBUGGING_REPLICA_ID). */
+const DEBUGGING_REPLICA_ID = -2;
 
 export function listOffsetsHandler(
   replicaManager: ReplicaManager,
@@ -21,11 +34,12 @@ export function listOffsetsHandler(
     ...LIST_OFFSETS_VERSIONS,
     handle: async (request, context) => {
       const isolation: IsolationLevel | undefined =
-        request.replicaId >= 0
+        request.replicaId !== CONSUMER_REPLICA_ID
           ? undefined
           : request.isolationLevel === 1
             ? "read_committed"
             : "read_uncommitted";
+      const fetchOnlyFromLeader = request.replicaId !== DEBUGGING_REPLICA_ID;
       const duplicates = duplicatePartitions(request);
       const topics = [];
       for (const topic of request.topics) {
@@ -39,6 +53,7 @@ export function listOffsetsHandler(
                 timestamp: partition.timestamp,
                 isolation,
                 currentLeaderEpoch: partition.currentLeaderEpoch,
+                fetchOnlyFromLeader,
               });
           partitions.push({
             partitionIndex: partition.partitionIndex,
@@ -66,19 +81,12 @@ export function listOffsetsHandler(
 async function lookUpOffset(
   replicaManager: ReplicaManager,
   topicPartition: TopicPartition,
-  asked: {
-    readonly timestamp: number;
-    readonly isolation: IsolationLevel | undefined;
-    readonly currentLeaderEpoch: number;
-  },
+  asked: OffsetLookupOptions & { readonly timestamp: number },
 ): Promise<OffsetLookup> {
   const lookup = replicaManager.getPartitionOrError(topicPartition);
   if (lookup.kind === "error") return lookup;
-  const { isolation, currentLeaderEpoch } = asked;
-  return lookup.partition.fetchOffsetForTimestamp(asked.timestamp, {
-    isolation,
-    currentLeaderEpoch,
-  });
+  const { timestamp, ...options } = asked;
+  return lookup.partition.fetchOffsetForTimestamp(timestamp, options);
 }
 
 function partitionKey(topicPartition: TopicPartition): string {

@@ -34,6 +34,8 @@ export interface DelayedFetchOptions {
   readonly minBytes: number;
   /** A follower reads to the log end; a consumer to the high watermark. */
   readonly isFollower: boolean;
+  /** Whether only the leader may serve the fetch (consumers before Fetch v11, followers). */
+  readonly fetchOnlyLeader: boolean;
   readonly partitions: readonly DelayedFetchPartition[];
   /** The replica manager's getPartitionOrError, consulted on every try. */
   readonly lookup: (topicPartition: TopicPartition) => PartitionLookup;
@@ -100,9 +102,10 @@ export class DelayedFetch implements DelayedOperation {
     const lookup = this.options.lookup(parked.topicPartition);
     if (lookup.kind === "error") return "now";
     const { partition } = lookup;
-    // Followers fetch from the leader alone; so do consumers, without KIP-392's client rack.
+    // A consumer with client metadata may wait on a follower, whose high watermark then moves
+    // with replication (KIP-392); others wait on the leader alone.
     const checked = partition.checkLeaderEpoch(parked.currentLeaderEpoch, {
-      requireLeader: true,
+      requireLeader: this.options.fetchOnlyLeader,
     });
     if (checked !== ErrorCode.NONE) return "now";
     const logEnd = partition.logEndOffsetMetadata;

@@ -78,6 +78,8 @@ export interface FetchAnswerFacts {
   readonly logStartOffset: number;
   readonly hasRecords: boolean;
   readonly hasDivergingEpoch: boolean;
+  /** Whether the answer names a preferred read replica (KIP-392), which must reach the client. */
+  readonly hasPreferredReadReplica: boolean;
 }
 
 /** Interprets the session fields of a request against the cache. */
@@ -158,6 +160,7 @@ function incrementalAnswers<Answer extends FetchAnswerFacts>(
       answer.errorCode !== ErrorCode.NONE ||
       answer.hasRecords ||
       answer.hasDivergingEpoch ||
+      answer.hasPreferredReadReplica ||
       answer.highWatermark !== cached.highWatermark ||
       answer.lastStableOffset !== cached.lastStableOffset ||
       answer.logStartOffset !== cached.responseLogStartOffset;

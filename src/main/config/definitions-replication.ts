@@ -1,9 +1,11 @@
 /**
- * Configuration keys of follower replication: the replica fetchers and the broker's rack.
+ * Configuration keys of follower replication: the replica fetchers, the broker's rack and the
+ * replica selector of consumers' fetches (KIP-392).
  * Defaults are Kafka's.
  */
 import type { ConfigDefinition } from "./config-types.js";
-import { atLeast } from "./validators.js";
+import { RACK_AWARE_REPLICA_SELECTOR_CLASS } from "../../replication/index.js";
+import { atLeast, oneOf } from "./validators.js";
 
 export const replicationDefinitions: readonly ConfigDefinition[] = [
   {
@@ -90,5 +92,15 @@ export const replicationDefinitions: readonly ConfigDefinition[] = [
     importance: "medium",
     description:
       "The broker's rack, registered with the controller, which spreads replicas over racks.",
+  },
+  {
+    name: "replica.selector.class",
+    type: "class",
+    defaultValue: null,
+    validator: oneOf([RACK_AWARE_REPLICA_SELECTOR_CLASS]),
+    importance: "medium",
+    description:
+      "Unset: consumers read from leaders. Kafka's RackAwareReplicaSelector, the only class " +
+      "accepted: a leader sends a consumer with client.rack to an in-sync replica of its rack.",
   },
 ];

@@ -209,3 +209,16 @@ test("log dirs, the metadata log dir, retention and roll follow Kafka's preceden
     ],
   );
 });
+
+test("replica.selector.class takes Kafka's rack-aware selector and refuses any other class", () => {
+  const rackAware = "org.apache.kafka.common.replica.RackAwareReplicaSelector";
+  const config = valid({ base: file(combined), flags: [`replica.selector.class=${rackAware}`] });
+  assert.equal(config.values.stringOrNull("replica.selector.class"), rackAware);
+  assert.equal(valid({ base: file(combined) }).values.stringOrNull("replica.selector.class"), null);
+  const other = "replica.selector.class=org.apache.kafka.common.replica.LeaderSelector";
+  assert.deepEqual(problems({ base: file(combined), flags: [other] }), [
+    `replica.selector.class (from flag --set ${other}): value ` +
+      '"org.apache.kafka.common.replica.LeaderSelector": must be one of ' +
+      rackAware,
+  ]);
+});

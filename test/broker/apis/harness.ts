@@ -24,6 +24,7 @@ import {
   defaultPartitionConfig,
   ReplicaManager,
   type DirectoryAssigner,
+  type ReplicaSelector,
 } from "../../../src/replication/index.js";
 import {
   defaultLogConfig,
@@ -75,6 +76,8 @@ export interface TestBrokerOptions {
   readonly directoryAssigner?: DirectoryAssigner;
   /** The simulated disk's size (default: unlimited, whose size the disk cannot tell). */
   readonly capacityBytes?: number;
+  /** `replica.selector.class` as a built-in selector; unset, consumers read from leaders. */
+  readonly replicaSelector?: ReplicaSelector;
 }
 
 /** Starts broker 1 (registered and unfenced) with every client API. */
@@ -232,6 +235,7 @@ async function startStorage(harness: LogHarness, options: TestBrokerOptions) {
     logger: harness.logger,
     defaults: defaultPartitionConfig(defaultLogConfig),
     replicaLagTimeMaxMs: 30_000,
+    replicaSelector: options.replicaSelector,
     timers: harness.node.timers,
     network: unreachableNetwork(),
     ...(directoryAssigner === undefined ? {} : { directoryAssigner }),

@@ -57,10 +57,14 @@ test("Produce v9 to a follower leaves the leader hint out", async () => {
   assert.deepEqual(at(body, "nodeEndpoints"), []);
 });
 
-test("Fetch v17 from a follower names the leader and its endpoint (KIP-951)", async () => {
+// A consumer's Fetch v11+ may read from a follower (KIP-392); one with a stale leader epoch is
+// refused there, and the refusal names the current leader.
+const staleFetch = fetchRequest([{ partition: 0, fetchOffset: 0, currentLeaderEpoch: 0 }]);
+
+test("Fetch v17 with a stale epoch at a follower names the leader and its endpoint", async () => {
   const broker = await followerOfBroker2(953);
-  const body = await broker.call(1, 17, fetchRequest([{ partition: 0, fetchOffset: 0 }]));
-  assert.equal(at(fetched(body), "errorCode"), ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  const body = await broker.call(1, 17, staleFetch);
+  assert.equal(at(fetched(body), "errorCode"), ErrorCode.FENCED_LEADER_EPOCH);
   assert.deepEqual(leaderOf(fetched(body)), { leaderId: 2, leaderEpoch: 1 });
   const endpoints = at(body, "nodeEndpoints") as Record<string, unknown>[];
   assert.deepEqual(
@@ -69,10 +73,10 @@ test("Fetch v17 from a follower names the leader and its endpoint (KIP-951)", as
   );
 });
 
-test("Fetch v15 from a follower leaves the leader hint out", async () => {
+test("Fetch v15 with a stale epoch at a follower leaves the leader hint out", async () => {
   const broker = await followerOfBroker2(954);
-  const body = await broker.call(1, 15, fetchRequest([{ partition: 0, fetchOffset: 0 }]));
-  assert.equal(at(fetched(body), "errorCode"), ErrorCode.NOT_LEADER_OR_FOLLOWER);
+  const body = await broker.call(1, 15, staleFetch);
+  assert.equal(at(fetched(body), "errorCode"), ErrorCode.FENCED_LEADER_EPOCH);
   // v15 has currentLeader (v12+) but Kafka fills it from v16 only; nodeEndpoints is v16+.
   assert.deepEqual(leaderOf(fetched(body)), { leaderId: -1, leaderEpoch: -1 });
   assert.deepEqual(at(body, "nodeEndpoints"), []);

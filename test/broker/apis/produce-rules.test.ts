@@ -103,7 +103,10 @@ test("a leader change or a deleted topic answers a waiting fetch at once", async
   for (const change of [partitionChange(TOPIC_ID, 0, { leader: 2 }), removeTopic(TOPIC_ID)]) {
     const broker = await withTopic(306, { replicas: [1, 2] });
     const started = broker.harness.node.clock.monotonicMs();
-    const fetch = fetchRequest([{ partition: 0, fetchOffset: 0 }], { maxWaitMs: 30_000 });
+    // With its leader epoch, so that the old leader refuses it: a consumer's Fetch v11+ without
+    // one may go on waiting on a follower (KIP-392), as in Kafka.
+    const asked = { partition: 0, fetchOffset: 0, currentLeaderEpoch: 0 };
+    const fetch = fetchRequest([asked], { maxWaitMs: 30_000 });
     const waiting = broker.send(1, 11, fetch);
     await broker.harness.run(Promise.resolve());
     assert.equal(broker.purgatories.fetch.pendingCount, 1, "waits for bytes");

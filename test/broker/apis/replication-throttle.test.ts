@@ -106,6 +106,7 @@ test("a held-back replica's new data does not end a follower's wait in the purga
       delayMs: 500,
       minBytes: 1,
       isFollower: true,
+      fetchOnlyLeader: true,
       lookup: (asked) => replicaManager.getPartitionOrError(asked),
       isThrottled: (partition) =>
         replicaManager.replicationQuotas.shouldLeaderThrottle(partition, replicaId),

@@ -134,6 +134,7 @@ export class BrokerProcess {
       logger: new PrintingLogger(world, String(id)),
       defaults,
       replicaLagTimeMaxMs: settings.replicaLagTimeMaxMs,
+      replicaSelector: undefined,
       network: {
         listenerName: "PLAINTEXT",
         endpointOf: (leaderId) => options.links.endpointOf(leaderId),

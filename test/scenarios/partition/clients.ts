@@ -93,6 +93,7 @@ export class ScenarioClients {
       partition.fetchOffsetForTimestamp(options.timestamp, {
         isolation: options.isolation,
         currentLeaderEpoch: -1,
+        fetchOnlyFromLeader: true,
       }),
     );
     if (found.kind === "error") return world.print(`list-offsets => ${errorName(found.errorCode)}`);

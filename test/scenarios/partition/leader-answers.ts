@@ -57,7 +57,7 @@ export async function answerFetch(
         lastFetchedEpoch: partition.lastFetchedEpoch,
       },
     })),
-    { maxBytes: request.maxBytes, isHardMaxBytesLimit: false },
+    { maxBytes: request.maxBytes, isHardMaxBytesLimit: false, clientMetadata: undefined },
   );
   const partitions = outcomes.map(({ topicPartition, outcome }): FetchedPartition => {
     const isRead = outcome.kind === "records";
@@ -106,6 +106,7 @@ export async function answerListOffsets(
   const found = await lookup.partition.fetchOffsetForTimestamp(call.timestamp, {
     isolation: undefined,
     currentLeaderEpoch: call.currentLeaderEpoch,
+    fetchOnlyFromLeader: true,
   });
   if (found.kind === "error") return { kind: "ok", errorCode: found.errorCode, offset: -1 };
   const offset = found.kind === "found" ? found.offset : -1;
