@@ -41,7 +41,7 @@ import {
 } from "./partition-results.js";
 import type { PartitionRole } from "./partition-role.js";
 import type { PartitionState, RoleChange } from "./partition-state.js";
-import { validateProduceRecords } from "./produce-validation.js";
+import { producerOutcome, validateProduceRecords } from "./produce-validation.js";
 import { divergenceOf, type AcksAllProgress } from "./request-checks.js";
 import type { FollowerReplicaState } from "./replica-state.js";
 
@@ -222,7 +222,7 @@ export class Partition {
     try {
       appended = await this.log.appendAsLeader(validation.header.bytes, { leaderEpoch });
     } catch (error) {
-      return refuse(this.errorCodeOf(error));
+      return producerOutcome(error, this.state.logStartOffset) ?? refuse(this.errorCodeOf(error));
     }
     if (this.state.role.kind === "offline") return refuse(ErrorCode.KAFKA_STORAGE_ERROR);
     this.afterAppend(appended.lastOffset, options.nowMs);

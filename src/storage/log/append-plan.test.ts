@@ -7,6 +7,7 @@ import {
   appendGroupSize,
   planGroup,
 } from "./append-plan.js";
+import { ProducerStateManager } from "../producer-state/index.js";
 
 test("a group takes the oldest append always, then what fits its count and byte limits", () => {
   const sized = (length: number) => ({ records: new Uint8Array(length) });
@@ -33,6 +34,7 @@ test("a group's inputs follow each other's offsets and a refused one takes none"
       { records: batch(1, 15), mode: { kind: "follower" } },
     ],
     { config, logEndOffset: 10, nowMs: 777 },
+    new ProducerStateManager(),
   );
   const accepted = planned.accepted.map((each) => [
     each.input.records.length,

@@ -1,0 +1,17 @@
+// Idempotent producers' state per partition: sequence checks, duplicates, expiry, rebuilding.
+export {
+  BATCHES_RETAINED,
+  DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+  PRODUCER_EXPIRATION_CHECK_INTERVAL_MS,
+  NO_PRODUCER_ID,
+  ProducerStateManager,
+  isProducerBatch,
+  lastSequenceOf,
+} from "./producer-state.js";
+export type {
+  BatchMetadata,
+  ProducerBatch,
+  ProducerBatchHeader,
+  ProducerCheck,
+  ProducerEntry,
+} from "./producer-state.js";
