@@ -112,6 +112,12 @@ export {
   type BrokerEpochSource,
 } from "./forwarding/controller-alter-partition-sender.driver.js";
 export {
+  ControllerProducerIdSource,
+  allocateProducerIdsRequest,
+  blockAnswerOf,
+} from "./forwarding/controller-producer-ids.driver.js";
+export { INIT_PRODUCER_ID_VERSIONS, initProducerIdHandler } from "./apis/init-producer-id.js";
+export {
   registerClientApis,
   type ClientApiConfig,
   type ClientApiDependencies,

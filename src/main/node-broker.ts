@@ -9,10 +9,12 @@ import { brokerId, type BrokerId, type NodeId, type Uuid } from "../common/index
 import {
   BrokerLifecycleManager,
   ControllerAlterPartitionSender,
+  ControllerProducerIdSource,
   ControllerChannel,
   ControllerForwarder,
   MetadataCache,
   newIncarnationId,
+  type BrokerEpochSource,
   type ControllerEndpoint,
 } from "../broker/index.js";
 import { ClientPool } from "../client/index.js";
@@ -21,6 +23,7 @@ import {
   METADATA_VERSION_LATEST,
   METADATA_VERSION_MIN,
 } from "../controller/index.js";
+import { ProducerIdManager } from "../coordinator/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
 import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
@@ -53,6 +56,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
   readonly forwarder: ControllerForwarder;
+  /** Producer ids for InitProducerId, from the blocks the controller grants. */
+  readonly producerIds: ProducerIdManager;
 }
 
 /** Who the broker registers as, and what of the node its heartbeats read. */
@@ -136,11 +141,10 @@ export function createBrokerSide(
   const { lifecycle, channel, loader } = membership;
   const logger = ports.logger.child({ component: "broker" });
   const brokerEpoch = (): number => lifecycle.registration?.brokerEpoch ?? -1;
-  const alterPartitionSender = new ControllerAlterPartitionSender(
-    channel,
-    () => ({ brokerId: identity.nodeId, brokerEpoch: brokerEpoch() }),
-    { requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS },
-  );
+  const sender = () => ({ brokerId: identity.nodeId, brokerEpoch: brokerEpoch() });
+  const alterPartitionSender = new ControllerAlterPartitionSender(channel, sender, {
+    requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
+  });
   const replication = config.replication;
   // Followers reach partition leaders on their own connections, apart from the controller's.
   const fetchPool = new ClientPool(ports, {
@@ -188,11 +192,25 @@ export function createBrokerSide(
       timer?.cancel();
     },
   });
+  const producerIds = createProducerIds(ports, channel, sender);
   const close = (): void => {
     membership.close();
     fetchPool.close();
   };
-  return { ...membership, metadataCache, replicaManager, forwarder, close };
+  return { ...membership, metadataCache, replicaManager, forwarder, producerIds, close };
+}
+
+/** The producer id manager, taking its blocks from the active controller. */
+function createProducerIds(
+  ports: NodePorts,
+  channel: ControllerChannel,
+  broker: BrokerEpochSource,
+): ProducerIdManager {
+  const source = new ControllerProducerIdSource(channel, broker, {
+    requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
+  });
+  const logger = ports.logger.child({ component: "producer-ids" });
+  return new ProducerIdManager(source, { clock: ports.clock, logger });
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */
