@@ -24,6 +24,7 @@ test("a group's inputs follow each other's offsets and a refused one takes none"
     maxMessageBytes: 10_000,
     segmentBytes: 100_000,
     messageTimestampType: "LogAppendTime" as const,
+    producerIdExpirationMs: 86_400_000,
   };
   const leader = { kind: "leader", leaderEpoch: 3 } as const;
   const planned = planGroup(

@@ -113,7 +113,10 @@ export function appendGroupSize(waiting: readonly { readonly records: Uint8Array
 }
 
 /** The topic configs planning reads. */
-type AppendConfig = Pick<LogConfig, "maxMessageBytes" | "segmentBytes" | "messageTimestampType">;
+type AppendConfig = Pick<
+  LogConfig,
+  "maxMessageBytes" | "segmentBytes" | "messageTimestampType" | "producerIdExpirationMs"
+>;
 
 /** One input of a group, as its caller gave it. */
 export interface AppendInput {
@@ -149,7 +152,7 @@ export function planGroup<I extends AppendInput>(
   },
   producers: ProducerStateManager,
 ): PlannedGroup<I> {
-  producers.maybeRemoveExpired(at.nowMs);
+  producers.maybeRemoveExpired(at.nowMs, at.config.producerIdExpirationMs);
   const accepted: (PlannedInput & { readonly input: I })[] = [];
   const refused: { readonly input: I; readonly refusal: AppendRefusal }[] = [];
   let logEndOffset = at.logEndOffset;

@@ -1,7 +1,6 @@
 // Idempotent producers' state per partition: sequence checks, duplicates, expiry, rebuilding.
 export {
   BATCHES_RETAINED,
-  DEFAULT_PRODUCER_ID_EXPIRATION_MS,
   PRODUCER_EXPIRATION_CHECK_INTERVAL_MS,
   NO_PRODUCER_ID,
   ProducerStateManager,

@@ -98,20 +98,23 @@ test("a follower takes its leader's batches without sequence checks", () => {
 
 test("producers idle for producer.id.expiration.ms are removed, at the check interval", () => {
   const expirationMs = 5000;
-  const producers = new ProducerStateManager(expirationMs);
+  const producers = new ProducerStateManager();
   produce(producers, batchOf(0, 1, { baseOffset: 0, timestamp: 1000 }));
-  assert.equal(producers.maybeRemoveExpired(1000), 0);
+  assert.equal(producers.maybeRemoveExpired(1000, expirationMs), 0);
   // Expired, but the interval since the last check has not passed.
-  assert.equal(producers.maybeRemoveExpired(1000 + expirationMs), 0);
-  assert.equal(producers.maybeRemoveExpired(1000 + PRODUCER_EXPIRATION_CHECK_INTERVAL_MS), 1);
+  assert.equal(producers.maybeRemoveExpired(1000 + expirationMs, expirationMs), 0);
+  assert.equal(
+    producers.maybeRemoveExpired(1000 + PRODUCER_EXPIRATION_CHECK_INTERVAL_MS, expirationMs),
+    1,
+  );
   assert.equal(producers.producerCount, 0);
   // Forgotten: the producer may go on at any sequence.
   assert.equal(produce(producers, batchOf(9, 1, { baseOffset: 1 })).kind, "append");
 });
 
 test("a producer younger than the expiration stays", () => {
-  const producers = new ProducerStateManager(5000);
+  const producers = new ProducerStateManager();
   produce(producers, batchOf(0, 1, { baseOffset: 0, timestamp: 1000 }));
-  assert.equal(producers.removeExpired(5999), 0);
-  assert.equal(producers.removeExpired(6000), 1);
+  assert.equal(producers.removeExpired(5999, 5000), 0);
+  assert.equal(producers.removeExpired(6000, 5000), 1);
 });

@@ -20,9 +20,6 @@ export const BATCHES_RETAINED = 5;
 /** Kafka's `producer.id.expiration.check.interval.ms` default. */
 export const PRODUCER_EXPIRATION_CHECK_INTERVAL_MS = 600_000;
 
-/** Kafka's `producer.id.expiration.ms` default: one day. */
-export const DEFAULT_PRODUCER_ID_EXPIRATION_MS = 86_400_000;
-
 /** Kafka's RecordBatch.NO_PRODUCER_ID: a batch whose producer id is not above it has none. */
 export const NO_PRODUCER_ID = -1;
 const NO_PRODUCER_EPOCH = -1;
@@ -93,19 +90,12 @@ export class ProducerStateManager {
   private readonly producers = new Map<number, ProducerEntry>();
   private lastExpirationCheckMs: number | undefined;
 
-  constructor(private producerIdExpirationMs: number = DEFAULT_PRODUCER_ID_EXPIRATION_MS) {}
-
   get producerCount(): number {
     return this.producers.size;
   }
 
   entry(producerId: number): ProducerEntry | undefined {
     return this.producers.get(producerId);
-  }
-
-  /** Applies a changed `producer.id.expiration.ms`. */
-  setProducerIdExpirationMs(producerIdExpirationMs: number): void {
-    this.producerIdExpirationMs = producerIdExpirationMs;
   }
 
   /**
@@ -178,18 +168,18 @@ export class ProducerStateManager {
    * `nowMs` (Kafka's removeExpiredProducers), when the check interval has passed since the last
    * removal; resolves to how many went.
    */
-  maybeRemoveExpired(nowMs: number): number {
+  maybeRemoveExpired(nowMs: number, producerIdExpirationMs: number): number {
     const last = this.lastExpirationCheckMs;
     if (last !== undefined && nowMs - last < PRODUCER_EXPIRATION_CHECK_INTERVAL_MS) return 0;
-    return this.removeExpired(nowMs);
+    return this.removeExpired(nowMs, producerIdExpirationMs);
   }
 
   /** Removes the expired producers now; see maybeRemoveExpired. */
-  removeExpired(nowMs: number): number {
+  removeExpired(nowMs: number, producerIdExpirationMs: number): number {
     this.lastExpirationCheckMs = nowMs;
     let removed = 0;
     for (const [producerId, entry] of this.producers) {
-      if (nowMs - entry.lastTimestamp < this.producerIdExpirationMs) continue;
+      if (nowMs - entry.lastTimestamp < producerIdExpirationMs) continue;
       this.producers.delete(producerId);
       removed++;
     }
