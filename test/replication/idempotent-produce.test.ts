@@ -106,6 +106,29 @@ test("a reopened log rebuilds its producers from its batches and still finds a r
   assert.equal(reopened.logEndOffset, 4);
 });
 
+test("a reopened log skips segments older than producer.id.expiration.ms", async () => {
+  const harness = new LogHarness(7);
+  const log = await harness.open(defaultLogConfig);
+  const now = harness.node.clock.nowMs();
+  const old = now - defaultLogConfig.producerIdExpirationMs - 1;
+  const epoch = { leaderEpoch: 1 };
+  await harness.run(log.appendAsLeader(idempotentBatch(0, { timestamp: old }), epoch));
+  await harness.run(log.roll());
+  await harness.run(log.appendAsLeader(idempotentBatch(2, { timestamp: now }), epoch));
+  await harness.run(log.close());
+  const reopened = await harness.open(defaultLogConfig);
+  // The old segment was not read: the first batch is no known duplicate, and out of order.
+  const retry = await harness
+    .run(reopened.appendAsLeader(idempotentBatch(0, { timestamp: old }), epoch))
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  assert.ok(isLogAppendError(retry), String(retry));
+  assert.equal(retry.errorCode, ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
+  assert.equal(reopened.logEndOffset, 4);
+});
+
 test("a follower keeps its batches' producers, so as leader it finds a retry", async () => {
   const { harness, partition } = await newPartition(5, defaultPartitionConfig(defaultLogConfig));
   partition.becomeFollower(registration({ replicas: [1, 2], leader: 2, leaderEpoch: 0 }));

@@ -117,7 +117,7 @@ export class PartitionLog {
   static async open(options: OpenLogOptions): Promise<PartitionLog> {
     checkLogConfig(options.config);
     const log = new PartitionLog(options, await loadLog(options));
-    await loadProducerState(log.producers, log.segmentList.all());
+    await loadProducerState(log.producers, log.segmentList.all(), log.clock, log.config);
     return log;
   }
 
@@ -241,7 +241,7 @@ export class PartitionLog {
       await this.removeSegments(later);
       const active = this.segmentList.active;
       await active.truncateTo(offset);
-      await loadProducerState(this.producers, this.segmentList.all());
+      await loadProducerState(this.producers, this.segmentList.all(), this.clock, this.config);
       await active.flush({ withIndexes: false });
       await this.fileSystem.syncDirectory(this.dir);
       this.epochCache.truncateFromEnd(this.logEndOffset);
