@@ -26,7 +26,12 @@ import {
 import { ProducerIdManager } from "../coordinator/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
-import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
+import {
+  RemoteLeaderEndpoint,
+  ReplicaManager,
+  ReplicaManagerMetrics,
+  ReplicationQuotas,
+} from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -56,6 +61,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
   readonly forwarder: ControllerForwarder;
+  /** The replica manager's metric families, updated from its summary at each scrape. */
+  readonly replicaMetrics: ReplicaManagerMetrics;
   /** Producer ids for InitProducerId, from the blocks the controller grants. */
   readonly producerIds: ProducerIdManager;
 }
@@ -173,7 +180,9 @@ export function createBrokerSide(
       },
       fetchers: replication,
     },
+    replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
   });
+  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
@@ -197,7 +206,8 @@ export function createBrokerSide(
     membership.close();
     fetchPool.close();
   };
-  return { ...membership, metadataCache, replicaManager, forwarder, producerIds, close };
+  const parts = { metadataCache, replicaManager, forwarder, replicaMetrics, producerIds };
+  return { ...membership, ...parts, close };
 }
 
 /** The producer id manager, taking its blocks from the active controller. */

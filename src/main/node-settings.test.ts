@@ -54,3 +54,18 @@ test("the static config holds the keys the operator set, and only those", () => 
   assert.equal(staticConfig["log.dirs"], "./data");
   assert.equal(staticConfig["log.segment.bytes"], undefined);
 });
+
+test("the replication quota window keys become the throttles' rate window", () => {
+  assert.deepEqual(configOf([]).replication.quotaWindow, { samples: 11, windowMs: 1000 });
+  const config = configOf([
+    "replication.quota.window.num=5",
+    "replication.quota.window.size.seconds=2",
+  ]);
+  assert.deepEqual(config.replication.quotaWindow, { samples: 5, windowMs: 2000 });
+  const refused = loadNodeConfig({
+    base: SINGLE_NODE_PRESET,
+    flags: ["replication.quota.window.num=0"],
+    environment: {},
+  });
+  assert.equal(refused.kind, "invalid");
+});

@@ -101,6 +101,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
         quorum: () => raft.status,
         broker: () => broker?.lifecycle,
         logManager,
+        replication: broker,
       },
       { registry: options.registry, logger: ports.logger.child({ component: "http" }) },
     );

@@ -207,3 +207,31 @@ export async function createReplicatedTopic(
   );
   assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
 }
+
+/** Creates `topic` through `member` with partition i on the brokers `assignments[i]` names. */
+export async function createAssignedTopic(
+  member: Member,
+  topic: string,
+  assignments: readonly (readonly number[])[],
+): Promise<void> {
+  const response = await request(
+    member.client,
+    createTopics,
+    {
+      topics: [
+        {
+          name: topic,
+          numPartitions: -1,
+          replicationFactor: -1,
+          assignments: assignments.map((brokerIds, partitionIndex) => ({
+            partitionIndex,
+            brokerIds: [...brokerIds],
+          })),
+        },
+      ],
+      timeoutMs: 10_000,
+    },
+    { maxVersion: 7 },
+  );
+  assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
+}
