@@ -71,7 +71,7 @@ export function documentedRanges(markdown: string): Map<string, string> {
   const ranges = new Map<string, string>();
   for (const line of markdown.split("\n")) {
     const cells = line.split("|").map((cell) => cell.trim());
-    const range = cells[3];
+    const range = cells[2];
     if (cells.length < 5 || range === undefined || !/^\d+(-\d+)?$/.test(range)) continue;
     ranges.set(cells[1] ?? "", range);
   }
