@@ -121,6 +121,12 @@ export {
   assignmentErrorCodes,
 } from "./forwarding/directory-assignment-batch.js";
 export {
+  ControllerProducerIdSource,
+  allocateProducerIdsRequest,
+  blockAnswerOf,
+} from "./forwarding/controller-producer-ids.driver.js";
+export { INIT_PRODUCER_ID_VERSIONS, initProducerIdHandler } from "./apis/init-producer-id.js";
+export {
   registerClientApis,
   type ClientApiConfig,
   type ClientApiDependencies,

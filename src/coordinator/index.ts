@@ -42,3 +42,4 @@ export {
   type CoordinatorStatus,
   type GroupCoordinatorOptions,
 } from "./group-coordinator.driver.js";
+export * from "./producer-ids/index.js";

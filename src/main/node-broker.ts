@@ -10,8 +10,8 @@ import {
   BrokerLifecycleManager,
   ControllerAlterPartitionSender,
   ControllerChannel,
-  ControllerForwarder,
   MetadataCache,
+  type ControllerForwarder,
   newIncarnationId,
   type ControllerEndpoint,
 } from "../broker/index.js";
@@ -21,6 +21,7 @@ import {
   METADATA_VERSION_LATEST,
   METADATA_VERSION_MIN,
 } from "../controller/index.js";
+import type { ProducerIdManager } from "../coordinator/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
 import {
@@ -36,11 +37,11 @@ import { defaultPartitionConfigOf } from "./node-settings.js";
 import { directoryReporting } from "./node-directories.js";
 import type { NodeIdentity, NodePorts } from "./node-types.js";
 
-/** Kafka's default `request.timeout.ms` for requests a broker sends to the controller. */
-const CONTROLLER_REQUEST_TIMEOUT_MS = 30_000;
-
-/** The longest a forwarded admin answer waits for this broker to apply the change. */
-const LOCAL_METADATA_WAIT_MAX_MS = 5000;
+import {
+  CONTROLLER_REQUEST_TIMEOUT_MS,
+  createProducerIds,
+  forwarderOf,
+} from "./node-broker-controller.js";
 
 /**
  * The broker's membership in the cluster, built first: the channel to the active controller, the
@@ -62,6 +63,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly forwarder: ControllerForwarder;
   /** The replica manager's metric families, updated from its summary at each scrape. */
   readonly replicaMetrics: ReplicaManagerMetrics;
+  /** Producer ids for InitProducerId, from the blocks the controller grants. */
+  readonly producerIds: ProducerIdManager;
 }
 
 /** Who the broker registers as, and what of the node its heartbeats read. */
@@ -145,11 +148,10 @@ export function createBrokerSide(
   const { lifecycle, channel, loader } = membership;
   const logger = ports.logger.child({ component: "broker" });
   const brokerEpoch = (): number => lifecycle.registration?.brokerEpoch ?? -1;
-  const alterPartitionSender = new ControllerAlterPartitionSender(
-    channel,
-    () => ({ brokerId: identity.nodeId, brokerEpoch: brokerEpoch() }),
-    { requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS },
-  );
+  const sender = () => ({ brokerId: identity.nodeId, brokerEpoch: brokerEpoch() });
+  const alterPartitionSender = new ControllerAlterPartitionSender(channel, sender, {
+    requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
+  });
   const directories = directoryReporting(ports, context, {
     brokerEpoch,
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
@@ -192,36 +194,14 @@ export function createBrokerSide(
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
   const forwarder = forwarderOf(ports, channel, { metadataCache, context });
+  const producerIds = createProducerIds(ports, channel, sender);
   const close = (): void => {
     directories.close();
     membership.close();
     fetchPool.close();
   };
-  return { ...membership, metadataCache, replicaManager, forwarder, replicaMetrics, close };
-}
-
-/** The admin forwarder, whose answers wait until this broker serves the change they made. */
-function forwarderOf(
-  ports: NodePorts,
-  channel: ControllerChannel,
-  parts: { readonly metadataCache: MetadataCache; readonly context: BrokerSideContext },
-): ControllerForwarder {
-  const { metadataCache, context } = parts;
-  return new ControllerForwarder(channel, {
-    requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
-    // The controller answered after committing: the metadata log's high watermark now covers
-    // the change, and the answer waits until this broker serves it (bounded, never forever).
-    awaitLocalMetadata: async (shows) => {
-      const highWatermark = context.raftHighWatermark();
-      let timer: { cancel(): void } | undefined;
-      const giveUp = new Promise<void>((resolve) => {
-        timer = ports.timers.schedule(LOCAL_METADATA_WAIT_MAX_MS, resolve);
-      });
-      if (highWatermark !== undefined) await metadataCache.reachOffset(highWatermark - 1, giveUp);
-      if (shows !== undefined) await metadataCache.awaitImage(shows, giveUp);
-      timer?.cancel();
-    },
-  });
+  const parts = { metadataCache, replicaManager, forwarder, replicaMetrics, producerIds };
+  return { ...membership, ...parts, close };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */

@@ -7,6 +7,7 @@
 import {
   DelayedOperationPurgatory,
   FetchSessionCache,
+  initProducerIdHandler,
   PartitionWakeups,
   RequestRouter,
   registerApiVersions,
@@ -74,6 +75,7 @@ export async function openClientListener(
     clock: ports.clock,
     requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
   });
+  router.register(initProducerIdHandler(broker.producerIds));
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
   parts.servers.push(server);

@@ -42,6 +42,7 @@ export function defaultLogConfigOf(config: NodeConfig): LogConfig {
     fileDeleteDelayMs: log.segmentDeleteDelayMs,
     maxMessageBytes: config.messageMaxBytes,
     messageTimestampType: log.messageTimestampType,
+    producerIdExpirationMs: log.producerIdExpirationMs,
   };
 }
 

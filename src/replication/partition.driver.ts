@@ -39,7 +39,7 @@ import {
 } from "./partition-results.js";
 import type { PartitionRole } from "./partition-role.js";
 import type { PartitionState, RoleChange } from "./partition-state.js";
-import { validateProduceRecords } from "./produce-validation.js";
+import { producerOutcome, validateProduceRecords } from "./produce-validation.js";
 import { divergenceOf, type AcksAllProgress } from "./request-checks.js";
 import type { FollowerReplicaState } from "./replica-state.js";
 import { offsetForTimestamp } from "./partition-timestamps.driver.js";
@@ -220,7 +220,7 @@ export class Partition {
       const bytes = validation.header.bytes;
       appended = await this.access.use((log) => log.appendAsLeader(bytes, { leaderEpoch }));
     } catch (error) {
-      return refuse(this.errorCodeOf(error));
+      return producerOutcome(error, this.state.logStartOffset) ?? refuse(this.errorCodeOf(error));
     }
     if (this.state.role.kind === "offline") return refuse(ErrorCode.KAFKA_STORAGE_ERROR);
     this.afterAppend(appended.lastOffset, options.nowMs);

@@ -16,6 +16,8 @@ import {
   validateBatch,
   type RecordBatchHeader,
 } from "../protocol/index.js";
+import { isLogAppendError } from "../storage/index.js";
+import type { AppendOutcome } from "./partition-results.js";
 import { recordErrorsOf, type RecordError, type RecordRules } from "./record-rules.js";
 
 /** The topic configs produce validation reads. */
@@ -145,4 +147,22 @@ function fixMaxTimestamp(
   if (header.timestampType !== "createTime" || !at.isMaxTimestampConsistent) {
     header.stampMaxTimestamp("createTime", at.maxTimestamp);
   }
+}
+
+/**
+ * The answer to an append the log refused by the producer rules (Kafka's
+ * analyzeAndValidateProducerState), or undefined for any other error. A retry of a batch the log
+ * holds is answered as appended, with the original batch's offsets and its timestamp as the
+ * append time, as Kafka answers a DUPLICATE_SEQUENCE_NUMBER; the producer must not see an error.
+ */
+export function producerOutcome(error: unknown, logStartOffset: number): AppendOutcome | undefined {
+  if (!isLogAppendError(error)) return undefined;
+  const { refusal } = error;
+  if (refusal.kind === "duplicateSequence") {
+    const { firstOffset, lastOffset, timestamp } = refusal;
+    return { kind: "appended", firstOffset, lastOffset, logAppendTime: timestamp, logStartOffset };
+  }
+  if (refusal.kind !== "producerRefused") return undefined;
+  const { errorCode, message } = refusal;
+  return { kind: "error", errorCode, errorMessage: message, logStartOffset, recordErrors: [] };
 }

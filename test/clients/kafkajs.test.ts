@@ -1,7 +1,7 @@
 /**
  * kafkajs against a Sluice node: the admin client creates, describes, reads the offsets of and
- * deletes topics; a producer with acks=-1 (not idempotent: Sluice does not serve InitProducerId
- * yet) writes keyed messages; they are read back from the beginning through kafkajs's own
+ * deletes topics; a producer with acks=-1 (not idempotent: kafkajs-idempotent.test.ts covers that)
+ * writes keyed messages; they are read back from the beginning through kafkajs's own
  * cluster and fetch code. The test reads with the Fetch request a Consumer would send, through
  * kafkajs's internal cluster object, to check fetching on its own; kafkajs's Consumer and its
  * consumer group are tested in kafkajs-consumer.test.ts.

@@ -2,7 +2,8 @@
  * librdkafka (kcat) against a Sluice node: keyed messages produced with every compression codec
  * come back from the beginning of the topic, every key and value, in order (`kcat -C -o
  * beginning -e`, without a group); a consumer asking for an offset past the log end is answered
- * OFFSET_OUT_OF_RANGE in a form librdkafka reads, and applies its auto.offset.reset.
+ * OFFSET_OUT_OF_RANGE in a form librdkafka reads, and applies its auto.offset.reset; an idempotent
+ * producer (enable.idempotence) gets its producer id and writes each message once.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -72,6 +73,22 @@ for (const codec of CODECS) {
     assert.deepEqual(lines, messages);
   });
 }
+
+test("kcat with enable.idempotence produces every message once", async () => {
+  const topic = "kcat-idempotent";
+  const messages = Array.from({ length: 100 }, (_, index) => `idempotent ${index}`);
+  const produced = run(
+    "kcat",
+    ["-P", "-b", node.bootstrap, "-t", topic, "-X", "enable.idempotence=true", "-X", "debug=eos"],
+    { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  produced.child.stdin?.end(`${messages.join("\n")}\n`);
+  const { stderr } = await produced;
+  assert.match(stderr, /Acquired PID\{Id:\d+,Epoch:0\}/, "librdkafka took a producer id");
+  assert.doesNotMatch(stderr, /not supported|ERROR/);
+  const consumed = await kcat(["-C", "-b", node.bootstrap, "-t", topic, "-o", "beginning", "-e"]);
+  assert.deepEqual(consumed.split("\n").slice(0, -1), messages);
+});
 
 test("kcat asking past the log end resets to the earliest or latest offset", async () => {
   const topic = "kcat-reset";

@@ -1,16 +1,16 @@
 // Run by platformatic.test.ts under Node 22 (@platformatic/kafka needs Node >= 22.22): produces
-// keyed messages with acks=-1 (not idempotent: Sluice does not serve InitProducerId yet) and
+// keyed messages with acks=-1 (idempotent when the fourth argument is "idempotent") and
 // reads them back from offset 0 with the Consumer's group-less `fetch` (Sluice has no group
 // coordinator yet). Prints one JSON line: what was acknowledged and what was read.
 import { Consumer, Producer, stringSerializers } from "@platformatic/kafka";
 
-const [bootstrap, topic, countText] = process.argv.slice(2);
+const [bootstrap, topic, countText, mode] = process.argv.slice(2);
 const count = Number(countText);
 const producer = new Producer({
   clientId: "sluice-platformatic-producer",
   bootstrapBrokers: [bootstrap],
   serializers: stringSerializers,
-  idempotent: false,
+  idempotent: mode === "idempotent",
   autocreateTopics: true,
 });
 const consumer = new Consumer({

@@ -1,9 +1,10 @@
 /**
  * @platformatic/kafka against a Sluice node. The client needs Node 22.22 or newer, so the test
  * runs test/clients/platformatic-client.mjs under Node 22 from the npm registry
- * (`npx -y node@22`; CI fetches it ahead, see .ci/run), which produces with acks=-1 and reads
- * back from offset 0 with the group-less Consumer.fetch; and test/clients/platformatic-offsets.mjs,
- * which sets, lists and deletes a group's offsets with the admin client.
+ * (`npx -y node@22`; CI fetches it ahead, see .ci/run), which produces with acks=-1 (plain, then
+ * idempotent) and reads back from offset 0 with the group-less Consumer.fetch; and
+ * test/clients/platformatic-offsets.mjs, which sets, lists and deletes a group's offsets with the
+ * admin client.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,17 +36,28 @@ after(async () => {
   }
 });
 
-test("@platformatic/kafka produces with acks=-1 and fetches every message back", async () => {
+/** Runs the client script on `topic`; resolves to what it acknowledged and read. */
+async function produceAndRead(topic: string, mode: "plain" | "idempotent") {
   const { stdout } = await run(
     "npx",
-    ["-y", "node@22", SCRIPT, node.bootstrap, "platformatic", "120"],
+    ["-y", "node@22", SCRIPT, node.bootstrap, topic, "120", mode],
     { cwd: ROOT, timeout: DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 },
   );
   const lines = stdout.trim().split("\n");
-  const outcome = JSON.parse(lines[lines.length - 1] ?? "{}") as {
+  return JSON.parse(lines[lines.length - 1] ?? "{}") as {
     acknowledged: string[];
     read: string[];
   };
+}
+
+test("@platformatic/kafka produces with acks=-1 and fetches every message back", async () => {
+  const outcome = await produceAndRead("platformatic", "plain");
+  assert.equal(outcome.acknowledged.length, 120);
+  assert.deepEqual(outcome.read, outcome.acknowledged);
+});
+
+test("an idempotent @platformatic/kafka producer (id 0, epoch 0 asked) writes once", async () => {
+  const outcome = await produceAndRead("platformatic-idempotent", "idempotent");
   assert.equal(outcome.acknowledged.length, 120);
   assert.deepEqual(outcome.read, outcome.acknowledged);
 });

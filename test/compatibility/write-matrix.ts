@@ -66,10 +66,10 @@ Which Kafka APIs a Sluice node serves, at which versions, and which of those ver
 clients used against it in the test suite. "Served" is what the node's ApiVersions answer
 advertises on its client listener. Each client column lists the versions that client sent in a
 test that ran and passed (test/clients: kcat.test.ts for librdkafka 2.x through kcat,
-kafkajs.test.ts and kafkajs-consumer.test.ts for kafkajs 2.2.4, platformatic.test.ts for
-@platformatic/kafka 2.12.1); "—" means no test of that client used the API. A client picks the
-highest version both sides serve, so an API a client does not use is not one it lacks: kafkajs,
-for one, has no DescribeTopicPartitions.
+kafkajs.test.ts, kafkajs-consumer.test.ts and kafkajs-idempotent.test.ts for kafkajs 2.2.4,
+platformatic.test.ts for @platformatic/kafka 2.12.1); "—" means no test of that client used the
+API. A client picks the highest version both sides serve, so an API a client does not use is not
+one it lacks: kafkajs, for one, has no DescribeTopicPartitions.
 
 The table is written by \`npm run compat\`, which runs those tests with a recording on and
 writes this file from what the nodes counted (\`sluice_requests_by_version_total\`); every run of

@@ -5,17 +5,22 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { brokerId, type Uuid } from "../../src/common/index.js";
+import { ErrorCode, brokerId, type Uuid } from "../../src/common/index.js";
 import {
   BrokerLifecycle,
   DEFAULT_BROKER_LIFECYCLE_CONFIG,
   assignReplicasToDirsRequest,
 } from "../../src/broker/index.js";
 import { alterPartitionRequest } from "../../src/broker/forwarding/alter-partition-batch.js";
+import { allocateProducerIdsRequest, blockAnswerOf } from "../../src/broker/index.js";
+import { allocateProducerIds as grantProducerIds } from "../../src/controller/index.js";
+import { EMPTY_IMAGE, EMPTY_PROVENANCE, MetadataDelta } from "../../src/metadata/index.js";
+import { registerBroker, unfenceBroker } from "../../src/metadata/records.test-support.js";
 import { heartbeatAtVersion } from "../../src/broker/lifecycle/lifecycle-types.js";
 import {
   ByteReader,
   ByteWriter,
+  allocateProducerIds,
   alterPartition,
   assignReplicasToDirs,
   brokerHeartbeat,
@@ -255,6 +260,28 @@ test("a follower's OffsetsForLeaderEpoch and ListOffsets encode at every version
     (decoded) => {
       assert.equal(decoded.replicaId, 3);
       assert.equal(decoded.topics[0]?.partitions[0]?.timestamp, -1);
+    },
+  );
+});
+
+test("AllocateProducerIds names the broker and its epoch; the controller's block returns", () => {
+  const delta = new MetadataDelta(EMPTY_IMAGE);
+  delta.replayAll([registerBroker(2, 55), unfenceBroker(2, 55)]);
+  const image = delta.apply(EMPTY_PROVENANCE);
+  atEveryVersion(
+    allocateProducerIds,
+    () => allocateProducerIdsRequest({ brokerId: 2, brokerEpoch: 55 }),
+    (decoded, version) => {
+      const granted = grantProducerIds(image, decoded);
+      const writer = new ByteWriter();
+      allocateProducerIds.encodeResponse(version, granted.response, writer);
+      const response = allocateProducerIds.decodeResponse(version, new ByteReader(writer.finish()));
+      assert.deepEqual(blockAnswerOf(response), { kind: "block", start: 0, length: 1000 });
+      const stale = grantProducerIds(image, { ...decoded, brokerEpoch: 54 });
+      assert.deepEqual(blockAnswerOf(stale.response), {
+        kind: "error",
+        errorCode: ErrorCode.STALE_BROKER_EPOCH,
+      });
     },
   );
 });

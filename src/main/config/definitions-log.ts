@@ -199,4 +199,14 @@ export const logDefinitions: readonly ConfigDefinition[] = [
     importance: "high",
     description: "How many logs of one dir are recovered or flushed at once on start and stop.",
   },
+  {
+    name: "producer.id.expiration.ms",
+    type: "int",
+    defaultValue: 86_400_000,
+    validator: atLeast(1),
+    importance: "low",
+    description:
+      "How long a partition keeps an idle idempotent producer's sequence state after its last " +
+      "batch's timestamp.",
+  },
 ];

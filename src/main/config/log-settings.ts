@@ -34,6 +34,7 @@ export interface LogSettings {
   readonly segmentDeleteDelayMs: number;
   readonly messageTimestampType: "CreateTime" | "LogAppendTime";
   readonly recoveryThreadsPerDataDir: number;
+  readonly producerIdExpirationMs: number;
 }
 
 const MINUTE_MS = 60_000;
@@ -85,6 +86,7 @@ export function logSettings(
       "log.message.timestamp.type",
     ) as LogSettings["messageTimestampType"],
     recoveryThreadsPerDataDir: values.number("num.recovery.threads.per.data.dir"),
+    producerIdExpirationMs: values.number("producer.id.expiration.ms"),
   };
 }
 

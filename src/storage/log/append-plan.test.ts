@@ -7,6 +7,7 @@ import {
   appendGroupSize,
   planGroup,
 } from "./append-plan.js";
+import { ProducerStateManager } from "../producer-state/index.js";
 
 test("a group takes the oldest append always, then what fits its count and byte limits", () => {
   const sized = (length: number) => ({ records: new Uint8Array(length) });
@@ -23,6 +24,7 @@ test("a group's inputs follow each other's offsets and a refused one takes none"
     maxMessageBytes: 10_000,
     segmentBytes: 100_000,
     messageTimestampType: "LogAppendTime" as const,
+    producerIdExpirationMs: 86_400_000,
   };
   const leader = { kind: "leader", leaderEpoch: 3 } as const;
   const planned = planGroup(
@@ -33,6 +35,7 @@ test("a group's inputs follow each other's offsets and a refused one takes none"
       { records: batch(1, 15), mode: { kind: "follower" } },
     ],
     { config, logEndOffset: 10, nowMs: 777 },
+    new ProducerStateManager(),
   );
   const accepted = planned.accepted.map((each) => [
     each.input.records.length,

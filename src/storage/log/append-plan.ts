@@ -4,6 +4,7 @@
  * accepted input gets once written. Nothing here writes a file; a refusal leaves the log
  * untouched.
  */
+import type { ProducerStateManager } from "../producer-state/index.js";
 import type { LogConfig } from "./log-config.js";
 import type { AppendRefusal } from "./log-errors.js";
 import {
@@ -13,6 +14,7 @@ import {
   type FramedBatch,
   type Planned,
 } from "./append-batches.js";
+import { checkProducerBatches, recordProducerBatches } from "./producer-append.js";
 
 /** What an append wrote, as Kafka's LogAppendInfo. */
 export interface AppendResult {
@@ -111,7 +113,10 @@ export function appendGroupSize(waiting: readonly { readonly records: Uint8Array
 }
 
 /** The topic configs planning reads. */
-type AppendConfig = Pick<LogConfig, "maxMessageBytes" | "segmentBytes" | "messageTimestampType">;
+type AppendConfig = Pick<
+  LogConfig,
+  "maxMessageBytes" | "segmentBytes" | "messageTimestampType" | "producerIdExpirationMs"
+>;
 
 /** One input of a group, as its caller gave it. */
 export interface AppendInput {
@@ -134,7 +139,9 @@ export interface PlannedGroup<I extends AppendInput> {
 /**
  * Frames each input and assigns its offsets (leader) or checks them (follower), in order, from
  * `logEndOffset`: each accepted input starts where the one before it ends, and a refused one
- * takes no offsets. A LogAppendTime topic's leader batches get `nowMs`.
+ * takes no offsets. A LogAppendTime topic's leader batches get `nowMs`. `producers` checks each
+ * leader input's producer batches first (a retry is refused as `duplicateSequence`) and takes
+ * in every accepted batch.
  */
 export function planGroup<I extends AppendInput>(
   inputs: readonly I[],
@@ -143,17 +150,20 @@ export function planGroup<I extends AppendInput>(
     readonly logEndOffset: number;
     readonly nowMs: number;
   },
+  producers: ProducerStateManager,
 ): PlannedGroup<I> {
+  producers.maybeRemoveExpired(at.nowMs, at.config.producerIdExpirationMs);
   const accepted: (PlannedInput & { readonly input: I })[] = [];
   const refused: { readonly input: I; readonly refusal: AppendRefusal }[] = [];
   let logEndOffset = at.logEndOffset;
   for (const input of inputs) {
-    const planned = planInput(input, { config: at.config, logEndOffset, nowMs: at.nowMs });
+    const planned = planInput(input, { ...at, logEndOffset, producers });
     if (!planned.ok) {
       refused.push({ input, refusal: planned.refusal });
       continue;
     }
     const { batches, logAppendTime } = planned.value;
+    recordProducerBatches(batches, producers);
     accepted.push({ input, batches, logAppendTime });
     const last = batches[batches.length - 1];
     if (last !== undefined) logEndOffset = last.lastOffset + 1;
@@ -163,7 +173,12 @@ export function planGroup<I extends AppendInput>(
 
 function planInput(
   input: AppendInput,
-  at: { readonly config: AppendConfig; readonly logEndOffset: number; readonly nowMs: number },
+  at: {
+    readonly config: AppendConfig;
+    readonly logEndOffset: number;
+    readonly nowMs: number;
+    readonly producers: ProducerStateManager;
+  },
 ): Planned<PlannedInput> {
   const { config } = at;
   const { mode } = input;
@@ -177,6 +192,8 @@ function planInput(
   if (!framed.ok) return framed;
   const logAppendTime = isLeader && config.messageTimestampType === "LogAppendTime" ? at.nowMs : -1;
   if (framed.value.length === 0) return { ok: true, value: { batches: [], logAppendTime } };
+  const producerRefusal = isLeader ? checkProducerBatches(framed.value, at.producers) : undefined;
+  if (producerRefusal !== undefined) return { ok: false, refusal: producerRefusal };
   const checked =
     mode.kind === "follower"
       ? checkFollowerOffsets(framed.value, at.logEndOffset)

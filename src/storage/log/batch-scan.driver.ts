@@ -18,6 +18,10 @@ export interface ScannedBatch {
   readonly lastOffset: number;
   readonly maxTimestamp: number;
   readonly partitionLeaderEpoch: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly isControl: boolean;
 }
 
 export type ScanEnd =
@@ -91,6 +95,10 @@ function walkChunk(
       lastOffset: header.lastOffset,
       maxTimestamp: header.maxTimestamp,
       partitionLeaderEpoch: header.partitionLeaderEpoch,
+      producerId: header.producerId,
+      producerEpoch: header.producerEpoch,
+      baseSequence: header.baseSequence,
+      isControl: header.isControl,
     };
     if (!visit(batch)) return { kind: "done", end: { kind: "end", position } };
     at += header.sizeInBytes;

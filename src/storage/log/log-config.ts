@@ -50,6 +50,11 @@ export interface LogConfig {
   readonly maxMessageBytes: number;
   /** `message.timestamp.type`: CreateTime keeps the producer's; LogAppendTime stamps the log's. */
   readonly messageTimestampType: MessageTimestampType;
+  /**
+   * The broker's `producer.id.expiration.ms` (KIP-854), not a topic config: how long after its
+   * last batch's timestamp an idle idempotent producer's state is kept.
+   */
+  readonly producerIdExpirationMs: number;
 }
 
 /** Kafka's defaults for every key. */
@@ -70,6 +75,7 @@ export const defaultLogConfig: LogConfig = {
   fileDeleteDelayMs: 60_000,
   maxMessageBytes: 1_048_588,
   messageTimestampType: "CreateTime",
+  producerIdExpirationMs: 86_400_000,
 };
 
 /** A partition of a topic: the name of its folder is `<topic>-<partition>`. */
@@ -98,4 +104,5 @@ export function checkLogConfig(config: LogConfig): void {
   assert(config.flushMs >= 0, "flush.ms is not negative");
   assert(config.fileDeleteDelayMs >= 0, "file.delete.delay.ms is not negative");
   assert(config.maxMessageBytes >= 0, "max.message.bytes is not negative");
+  assert(config.producerIdExpirationMs >= 1, "producer.id.expiration.ms is at least 1");
 }

@@ -29,7 +29,23 @@ export type AppendRefusal =
   /** A follower's batches do not have increasing offsets (Kafka's OffsetsOutOfOrder). */
   | { readonly kind: "offsetsOutOfOrder"; readonly position: number; readonly baseOffset: number }
   /** Offsets would pass 2^53 (DESIGN: 64-bit integers). */
-  | { readonly kind: "offsetOverflow"; readonly lastOffset: number };
+  | { readonly kind: "offsetOverflow"; readonly lastOffset: number }
+  /** A leader's batch breaks the producer rules (epoch or sequence, see producer-state/). */
+  | { readonly kind: "producerRefused"; readonly errorCode: number; readonly message: string }
+  /**
+   * A leader's batch repeats one the log holds (an idempotent producer's retry): nothing is
+   * written and the producer is answered with the original batch's offsets, as Kafka answers.
+   */
+  | ({ readonly kind: "duplicateSequence" } & DuplicateBatch);
+
+/** The batch a duplicate repeats: its sequences, offsets and timestamp. */
+export interface DuplicateBatch {
+  readonly firstSequence: number;
+  readonly lastSequence: number;
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly timestamp: number;
+}
 
 /** The Kafka error code a produce or replica fetch gets for a refusal. */
 export function errorCodeOfAppendRefusal(refusal: AppendRefusal): number {
@@ -46,6 +62,10 @@ export function errorCodeOfAppendRefusal(refusal: AppendRefusal): number {
       // Kafka's UnexpectedAppendOffsetException and OffsetsOutOfOrderException have no code of
       // their own; the replica fetcher sees them as unknown server errors.
       return ErrorCode.UNKNOWN_SERVER_ERROR;
+    case "producerRefused":
+      return refusal.errorCode;
+    case "duplicateSequence":
+      return ErrorCode.DUPLICATE_SEQUENCE_NUMBER;
     default:
       return assertNever(refusal, "append refusal");
   }
@@ -55,6 +75,7 @@ function describeRefusal(refusal: AppendRefusal): string {
   if (refusal.kind === "corruptInput") {
     return `corrupt input at byte ${refusal.position}: ${describeBatchError(refusal.error)}`;
   }
+  if (refusal.kind === "producerRefused") return refusal.message;
   const { kind, ...fields } = refusal;
   const details = Object.entries(fields).map(([name, value]) => `${name}=${String(value)}`);
   return `${kind}: ${details.join(", ")}`;

@@ -5,8 +5,8 @@
  * cleaner's swap. Opening it recovers what a crash left (`log-loader.driver.ts`).
  *
  * This file owns one state machine: the log, with every fact of it that changes: segments, log
- * start offset, config, appends waiting for their group, removed segments (DeletedSegments),
- * whether the folder needs a sync, the last flush, and the recovery point (its GroupCommit).
+ * start offset, config, waiting appends, removed segments (DeletedSegments), whether the folder
+ * needs a sync, the last flush, the recovery point (its GroupCommit) and the producer state.
  * The rules are pure, beside it: append-*.ts, segment-list.ts, segment-roll.ts, retention.ts.
  *
  * States: open, failed, closed. open -> failed on an I/O error in the background (a flush after
@@ -18,6 +18,7 @@
 import { assert, dirname } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
+import { ProducerStateManager } from "../producer-state/index.js";
 import {
   appendGroupSize,
   planGroup,
@@ -53,6 +54,7 @@ import { deletableSegmentCount, retentionReasons, type RetentionReason } from ".
 import { SegmentList, isCoveredBy } from "./segment-list.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
+import { loadProducerState } from "./producer-state-load.driver.js";
 
 type LogState =
   | { readonly kind: "open" }
@@ -84,6 +86,7 @@ export class PartitionLog {
   private readonly pendingAppends: PendingAppend[] = [];
   private readonly deletedSegments = new DeletedSegments();
   private isDirectoryDirty = false;
+  private readonly producers = new ProducerStateManager();
 
   private constructor(options: OpenLogOptions, loaded: LoadedLog) {
     this.dir = options.dir;
@@ -113,7 +116,9 @@ export class PartitionLog {
   /** Opens (creating or recovering as needed) the log in `options.dir`. */
   static async open(options: OpenLogOptions): Promise<PartitionLog> {
     checkLogConfig(options.config);
-    return new PartitionLog(options, await loadLog(options));
+    const log = new PartitionLog(options, await loadLog(options));
+    await loadProducerState(log.producers, log.segmentList.all(), log.clock, log.config);
+    return log;
   }
 
   get config(): LogConfig {
@@ -236,6 +241,7 @@ export class PartitionLog {
       await this.removeSegments(later);
       const active = this.segmentList.active;
       await active.truncateTo(offset);
+      await loadProducerState(this.producers, this.segmentList.all(), this.clock, this.config);
       await active.flush({ withIndexes: false });
       await this.fileSystem.syncDirectory(this.dir);
       this.epochCache.truncateFromEnd(this.logEndOffset);
@@ -343,10 +349,7 @@ export class PartitionLog {
     return true;
   }
 
-  /**
-   * Flushes everything with its indexes and closes the files. The active segment's time index
-   * gets its final entry, so the next open reads the largest timestamp without a scan.
-   */
+  /** Flushes all with indexes (the time index's last entry spares the next open a scan). */
   async close(): Promise<void> {
     await this.queued(async () => {
       this.state = { kind: "closed" };
@@ -379,10 +382,6 @@ export class PartitionLog {
   private fail(error: unknown): void {
     if (this.state.kind === "open") this.state = { kind: "failed", error };
     this.logger.error("the log failed in the background", { dir: this.dir, error });
-    this.reportIoError(error);
-  }
-
-  private reportIoError(error: unknown): void {
     if (isIoError(error)) this.onIoError?.(error);
   }
 
@@ -391,7 +390,7 @@ export class PartitionLog {
     try {
       return await operation();
     } catch (error) {
-      this.reportIoError(error);
+      if (isIoError(error)) this.onIoError?.(error);
       throw error;
     }
   }
@@ -437,7 +436,7 @@ export class PartitionLog {
       this.checkUsable();
       const nowMs = this.clock.nowMs();
       const at = { config: this.config, logEndOffset: this.logEndOffset, nowMs };
-      const { accepted, refused } = planGroup(group, at);
+      const { accepted, refused } = planGroup(group, at, this.producers);
       for (const each of refused) each.input.reject(new LogAppendError(each.refusal));
       const written = await this.writeAccepted(accepted);
       accepted.forEach((each, index) => each.input.resolve(written[index] as WrittenAppend));
@@ -517,6 +516,7 @@ export class PartitionLog {
     await this.removeSegments(old, { isReplaced: true });
     const fresh = await LogSegment.create(this.newSegmentOptions(offset));
     this.segmentList.replaceAll([fresh]);
+    this.producers.clear();
     await this.fileSystem.syncDirectory(this.dir);
     await this.epochCache.clearAndFlush();
     this.startOffset = offset;

@@ -1,0 +1,64 @@
+/**
+ * InitProducerId (22, v0-5) for idempotent producers, as Kafka's KafkaApis and
+ * TransactionCoordinator answer it:
+ *
+ * - a ProducerId/ProducerEpoch pair (v3+) with exactly one of them -1 is INVALID_REQUEST;
+ * - without a transactional id, every request gets a new producer id with epoch 0, whatever
+ *   ProducerId and ProducerEpoch it carries (a KIP-360 bump of an idempotent producer is a new
+ *   id: the partitions hold no state that an epoch would fence);
+ * - the ids come from the blocks the controller grants (ProducerIdManager); while none is at
+ *   hand the answer is COORDINATOR_LOAD_IN_PROGRESS, which clients retry;
+ * - an empty transactional id is INVALID_REQUEST; any other is NOT_COORDINATOR: Sluice has no
+ *   transaction coordinator (FindCoordinator answers COORDINATOR_NOT_AVAILABLE for it), so this
+ *   broker coordinates no transactional id.
+ */
+import { ErrorCode } from "../../common/index.js";
+import type { ProducerIdManager } from "../../coordinator/index.js";
+import { ApiKey, type InitProducerIdRequest } from "../../protocol/index.js";
+import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
+
+/** Every version Kafka defines: the idempotent case is the same in each. */
+export const INIT_PRODUCER_ID_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
+
+const NO_PRODUCER_ID = -1;
+const NO_PRODUCER_EPOCH = -1;
+
+function refused(errorCode: number) {
+  return {
+    throttleTimeMs: 0,
+    errorCode,
+    producerId: NO_PRODUCER_ID,
+    producerEpoch: NO_PRODUCER_EPOCH,
+  };
+}
+
+/** The error that refuses `request`, or undefined when it gets a producer id. */
+function refusalOf(request: InitProducerIdRequest): number | undefined {
+  const hasProducerId = request.producerId !== NO_PRODUCER_ID;
+  const hasEpoch = request.producerEpoch !== NO_PRODUCER_EPOCH;
+  if (hasProducerId !== hasEpoch) return ErrorCode.INVALID_REQUEST;
+  if (request.transactionalId === null) return undefined;
+  if (request.transactionalId === "") return ErrorCode.INVALID_REQUEST;
+  return ErrorCode.NOT_COORDINATOR;
+}
+
+export function initProducerIdHandler(
+  producerIds: ProducerIdManager,
+): ApiHandler<typeof ApiKey.InitProducerId> {
+  return defineHandler(ApiKey.InitProducerId, {
+    ...INIT_PRODUCER_ID_VERSIONS,
+    handle: (request) => {
+      const refusal = refusalOf(request);
+      if (refusal !== undefined) return respond(refused(refusal));
+      const producerId = producerIds.generateProducerId();
+      if (producerId === undefined) return respond(refused(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
+      return respond({
+        throttleTimeMs: 0,
+        errorCode: ErrorCode.NONE,
+        producerId,
+        producerEpoch: 0,
+      });
+    },
+    errorResponse: (_request, _context, errorCode) => respond(refused(errorCode)),
+  });
+}

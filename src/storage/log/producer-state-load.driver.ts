@@ -1,0 +1,45 @@
+/**
+ * Rebuilds a partition's producer state from its batches (Kafka's ProducerStateManager reload
+ * without a snapshot): every batch header from the first segment to the log end, in order, taken
+ * in as a replicated batch is. Runs when the log opens and after a truncation, so a follower
+ * that becomes leader, or a restarted broker, answers retries as the old leader did for every
+ * producer whose batches the log still holds.
+ *
+ * A segment whose newest batch is `producer.id.expiration.ms` old is not read: every producer
+ * whose last batch lies there is expired at the first check anyway, and a live producer loses
+ * only the retained metadata of its batches from that long ago, which no retry can still need.
+ * So opening a log reads the headers of about a day of data, not of the whole log.
+ */
+import type { Clock } from "../../ports/index.js";
+import { isProducerBatch, type ProducerStateManager } from "../producer-state/index.js";
+import { scanBatches } from "./batch-scan.driver.js";
+import type { LogConfig } from "./log-config.js";
+import type { LogSegment } from "./log-segment.driver.js";
+
+/** Clears `producers` and takes in the producer batches of `segments` (oldest first). */
+export async function loadProducerState(
+  producers: ProducerStateManager,
+  segments: readonly LogSegment[],
+  clock: Clock,
+  config: Pick<LogConfig, "producerIdExpirationMs">,
+): Promise<void> {
+  producers.clear();
+  const expiredBeforeMs = clock.nowMs() - config.producerIdExpirationMs;
+  for (const segment of segments) {
+    // -1: no timestamp known, so the segment is read.
+    if (segment.maxTimestamp >= 0 && segment.maxTimestamp < expiredBeforeMs) continue;
+    const range = { fromPosition: 0, endPosition: segment.sizeInBytes };
+    await scanBatches(segment.handle, range, (batch) => {
+      if (!isProducerBatch(batch)) return true;
+      producers.update({
+        producerId: batch.producerId,
+        producerEpoch: batch.producerEpoch,
+        baseSequence: batch.baseSequence,
+        lastOffsetDelta: batch.lastOffset - batch.baseOffset,
+        baseOffset: batch.baseOffset,
+        maxTimestamp: batch.maxTimestamp,
+      });
+      return true;
+    });
+  }
+}

@@ -1,0 +1,16 @@
+// Idempotent producers' state per partition: sequence checks, duplicates, expiry, rebuilding.
+export {
+  BATCHES_RETAINED,
+  PRODUCER_EXPIRATION_CHECK_INTERVAL_MS,
+  NO_PRODUCER_ID,
+  ProducerStateManager,
+  isProducerBatch,
+  lastSequenceOf,
+} from "./producer-state.js";
+export type {
+  BatchMetadata,
+  ProducerBatch,
+  ProducerBatchHeader,
+  ProducerCheck,
+  ProducerEntry,
+} from "./producer-state.js";

@@ -1,0 +1,197 @@
+/**
+ * The idempotent producers of one partition (Kafka's ProducerStateManager with its
+ * ProducerStateEntry and ProducerAppendInfo rules, KIP-98 and KIP-360), pure: per producer id the
+ * epoch, the metadata of its last BATCHES_RETAINED batches and the timestamp of its last batch.
+ *
+ * A leader asks `checkClientBatch` before it gives a produced batch offsets: a retry of one of
+ * the retained batches is a duplicate (answered with the original offsets, nothing written), an
+ * older epoch is INVALID_PRODUCER_EPOCH, a sequence that does not follow the last one is
+ * OUT_OF_ORDER_SEQUENCE_NUMBER. Every batch the log takes, from a client or from the leader,
+ * goes through `update`. A producer unknown to the partition (new, expired, or whose batches
+ * retention removed) may start at any sequence, as in Kafka since KIP-360, so UNKNOWN_PRODUCER_ID
+ * is never answered. Producers whose last batch is `producer.id.expiration.ms` old are removed
+ * (KIP-854), at most once per PRODUCER_EXPIRATION_CHECK_INTERVAL_MS.
+ */
+import { ErrorCode } from "../../common/index.js";
+
+/** How many of a producer's latest batches are kept for duplicate detection (Kafka's). */
+export const BATCHES_RETAINED = 5;
+
+/** Kafka's `producer.id.expiration.check.interval.ms` default. */
+export const PRODUCER_EXPIRATION_CHECK_INTERVAL_MS = 600_000;
+
+/** Kafka's RecordBatch.NO_PRODUCER_ID: a batch whose producer id is not above it has none. */
+export const NO_PRODUCER_ID = -1;
+const NO_PRODUCER_EPOCH = -1;
+const NO_SEQUENCE = -1;
+const INT32_MAX = 0x7fffffff;
+
+/** The producer fields of a batch header. */
+export interface ProducerBatchHeader {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  /** The batch's last offset minus its base offset. */
+  readonly lastOffsetDelta: number;
+}
+
+/** A batch the log holds, with its offsets and maxTimestamp. */
+export interface ProducerBatch extends ProducerBatchHeader {
+  readonly baseOffset: number;
+  readonly maxTimestamp: number;
+}
+
+/** What is kept of one retained batch (Kafka's BatchMetadata). */
+export interface BatchMetadata {
+  readonly firstSequence: number;
+  readonly lastSequence: number;
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly timestamp: number;
+}
+
+/** One producer's state on this partition. */
+export interface ProducerEntry {
+  readonly producerEpoch: number;
+  /** Oldest first, at most BATCHES_RETAINED, all of `producerEpoch`. */
+  readonly batches: readonly BatchMetadata[];
+  readonly lastTimestamp: number;
+}
+
+/** The leader's verdict on a client's batch. */
+export type ProducerCheck =
+  | { readonly kind: "append" }
+  | { readonly kind: "duplicate"; readonly original: BatchMetadata }
+  | { readonly kind: "refused"; readonly errorCode: number; readonly message: string };
+
+/** A batch's last sequence, wrapping past 2^31 - 1 to 0 as Kafka's sequences do. */
+export function lastSequenceOf(batch: ProducerBatchHeader): number {
+  const { baseSequence, lastOffsetDelta } = batch;
+  if (baseSequence > INT32_MAX - lastOffsetDelta) {
+    return lastOffsetDelta - (INT32_MAX - baseSequence) - 1;
+  }
+  return baseSequence + lastOffsetDelta;
+}
+
+/** Whether a batch takes part in producer state: a data batch with a producer id. */
+export function isProducerBatch(header: {
+  readonly producerId: number;
+  readonly isControl: boolean;
+}): boolean {
+  return header.producerId > NO_PRODUCER_ID && !header.isControl;
+}
+
+function isInSequence(lastSequence: number, nextSequence: number): boolean {
+  return nextSequence === lastSequence + 1 || (nextSequence === 0 && lastSequence === INT32_MAX);
+}
+
+/** The producers of one partition; see the file comment. */
+export class ProducerStateManager {
+  private readonly producers = new Map<number, ProducerEntry>();
+  private lastExpirationCheckMs: number | undefined;
+
+  get producerCount(): number {
+    return this.producers.size;
+  }
+
+  entry(producerId: number): ProducerEntry | undefined {
+    return this.producers.get(producerId);
+  }
+
+  /**
+   * The leader's check of a produced batch that carries a producer id, in Kafka's order: a
+   * duplicate of a retained batch first, then the epoch, then the sequence.
+   */
+  checkClientBatch(batch: ProducerBatchHeader): ProducerCheck {
+    const entry = this.producers.get(batch.producerId);
+    if (entry === undefined) return { kind: "append" };
+    const lastSequence = lastSequenceOf(batch);
+    if (batch.producerEpoch === entry.producerEpoch) {
+      const original = entry.batches.find(
+        (each) => each.firstSequence === batch.baseSequence && each.lastSequence === lastSequence,
+      );
+      if (original !== undefined) return { kind: "duplicate", original };
+    }
+    const about = `producer ${batch.producerId}`;
+    if (batch.producerEpoch < entry.producerEpoch) {
+      return refused(
+        ErrorCode.INVALID_PRODUCER_EPOCH,
+        `the epoch of ${about} is ${batch.producerEpoch}, older than the last seen epoch ` +
+          `${entry.producerEpoch}`,
+      );
+    }
+    if (batch.producerEpoch !== entry.producerEpoch) {
+      // A new epoch starts its sequences at 0.
+      if (batch.baseSequence === 0 || entry.producerEpoch === NO_PRODUCER_EPOCH) {
+        return { kind: "append" };
+      }
+      return refused(
+        ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+        `the new epoch ${batch.producerEpoch} of ${about} starts at sequence ` +
+          `${batch.baseSequence}, not 0`,
+      );
+    }
+    const currentLastSequence = entry.batches.at(-1)?.lastSequence ?? NO_SEQUENCE;
+    if (isInSequence(currentLastSequence, batch.baseSequence)) return { kind: "append" };
+    return refused(
+      ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+      `out of order sequence for ${about}: ${batch.baseSequence} (incoming), ` +
+        `${currentLastSequence} (current end)`,
+    );
+  }
+
+  /**
+   * Takes in a batch the log now holds, from any origin; a batch of another epoch replaces the
+   * retained ones (as Kafka's, also for a follower given an older epoch by its leader).
+   */
+  update(batch: ProducerBatch): void {
+    const entry = this.producers.get(batch.producerId);
+    const kept = entry !== undefined && entry.producerEpoch === batch.producerEpoch;
+    const batches = kept ? [...entry.batches] : [];
+    if (batches.length === BATCHES_RETAINED) batches.shift();
+    batches.push({
+      firstSequence: batch.baseSequence,
+      lastSequence: lastSequenceOf(batch),
+      firstOffset: batch.baseOffset,
+      lastOffset: batch.baseOffset + batch.lastOffsetDelta,
+      timestamp: batch.maxTimestamp,
+    });
+    this.producers.set(batch.producerId, {
+      producerEpoch: batch.producerEpoch,
+      batches,
+      lastTimestamp: batch.maxTimestamp,
+    });
+  }
+
+  /**
+   * Removes the producers whose last batch is at least `producer.id.expiration.ms` older than
+   * `nowMs` (Kafka's removeExpiredProducers), when the check interval has passed since the last
+   * removal; resolves to how many went.
+   */
+  maybeRemoveExpired(nowMs: number, producerIdExpirationMs: number): number {
+    const last = this.lastExpirationCheckMs;
+    if (last !== undefined && nowMs - last < PRODUCER_EXPIRATION_CHECK_INTERVAL_MS) return 0;
+    return this.removeExpired(nowMs, producerIdExpirationMs);
+  }
+
+  /** Removes the expired producers now; see maybeRemoveExpired. */
+  removeExpired(nowMs: number, producerIdExpirationMs: number): number {
+    this.lastExpirationCheckMs = nowMs;
+    let removed = 0;
+    for (const [producerId, entry] of this.producers) {
+      if (nowMs - entry.lastTimestamp < producerIdExpirationMs) continue;
+      this.producers.delete(producerId);
+      removed++;
+    }
+    return removed;
+  }
+
+  /** Forgets every producer: the log is rebuilt from its batches after a truncation. */
+  clear(): void {
+    this.producers.clear();
+  }
+}
+
+function refused(errorCode: number, message: string): ProducerCheck {
+  return { kind: "refused", errorCode, message };
+}
