@@ -77,6 +77,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
     ...ports,
     config: raftConfigOf(config, { ...identity, directoryId: identity.metadataDirectoryId }),
     metadataLogDir: config.log.metadataLogDir,
+    segmentBytes: config.metadataLogSegmentBytes,
     transport,
     listeners,
     onFatalError: options.onFatalError,

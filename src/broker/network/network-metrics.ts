@@ -10,6 +10,7 @@ export type CloseReason =
   | "unsupportedVersion"
   | "handler"
   | "maxConnections"
+  | "maxConnectionsPerIp"
   | "shutdown";
 
 interface ApiSeries {
