@@ -4,6 +4,7 @@
  * for longs since their defaults (Long.MAX_VALUE) lie beyond JavaScript's safe integers.
  */
 import { listItems } from "./config-definition.js";
+import { isKafkaVersion } from "./kafka-versions.js";
 import type { ConfigDefinition, ConfigRule } from "./config-definition.js";
 
 const INT_MIN = -(2n ** 31n);
@@ -75,6 +76,8 @@ function ruleReason(rule: ConfigRule, value: string): string | undefined {
     }
     case "throttledReplicas":
       return throttledReplicasReason(value);
+    case "kafkaVersion":
+      return isKafkaVersion(value) ? undefined : `version ${value} is not a valid version`;
     case "compressionLevel":
       return compare(value, rule.other) === 0 ||
         (compare(value, rule.min) >= 0 && compare(value, rule.max) <= 0)
