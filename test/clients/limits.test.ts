@@ -45,3 +45,25 @@ test("the metadata log rolls its segments at metadata.log.segment.bytes", async 
   // 40 topics of 2 partitions are far more than 4 KiB of records; at 1 GiB they share one.
   assert.ok(segments.length >= 3, `segments: ${segments.join(", ")}`);
 });
+
+test("a kafkajs topic named with over 249 characters gets INVALID_TOPIC_EXCEPTION", async () => {
+  const admin = kafka().admin();
+  await admin.connect();
+  try {
+    for (const length of [250, 32_767]) {
+      const topics = [{ topic: "n".repeat(length) }];
+      await assert.rejects(admin.createTopics({ topics }), (error: Error) => {
+        const errors = (error as Error & { errors?: { type: string }[] }).errors ?? [];
+        assert.deepEqual(
+          errors.map((each) => each.type),
+          ["INVALID_TOPIC_EXCEPTION"],
+          `${length} characters`,
+        );
+        return true;
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  assert.doesNotMatch(node.log, /does not encode/);
+});
