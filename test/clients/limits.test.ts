@@ -5,11 +5,14 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { SluiceProcess } from "./sluice-process.js";
 
+const run = promisify(execFile);
 let node: SluiceProcess;
 
 before(async () => {
@@ -66,4 +69,40 @@ test("a kafkajs topic named with over 249 characters gets INVALID_TOPIC_EXCEPTIO
     await admin.disconnect();
   }
   assert.doesNotMatch(node.log, /does not encode/);
+});
+
+/** Runs kcat with `input` on its stdin; resolves to its stdout, rejects on a failed exit. */
+async function kcatWithInput(args: readonly string[], input: string): Promise<string> {
+  const child = spawn("kcat", args, { stdio: ["pipe", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  child.stdin.end(input);
+  const code = await exited;
+  assert.equal(code, 0, output);
+  return output;
+}
+
+test("a kcat zstd batch of 12 MB of records, far smaller compressed, is accepted", async () => {
+  const count = 12_000;
+  // Lines of 1,000 bytes that differ a little: zstd shrinks them far below message.max.bytes.
+  const lines = Array.from({ length: count }, (_, index) => String(index).padEnd(1000, "x"));
+  await kcatWithInput(
+    [
+      ...["-P", "-b", node.bootstrap, "-t", "inflating", "-z", "zstd"],
+      ...["-X", "batch.size=100000000", "-X", "batch.num.messages=100000"],
+      ...["-X", "message.max.bytes=100000000", "-X", "linger.ms=2000"],
+    ],
+    `${lines.join("\n")}\n`,
+  );
+  const { stdout } = await run(
+    "kcat",
+    ["-C", "-b", node.bootstrap, "-t", "inflating", "-o", "beginning", "-e", "-f", "%s\\n"],
+    { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const consumed = stdout.split("\n").filter((line) => line !== "");
+  assert.equal(consumed.length, count);
+  assert.deepEqual(consumed.slice(0, 2), lines.slice(0, 2));
+  assert.doesNotMatch(node.log, /MESSAGE_TOO_LARGE/);
 });
