@@ -117,13 +117,20 @@ function lz4Block(block: Lz4Block): InflateStep {
   }
 }
 
-/** zstd frames decoded 64 KiB at a time by a streaming context of its own. */
+// One streaming context for the process, reset by each new inflater: records are read
+// synchronously from start to end (or to a refusal), so two inflaters never interleave, and
+// reuse keeps libzstd's window buffer instead of allocating one per batch.
+const zstdContext = new binding.DCtx();
+
+/** zstd frames decoded 64 KiB at a time. */
 class ZstdInflater implements RecordsInflater {
-  private readonly context = new binding.DCtx();
+  private readonly context = zstdContext;
   private consumed = 0;
   private isFrameOpen = true;
 
-  constructor(private readonly bytes: Uint8Array) {}
+  constructor(private readonly bytes: Uint8Array) {
+    this.context.reset(binding.ResetDirective.sessionOnly);
+  }
 
   next(): InflateStep {
     if (this.consumed === this.bytes.length && !this.isFrameOpen) return END;
