@@ -33,12 +33,12 @@ async function brokerHoldingHeartbeats(config: { queuedMaxRequests?: number } = 
 
 async function sendFromClients(
   broker: Awaited<ReturnType<typeof brokerHoldingHeartbeats>>["broker"],
-  requestsPerClient: number,
+  counts: { clients: number; requestsPerClient: number },
 ) {
   const clients = [];
-  for (let index = 0; index < 4; index++) clients.push(await broker.connect());
+  for (let index = 0; index < counts.clients; index++) clients.push(await broker.connect());
   clients.forEach((client, index) => {
-    for (let id = 1; id <= requestsPerClient; id++) {
+    for (let id = 1; id <= counts.requestsPerClient; id++) {
       client.send(HEARTBEAT_KEY, 4, id, { groupId: `g${index}`, generationId: id, memberId: "m" });
     }
   });
@@ -49,48 +49,76 @@ test("queued.max.requests bounds the requests being handled over all connections
   const { broker, held, observed, releaseAll } = await brokerHoldingHeartbeats({
     queuedMaxRequests: 3,
   });
-  const clients = await sendFromClients(broker, 5);
+  const clients = await sendFromClients(broker, { clients: 2, requestsPerClient: 5 });
   await broker.scheduler.runFor(100);
-  assert.equal(held.length, 3);
-  assert.equal(broker.server.queuedRequestCount, 3);
-  // The connections that found the queue full keep their requests unread.
+  // Three from the first connection fill the queue; the second still takes up its first one.
+  assert.equal(held.length, 4);
+  assert.equal(broker.server.queuedRequestCount, 4);
   const waitingFrames = broker.server
     .openConnections()
     .reduce((sum, connection) => sum + connection.queuedFrameCount, 0);
-  assert.ok(waitingFrames > 0, "requests wait in their connections");
+  assert.ok(waitingFrames > 0, "requests wait unread in their connections");
   for (let round = 0; round < 20 && clients.some((c) => c.frames.length < 5); round++) {
     releaseAll();
     await broker.scheduler.runFor(50);
   }
   for (const client of clients) assert.deepEqual(client.correlationIds(), [1, 2, 3, 4, 5]);
-  assert.equal(observed.handlingMax, 3);
+  assert.equal(observed.handlingMax, 4);
   assert.equal(broker.server.queuedRequestCount, 0);
 });
 
 test("at the default queued.max.requests all connections are handled together", async () => {
   const { broker, held, releaseAll } = await brokerHoldingHeartbeats();
-  const clients = await sendFromClients(broker, 5);
+  const clients = await sendFromClients(broker, { clients: 2, requestsPerClient: 5 });
   await broker.scheduler.runFor(100);
-  assert.equal(held.length, 20);
+  assert.equal(held.length, 10);
   releaseAll();
   await broker.scheduler.runFor(50);
   for (const client of clients) assert.equal(client.frames.length, 5);
 });
 
+test("a full queue still takes up the request a parked one waits for", async () => {
+  // Heartbeat 1 waits until heartbeat 2 arrives, as a produce waits for a follower's fetch.
+  let arrived: () => void = () => undefined;
+  const awaited = new Promise<void>((resolve) => (arrived = resolve));
+  const broker = await startSimBroker({
+    config: { queuedMaxRequests: 1 },
+    register: (router) =>
+      router.register(
+        defineHandler(HEARTBEAT_KEY, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: async (request) => {
+            if (request.generationId === 2) arrived();
+            else await awaited;
+            return respond({ errorCode: 0 });
+          },
+        }),
+      ),
+  });
+  const parked = await broker.connect();
+  const needed = await broker.connect();
+  parked.send(HEARTBEAT_KEY, 4, 1, { groupId: "g", generationId: 1, memberId: "m" });
+  await broker.scheduler.runFor(50);
+  needed.send(HEARTBEAT_KEY, 4, 2, { groupId: "g", generationId: 2, memberId: "m" });
+  await broker.scheduler.runFor(50);
+  assert.deepEqual(needed.correlationIds(), [2]);
+  assert.deepEqual(parked.correlationIds(), [1]);
+});
+
 test("a closed connection's requests give their places back when handled", async () => {
   const { broker, held, releaseAll } = await brokerHoldingHeartbeats({ queuedMaxRequests: 2 });
-  const [first, second] = await sendFromClients(broker, 2);
+  const [first, second] = await sendFromClients(broker, { clients: 2, requestsPerClient: 3 });
   await broker.scheduler.runFor(100);
-  assert.equal(held.length, 2);
+  assert.equal(held.length, 3);
   first?.connection.close();
   await broker.scheduler.runFor(50);
-  releaseAll();
-  await broker.scheduler.runFor(50);
-  releaseAll();
-  await broker.scheduler.runFor(50);
-  releaseAll();
-  await broker.scheduler.runFor(50);
-  assert.ok((second?.frames.length ?? 0) === 2, "the other connections were served");
+  for (let round = 0; round < 5; round++) {
+    releaseAll();
+    await broker.scheduler.runFor(50);
+  }
+  assert.deepEqual(second?.correlationIds(), [1, 2, 3]);
+  assert.equal(broker.server.queuedRequestCount, 0);
 });
 
 test("max.connections.per.ip closes one connection too many from a host", async () => {

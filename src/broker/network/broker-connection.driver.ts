@@ -164,7 +164,8 @@ export class BrokerConnection implements RequestTaker {
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
-      if (!this.host.queuedRequests.tryTake(this)) break;
+      const isOnlyRequest = this.responses.inFlightCount === 0;
+      if (!this.host.queuedRequests.tryTake(this, isOnlyRequest)) break;
       const frame = this.frames[this.framesHead] as Uint8Array;
       // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
       this.frames[this.framesHead] = EMPTY_FRAME;

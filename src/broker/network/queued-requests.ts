@@ -9,7 +9,10 @@ export interface RequestTaker {
  * The requests of every connection of one server taken up and not yet handled, bounded by
  * `queued.max.requests` as Kafka bounds its RequestChannel queue. At the bound a connection
  * leaves its frames queued (so it stops reading) and waits here; each handled request lets the
- * waiting connections, oldest first, take up again.
+ * waiting connections, oldest first, take up again. A connection with nothing in flight may
+ * always take up one request: Kafka handles one request per connection at a time and its queue
+ * holds none that waits in a purgatory, so a request parked there (a long fetch, a produce
+ * waiting for replication, a JoinGroup) must never keep out the request it waits for.
  */
 export class QueuedRequests {
   private count = 0;
@@ -24,9 +27,12 @@ export class QueuedRequests {
     return this.count;
   }
 
-  /** Takes a place for one request of `taker`, or, when the queue is full, makes it wait. */
-  tryTake(taker: RequestTaker): boolean {
-    if (this.count >= this.max) {
+  /**
+   * Takes a place for one request of `taker`, or, when the queue is full, makes it wait;
+   * `isOnlyRequest` (its connection has nothing else in flight) takes one past the bound.
+   */
+  tryTake(taker: RequestTaker, isOnlyRequest: boolean): boolean {
+    if (this.count >= this.max && !isOnlyRequest) {
       this.waiting.add(taker);
       return false;
     }

@@ -18,7 +18,8 @@ export interface SocketServerConfig {
   readonly queuedMaxRequestsPerConnection: number;
   /**
    * `queued.max.requests`: requests taken up and not yet handled over all of the server's
-   * connections, as Kafka bounds its RequestChannel queue; at the limit connections stop reading.
+   * connections, as Kafka bounds its RequestChannel queue; at the limit connections stop reading,
+   * save to take up one request on a connection with none in flight (see QueuedRequests).
    */
   readonly queuedMaxRequests: number;
   /** `connections.max.idle.ms`: a connection with no traffic and nothing in flight is closed. */

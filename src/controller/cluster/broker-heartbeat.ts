@@ -9,8 +9,9 @@
  *                                                 nothing (shut down now)
  *
  * A fenced broker that wants to shut down may do so at once; one in controlled shutdown may once
- * it leads no partition, and is fenced as it is told so. A broker is caught up once its metadata offset reaches the offset of its
- * own RegisterBrokerRecord (its broker epoch), which is Kafka's unfencing rule.
+ * it leads no partition, and is fenced as it is told so. A broker is caught up once its metadata
+ * offset reaches the offset of its own RegisterBrokerRecord (its broker epoch), which is Kafka's
+ * unfencing rule.
  */
 import { ErrorCode } from "../../common/index.js";
 import type { BrokerId, Uuid } from "../../common/index.js";

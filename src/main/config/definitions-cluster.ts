@@ -115,7 +115,7 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
     defaultValue: 500,
     validator: atLeast(1),
     importance: "high",
-    description: "Requests being handled over all connections before the node stops reading.",
+    description: "Requests in flight at which connections stop reading; idle ones take one.",
   },
   {
     name: "max.connections",
