@@ -13,6 +13,7 @@ import { Kafka, logLevel } from "kafkajs";
 import { SluiceProcess } from "./sluice-process.js";
 
 const run = promisify(execFile);
+const TOPIC_RESOURCE = 2;
 let node: SluiceProcess;
 
 before(async () => {
@@ -105,4 +106,28 @@ test("a kcat zstd batch of 12 MB of records, far smaller compressed, is accepted
   assert.equal(consumed.length, count);
   assert.deepEqual(consumed.slice(0, 2), lines.slice(0, 2));
   assert.doesNotMatch(node.log, /MESSAGE_TOO_LARGE/);
+});
+
+test("kafkajs sets and describes the topic configs Kafka 3.x still accepts", async () => {
+  const admin = kafka().admin();
+  await admin.connect();
+  try {
+    const configEntries = [
+      { name: "message.format.version", value: "2.8" },
+      { name: "message.downconversion.enable", value: "false" },
+    ];
+    await admin.createTopics({ topics: [{ topic: "kafka3-configs", configEntries }] });
+    const described = await admin.describeConfigs({
+      // kafkajs's ConfigResourceTypes.TOPIC (an enum its ES module build does not export).
+      resources: [{ type: TOPIC_RESOURCE, name: "kafka3-configs" }],
+      includeSynonyms: false,
+    });
+    const entries = described.resources[0]?.configEntries ?? [];
+    const valueOf = (name: string) => entries.find((entry) => entry.configName === name);
+    assert.equal(valueOf("message.format.version")?.configValue, "2.8");
+    assert.equal(valueOf("message.downconversion.enable")?.configValue, "false");
+    assert.equal(valueOf("message.timestamp.difference.max.ms")?.isDefault, true);
+  } finally {
+    await admin.disconnect();
+  }
 });
