@@ -64,6 +64,7 @@ export { encodeBatch, type EncodeBatchOptions, type NewRecord } from "./encode.j
 export type { BatchReadLimits } from "./parse-batch.js";
 export type { RecordHeader } from "./record.js";
 export { RECORD_BYTES_MAX } from "./record-stream.js";
+export { WHOLE_BATCH_BYTES_MAX } from "./inflate-chunks.js";
 export {
   validateBatch,
   type AppendOrigin,

@@ -13,7 +13,7 @@ import { snappyBlocks } from "./snappy.js";
  * memory for one piece and one record, whatever the whole inflates to: Kafka, too, reads a
  * compressed batch as a stream and bounds it by its compressed size alone. zstd gives pieces of
  * 64 KiB, snappy and lz4 one block each (bounded by the codec's block sizes), and gzip, which
- * zlib offers no synchronous stream for, its whole output up to GZIP_OUTPUT_BYTES_MAX.
+ * zlib offers no synchronous stream for, its whole output up to WHOLE_BATCH_BYTES_MAX.
  */
 export interface RecordsInflater {
   next(): InflateStep;
@@ -24,8 +24,11 @@ export type InflateStep =
   | { readonly kind: "end" }
   | { readonly kind: "failed"; readonly error: DecompressError };
 
-/** The most one gzip batch may inflate to; beyond it the batch is MESSAGE_TOO_LARGE. */
-export const GZIP_OUTPUT_BYTES_MAX = 256 * 1024 * 1024;
+/**
+ * The most a batch is inflated to at once where its records cannot be streamed: a produced gzip
+ * batch (beyond it, MESSAGE_TOO_LARGE), and a batch the cleaner rewrites.
+ */
+export const WHOLE_BATCH_BYTES_MAX = 256 * 1024 * 1024;
 const ZSTD_PIECE_BYTES = 64 * 1024;
 
 const END: InflateStep = { kind: "end" };
@@ -40,7 +43,7 @@ export function inflateChunks(compression: CompressionType, bytes: Uint8Array): 
     case "none":
       return pieces([bytes]);
     case "gzip": {
-      const whole = gzipDecompress(bytes, GZIP_OUTPUT_BYTES_MAX);
+      const whole = gzipDecompress(bytes, WHOLE_BATCH_BYTES_MAX);
       return whole.ok ? pieces([whole.bytes]) : stopped({ kind: "failed", error: whole.error });
     }
     case "snappy":
