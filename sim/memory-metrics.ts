@@ -57,6 +57,10 @@ export class MemoryMetricsSink implements MetricsSink {
     };
   }
 
+  remove(name: string, labels: MetricLabels = {}): void {
+    this.families.get(name)?.series.delete(labelsKey(labels));
+  }
+
   /** A counter's total, a gauge's value or a histogram's count; undefined if never made. */
   valueOf(name: string, labels: MetricLabels = {}): number | undefined {
     return this.families.get(name)?.series.get(labelsKey(labels))?.value;

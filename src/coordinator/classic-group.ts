@@ -11,6 +11,10 @@
  *   Stable              → PreparingRebalance   the same, or the leader rejoins
  *   any state           → Dead                 deleted, or its offsets partition moved away
  *
+ * Static members (KIP-345, `group.instance.id`) stay through a rebalance they miss, until their
+ * session ends; one that restarts takes its old place under a new member id, in a Stable group
+ * without a rebalance when the group's protocol stays (Kafka's replaceStaticMember).
+ *
  * Pure: time comes in as nowMs; answers to requests that wait go out as deliveries, and deadlines
  * to the owner, which keeps one heap for every group (GroupCoordinatorState).
  */
@@ -18,21 +22,20 @@ import { assert, assertNever, ErrorCode } from "../common/index.js";
 import type { GroupConfig } from "./group-config.js";
 import {
   joinError,
+  refusalsOfWaiting,
   syncError,
   type Answer,
   type GroupDelivery,
   type JoinedMember,
   type JoinRequest,
   type JoinResult,
+  type MemberIdentity,
   type SyncRequest,
   type SyncResult,
 } from "./group-messages.js";
-import {
-  acceptsProtocols,
-  sameProtocols,
-  selectProtocol,
-  type MemberProtocol,
-} from "./protocol-selection.js";
+import { acceptsProtocols, sameProtocols, selectProtocol } from "./protocol-selection.js";
+import { replacedJoinResult, StaticMembers } from "./static-members.js";
+import { isSubscribedTo, subscribedTopicsOf, type GroupMember } from "./group-member.js";
 
 /** Kafka's ClassicGroupState; the transitions are listed at the top of this file. */
 export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
@@ -45,24 +48,6 @@ const PREVIOUS_STATES: Readonly<Record<GroupState, readonly GroupState[]>> = {
   Stable: ["CompletingRebalance"],
   Dead: ["Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead"],
 };
-
-/** A member as its group shows it; only the group changes it. */
-export interface GroupMember {
-  readonly memberId: string;
-  readonly clientId: string;
-  readonly clientHost: string;
-  readonly sessionTimeoutMs: number;
-  readonly rebalanceTimeoutMs: number;
-  readonly protocols: readonly MemberProtocol[];
-  /** What the leader assigned it in the current generation (empty until then). */
-  readonly assignment: Uint8Array;
-  /** It sent JoinGroup for the rebalance under way and waits for the answer. */
-  readonly isAwaitingJoin: boolean;
-  /** It sent SyncGroup in CompletingRebalance and waits for the leader's assignment. */
-  readonly isAwaitingSync: boolean;
-  /** When its session ends unless it heartbeats (monotonic ms). */
-  readonly sessionDeadlineMs: number;
-}
 
 type Member = { -readonly [Key in keyof GroupMember]: GroupMember[Key] };
 
@@ -81,6 +66,7 @@ export class ClassicGroup {
   #protocolName: string | null = null;
   #leaderId: string | null = null;
   readonly #members = new Map<string, Member>();
+  readonly #staticMembers = new StaticMembers();
   /** Member ids handed out with MEMBER_ID_REQUIRED (KIP-394), with their deadline. */
   readonly #pendingMembers = new Map<string, number>();
   /** When the join phase under way ends at the latest; undefined outside PreparingRebalance. */
@@ -89,6 +75,8 @@ export class ClassicGroup {
   #initialDelay: { remainingMs: number; hasNewMember: boolean } | undefined;
   /** When the state last changed (Kafka's currentStateTimestamp, not shown by DescribeGroups). */
   #stateChangedMs: number;
+  /** What the members subscribed to when the generation began (undefined: not known). */
+  #subscribedTopics: ReadonlySet<string> | undefined = undefined;
 
   constructor(
     readonly groupId: string,
@@ -135,13 +123,25 @@ export class ClassicGroup {
     return this.#stateChangedMs;
   }
 
+  /** Kafka's isSubscribedToTopic, as of the start of the current generation. */
+  isSubscribedTo(topic: string): boolean {
+    return isSubscribedTo(this.#subscribedTopics, { protocolType: this.#protocolType, topic });
+  }
+
   /** JoinGroup on a group that is not Dead: member ids handed out, protocol checks, rebalances. */
   join(request: JoinRequest, nowMs: number, effects: GroupEffects): Answer<JoinResult> {
     const group = { protocolType: this.#protocolType, members: [...this.#members.values()] };
     if (!acceptsProtocols(group, request)) {
       return now(joinError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, request.memberId));
     }
+    const instanceId = request.groupInstanceId;
+    if (request.memberId === "" && instanceId !== null) {
+      return this.joinNewStaticMember(request, instanceId, { nowMs, effects });
+    }
     if (request.memberId === "") return this.joinNewMember(request, nowMs, effects);
+    // Pending member ids are handed out to dynamic members only.
+    const refused = instanceId === null ? ErrorCode.NONE : this.validate(request);
+    if (refused !== ErrorCode.NONE) return now(joinError(refused, request.memberId));
     if (this.#pendingMembers.delete(request.memberId)) {
       return this.addMember(request, request.memberId, { nowMs, effects });
     }
@@ -153,8 +153,9 @@ export class ClassicGroup {
   /** SyncGroup: the leader's assignment makes the group Stable and is handed to every member. */
   sync(request: SyncRequest, nowMs: number, effects: GroupEffects): Answer<SyncResult> {
     const refuse = (errorCode: number): Answer<SyncResult> => now(syncError(errorCode));
+    const refused = this.validate(request);
     const member = this.#members.get(request.memberId);
-    if (member === undefined) return refuse(ErrorCode.UNKNOWN_MEMBER_ID);
+    if (refused !== ErrorCode.NONE || member === undefined) return refuse(refused);
     if (request.generationId !== this.#generationId) return refuse(ErrorCode.ILLEGAL_GENERATION);
     const isTypeWrong = request.protocolType !== null && request.protocolType !== this.protocolType;
     const isNameWrong = request.protocolName !== null && request.protocolName !== this.protocolName;
@@ -182,28 +183,40 @@ export class ClassicGroup {
 
   /** Heartbeat: refreshes the session, or says why the member must rejoin. */
   heartbeat(
-    request: { readonly memberId: string; readonly generationId: number },
+    request: MemberIdentity & { readonly generationId: number },
     nowMs: number,
     effects: GroupEffects,
   ): number {
     if (this.#state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     if (this.#state === "Empty") return ErrorCode.UNKNOWN_MEMBER_ID;
+    const refused = this.validate(request);
     const member = this.#members.get(request.memberId);
-    if (member === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+    if (refused !== ErrorCode.NONE || member === undefined) return refused;
     if (request.generationId !== this.#generationId) return ErrorCode.ILLEGAL_GENERATION;
     this.refreshSession(member, nowMs, effects);
     return this.#state === "PreparingRebalance" ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.NONE;
   }
 
-  /** LeaveGroup of one member; its per-member error code. */
-  leave(memberId: string, nowMs: number, effects: GroupEffects): number {
+  /**
+   * LeaveGroup of one member; its per-member error code. An admin removes a static member by its
+   * instance id alone, with no member id (KIP-345).
+   */
+  leave(leaving: MemberIdentity, nowMs: number, effects: GroupEffects): number {
     if (this.#state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    if (this.#pendingMembers.delete(memberId)) {
+    let memberId = leaving.memberId;
+    if (memberId === "") {
+      const holder = this.#staticMembers.memberIdOf(leaving.groupInstanceId);
+      if (holder === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+      memberId = holder;
+    } else if (this.#pendingMembers.delete(memberId)) {
       this.maybeCompleteJoin(nowMs, effects);
       return ErrorCode.NONE;
+    } else {
+      const refused = this.validate(leaving);
+      if (refused !== ErrorCode.NONE) return refused;
     }
     const member = this.#members.get(memberId);
-    if (member === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+    assert(member !== undefined, "a validated or static member id is a member");
     this.removeMember(member, nowMs, effects);
     return ErrorCode.NONE;
   }
@@ -212,15 +225,14 @@ export class ClassicGroup {
    * Whether a commit from this member and generation is accepted (Kafka's validateOffsetCommit
    * for classic groups); generation -1 commits outside any generation while the group is Empty.
    */
-  validateOffsetCommit(commit: {
-    readonly memberId: string;
-    readonly generationId: number;
-  }): number {
+  validateOffsetCommit(commit: MemberIdentity & { readonly generationId: number }): number {
     if (this.#state === "Dead") return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     if (commit.generationId < 0 && this.#state === "Empty") return ErrorCode.NONE;
-    if (this.#state === "CompletingRebalance") return ErrorCode.REBALANCE_IN_PROGRESS;
-    if (!this.#members.has(commit.memberId)) return ErrorCode.UNKNOWN_MEMBER_ID;
+    const refused = this.validate(commit);
+    if (refused !== ErrorCode.NONE) return refused;
     if (commit.generationId !== this.#generationId) return ErrorCode.ILLEGAL_GENERATION;
+    // The member knows the generation but has no assignment yet: it retries after SyncGroup.
+    if (this.#state === "CompletingRebalance") return ErrorCode.REBALANCE_IN_PROGRESS;
     return ErrorCode.NONE;
   }
 
@@ -252,15 +264,9 @@ export class ClassicGroup {
 
   /** Its partition moved away: waiting requests get NOT_COORDINATOR, the group is Dead. */
   unload(effects: GroupEffects): void {
-    for (const { memberId, isAwaitingJoin, isAwaitingSync } of this.#members.values()) {
-      if (isAwaitingJoin) {
-        const result = joinError(ErrorCode.NOT_COORDINATOR, memberId);
-        effects.deliver({ kind: "join", groupId: this.groupId, memberId, result });
-      }
-      if (isAwaitingSync) {
-        const result = syncError(ErrorCode.NOT_COORDINATOR);
-        effects.deliver({ kind: "sync", groupId: this.groupId, memberId, result });
-      }
+    for (const member of this.#members.values()) {
+      const refused = refusalsOfWaiting(this.groupId, member, ErrorCode.NOT_COORDINATOR);
+      for (const delivery of refused) effects.deliver(delivery);
     }
     this.transitionTo("Dead", this.#stateChangedMs);
   }
@@ -274,7 +280,7 @@ export class ClassicGroup {
     if (this.#members.size + this.#pendingMembers.size >= this.config.maxSize) {
       return now(joinError(ErrorCode.GROUP_MAX_SIZE_REACHED, ""));
     }
-    if (request.requiresKnownMemberId) {
+    if (request.requiresKnownMemberId && request.groupInstanceId === null) {
       // KIP-394: the member must come back with this id within its session timeout.
       const deadlineMs = nowMs + request.sessionTimeoutMs;
       this.#pendingMembers.set(memberId, deadlineMs);
@@ -284,6 +290,59 @@ export class ClassicGroup {
     return this.addMember(request, memberId, { nowMs, effects });
   }
 
+  /**
+   * A static member without a member id: a new one joins as any new member; a restarted one takes
+   * the place of its instance id's holder (Kafka's updateStaticMemberThenRebalanceOrCompleteJoin):
+   * at once in a Stable group whose protocol it does not change, else by a rebalance, since the
+   * leader may have assigned partitions to the old member id.
+   */
+  private joinNewStaticMember(
+    request: JoinRequest,
+    instanceId: string,
+    at: { readonly nowMs: number; readonly effects: GroupEffects },
+  ): Answer<JoinResult> {
+    const holderId = this.#staticMembers.memberIdOf(instanceId);
+    const holder = holderId === undefined ? undefined : this.#members.get(holderId);
+    if (holder === undefined) return this.joinNewMember(request, at.nowMs, at.effects);
+    assert(this.#state !== "Empty" && this.#state !== "Dead", "a static member is in the group");
+    const previousLeaderId = this.#leaderId;
+    const { newMemberId } = request;
+    const member = this.replaceStaticMember(holder, { instanceId, newMemberId }, at.effects);
+    member.protocols = request.protocols;
+    member.sessionTimeoutMs = request.sessionTimeoutMs;
+    member.rebalanceTimeoutMs = request.rebalanceTimeoutMs;
+    this.refreshSession(member, at.nowMs, at.effects);
+    const members = [...this.#members.values()];
+    if (this.#state === "Stable" && selectProtocol(members) === this.#protocolName) {
+      const current = this.joinResultOf(member.memberId);
+      return now(replacedJoinResult(current, { previousLeaderId, request }));
+    }
+    member.isAwaitingJoin = true;
+    this.startOrJoinRebalance(at.nowMs, at.effects);
+    return { kind: "later", memberId: member.memberId };
+  }
+
+  /**
+   * Moves a static member to a new member id, keeping its assignment; the old incarnation's
+   * waiting requests are answered FENCED_INSTANCE_ID (Kafka's ClassicGroup.replaceStaticMember).
+   */
+  private replaceStaticMember(
+    old: Member,
+    { instanceId, newMemberId }: { readonly instanceId: string; readonly newMemberId: string },
+    effects: GroupEffects,
+  ): Member {
+    const oldMemberId = old.memberId;
+    const fenced = refusalsOfWaiting(this.groupId, old, ErrorCode.FENCED_INSTANCE_ID);
+    for (const delivery of fenced) effects.deliver(delivery);
+    const fresh = { memberId: newMemberId, isAwaitingJoin: false, isAwaitingSync: false };
+    const member: Member = { ...old, ...fresh };
+    this.#members.delete(oldMemberId);
+    this.#members.set(newMemberId, member);
+    if (this.#leaderId === oldMemberId) this.#leaderId = newMemberId;
+    this.#staticMembers.assign(instanceId, newMemberId);
+    return member;
+  }
+
   private addMember(
     request: JoinRequest,
     memberId: string,
@@ -291,6 +350,7 @@ export class ClassicGroup {
   ): Answer<JoinResult> {
     const member: Member = {
       memberId,
+      groupInstanceId: request.groupInstanceId,
       clientId: request.clientId,
       clientHost: request.clientHost,
       sessionTimeoutMs: request.sessionTimeoutMs,
@@ -303,6 +363,8 @@ export class ClassicGroup {
     };
     if (this.#members.size === 0) this.#protocolType = request.protocolType;
     this.#members.set(memberId, member);
+    if (member.groupInstanceId !== null)
+      this.#staticMembers.assign(member.groupInstanceId, memberId);
     if (this.#leaderId === null) this.#leaderId = memberId;
     // During an initial delay a new member makes the group wait one more round.
     if (this.#initialDelay !== undefined) this.#initialDelay.hasNewMember = true;
@@ -382,6 +444,7 @@ export class ClassicGroup {
   /** Kafka's removeMember: a member left or expired, and the rest rebalance. */
   private removeMember(member: Member, nowMs: number, effects: GroupEffects): void {
     this.#members.delete(member.memberId);
+    this.#staticMembers.release(member.groupInstanceId);
     if (member.isAwaitingJoin) {
       const result = joinError(ErrorCode.UNKNOWN_MEMBER_ID, member.memberId);
       effects.deliver({ kind: "join", groupId: this.groupId, memberId: member.memberId, result });
@@ -410,23 +473,31 @@ export class ClassicGroup {
   private completeJoin(nowMs: number, effects: GroupEffects): void {
     this.#initialDelay = undefined;
     for (const member of [...this.#members.values()]) {
-      if (!member.isAwaitingJoin) this.#members.delete(member.memberId);
+      // A static member that missed the rebalance stays until its session ends (KIP-345).
+      const isDropped = !member.isAwaitingJoin && member.groupInstanceId === null;
+      if (isDropped) this.#members.delete(member.memberId);
     }
-    if (this.#leaderId === null || !this.#members.has(this.#leaderId)) {
-      this.#leaderId = this.firstMemberId();
-    }
-    this.#generationId += 1;
-    if (this.#members.size === 0) {
-      this.#protocolName = null;
-      this.transitionTo("Empty", nowMs);
+    const joined = [...this.#members.values()].filter((member) => member.isAwaitingJoin);
+    if (joined.length === 0 && this.#members.size > 0) {
+      // Only absent static members are left: Kafka waits another rebalance timeout for them.
+      this.setRebalanceDeadline(nowMs + this.maxRebalanceTimeoutMs(), effects);
       return;
     }
-    this.#protocolName = selectProtocol([...this.#members.values()]);
+    const leader = this.#leaderId === null ? undefined : this.#members.get(this.#leaderId);
+    if (leader?.isAwaitingJoin !== true) this.#leaderId = joined[0]?.memberId ?? null;
+    this.#generationId += 1;
+    const members = [...this.#members.values()];
+    this.#protocolName = members.length === 0 ? null : selectProtocol(members);
+    const protocol = { protocolType: this.#protocolType, protocolName: this.#protocolName };
+    this.#subscribedTopics = subscribedTopicsOf({ ...protocol, members });
+    if (members.length === 0) return this.transitionTo("Empty", nowMs);
     this.transitionTo("CompletingRebalance", nowMs);
     for (const member of this.#members.values()) {
+      const isAwaitingJoin = member.isAwaitingJoin;
       member.isAwaitingJoin = false;
       member.assignment = new Uint8Array(0);
       this.refreshSession(member, nowMs, effects);
+      if (!isAwaitingJoin) continue;
       const result = this.joinResultOf(member.memberId);
       effects.deliver({ kind: "join", groupId: this.groupId, memberId: member.memberId, result });
     }
@@ -442,6 +513,7 @@ export class ClassicGroup {
       protocolType: this.#protocolType,
       protocolName: this.#protocolName,
       leader: this.#leaderId ?? "",
+      skipAssignment: false,
       memberId,
       members,
     };
@@ -449,7 +521,8 @@ export class ClassicGroup {
 
   private joinedMemberOf(member: Member): JoinedMember {
     const protocol = member.protocols.find((candidate) => candidate.name === this.#protocolName);
-    return { memberId: member.memberId, metadata: protocol?.metadata ?? new Uint8Array(0) };
+    const metadata = protocol?.metadata ?? new Uint8Array(0);
+    return { memberId: member.memberId, groupInstanceId: member.groupInstanceId, metadata };
   }
 
   private assignmentOf(member: Member): SyncResult {
@@ -470,6 +543,10 @@ export class ClassicGroup {
         ? this.assignmentOf(member)
         : syncError(ErrorCode.REBALANCE_IN_PROGRESS);
     effects.deliver({ kind: "sync", groupId: this.groupId, memberId: member.memberId, result });
+  }
+
+  private validate(member: MemberIdentity): number {
+    return this.#staticMembers.validate(member, (memberId) => this.#members.has(memberId));
   }
 
   private refreshSession(member: Member, nowMs: number, effects: GroupEffects): void {

@@ -14,10 +14,12 @@ import {
   type GroupDelivery,
   type JoinRequest,
   type JoinResult,
+  type MemberIdentity,
   type SyncRequest,
   type SyncResult,
 } from "./group-messages.js";
 import { DeadlineHeap } from "./deadline-heap.js";
+import { usesConsumerProtocol } from "./group-member.js";
 import type { OffsetRecord } from "./offset-records.js";
 import { OffsetStore, type OffsetView } from "./offset-store.js";
 
@@ -36,6 +38,7 @@ export interface GroupDescription {
   readonly protocolName: string;
   readonly members: readonly {
     readonly memberId: string;
+    readonly groupInstanceId: string | null;
     readonly clientId: string;
     readonly clientHost: string;
     readonly metadata: Uint8Array;
@@ -100,7 +103,7 @@ export class GroupCoordinatorState {
   /** Heartbeat; its error code. */
   heartbeat(
     groupId: string,
-    request: { readonly memberId: string; readonly generationId: number },
+    request: MemberIdentity & { readonly generationId: number },
     nowMs: number,
   ): Outcome<number> {
     const group = this.groups.get(groupId);
@@ -108,14 +111,14 @@ export class GroupCoordinatorState {
     return this.run(group, (effects) => group.heartbeat(request, nowMs, effects));
   }
 
-  /** LeaveGroup for each member id; their error codes in order. */
-  leave(groupId: string, memberIds: readonly string[], nowMs: number): Outcome<number[]> {
+  /** LeaveGroup for each member; their error codes in order. */
+  leave(groupId: string, members: readonly MemberIdentity[], nowMs: number): Outcome<number[]> {
     const group = this.groups.get(groupId);
     if (group === undefined) {
-      return { result: memberIds.map(() => ErrorCode.UNKNOWN_MEMBER_ID), deliveries: [] };
+      return { result: members.map(() => ErrorCode.UNKNOWN_MEMBER_ID), deliveries: [] };
     }
     return this.run(group, (effects) =>
-      memberIds.map((memberId) => group.leave(memberId, nowMs, effects)),
+      members.map((member) => group.leave(member, nowMs, effects)),
     );
   }
 
@@ -144,7 +147,7 @@ export class GroupCoordinatorState {
    */
   validateCommit(
     groupId: string,
-    commit: { readonly memberId: string; readonly generationId: number },
+    commit: MemberIdentity & { readonly generationId: number },
     nowMs: number,
   ): number {
     const group = this.groups.get(groupId);
@@ -190,6 +193,7 @@ export class GroupCoordinatorState {
     const isStable = group.state === "Stable";
     const members = [...group.members.values()].map((member) => ({
       memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
       clientId: member.clientId,
       clientHost: member.clientHost,
       // Kafka shows member metadata only once a protocol is chosen, and assignments when Stable.
@@ -222,6 +226,19 @@ export class GroupCoordinatorState {
     const group = this.groups.get(groupId);
     if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
     if (group.state !== "Empty") return ErrorCode.NON_EMPTY_GROUP;
+    return ErrorCode.NONE;
+  }
+
+  /**
+   * Whether OffsetDelete may remove offsets of a group (Kafka's validateOffsetDelete for classic
+   * groups): it must exist (GROUP_ID_NOT_FOUND), and unless Empty use the consumer protocol,
+   * whose subscriptions tell which topics it still reads (NON_EMPTY_GROUP otherwise).
+   */
+  checkOffsetsDeletable(groupId: string): number {
+    const group = this.groups.get(groupId);
+    if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
+    const isEmpty = group.state === "Empty";
+    if (!isEmpty && !usesConsumerProtocol(group.protocolType)) return ErrorCode.NON_EMPTY_GROUP;
     return ErrorCode.NONE;
   }
 

@@ -23,6 +23,7 @@ import {
   type GroupDelivery,
   type JoinRequest,
   type JoinResult,
+  type MemberIdentity,
   type SyncRequest,
   type SyncResult,
 } from "./group-messages.js";
@@ -83,9 +84,12 @@ export class GroupCoordinator {
     return ErrorCode.NONE;
   }
 
-  /** A member id for a new member: its client id and a random UUID, as Kafka makes them. */
-  newMemberId(clientId: string): string {
-    return `${clientId}-${randomUuidText(this.options.random)}`;
+  /**
+   * A member id for a new member: its client id (a static member's instance id) and a random
+   * UUID, as Kafka makes them.
+   */
+  newMemberId(prefix: string): string {
+    return `${prefix}-${randomUuidText(this.options.random)}`;
   }
 
   /** JoinGroup; resolves when the join phase completes for this member (or at once). */
@@ -109,7 +113,7 @@ export class GroupCoordinator {
   }
 
   /** Heartbeat; its error code. */
-  heartbeat(groupId: string, request: { memberId: string; generationId: number }): number {
+  heartbeat(groupId: string, request: MemberIdentity & { generationId: number }): number {
     const refused = this.errorCodeFor(groupId);
     if (refused !== ErrorCode.NONE) return refused;
     const outcome = this.state.heartbeat(groupId, request, this.nowMs());
@@ -118,10 +122,13 @@ export class GroupCoordinator {
   }
 
   /** LeaveGroup of several members; a top-level error, or one code per member. */
-  leave(groupId: string, memberIds: readonly string[]): { errorCode: number; members: number[] } {
+  leave(
+    groupId: string,
+    members: readonly MemberIdentity[],
+  ): { errorCode: number; members: number[] } {
     const refused = this.errorCodeFor(groupId);
     if (refused !== ErrorCode.NONE) return { errorCode: refused, members: [] };
-    const outcome = this.state.leave(groupId, memberIds, this.nowMs());
+    const outcome = this.state.leave(groupId, members, this.nowMs());
     this.dispatch(outcome.deliveries);
     return { errorCode: ErrorCode.NONE, members: outcome.result };
   }

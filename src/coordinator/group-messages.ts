@@ -7,6 +7,8 @@ import type { MemberProtocol } from "./protocol-selection.js";
 
 export interface JoinRequest {
   readonly memberId: string;
+  /** v5+: a static member's `group.instance.id` (KIP-345); null for a dynamic member. */
+  readonly groupInstanceId: string | null;
   readonly clientId: string;
   readonly clientHost: string;
   readonly sessionTimeoutMs: number;
@@ -16,12 +18,16 @@ export interface JoinRequest {
   readonly protocols: readonly MemberProtocol[];
   /** v4+: a new member first gets MEMBER_ID_REQUIRED with its id (KIP-394). */
   readonly requiresKnownMemberId: boolean;
-  /** The id to give a new member (the driver draws it: clientId and a random UUID). */
+  /** The id to give a new member (the driver draws it: clientId, or instance id, and a UUID). */
   readonly newMemberId: string;
+  /** v9+: a restarted static leader may be told to skip the assignment (KIP-814). */
+  readonly supportsSkippingAssignment: boolean;
 }
 
 export interface SyncRequest {
   readonly memberId: string;
+  /** v3+; null for a dynamic member. */
+  readonly groupInstanceId: string | null;
   readonly generationId: number;
   /** v5+; null when not sent. */
   readonly protocolType: string | null;
@@ -33,6 +39,7 @@ export interface SyncRequest {
 /** A member as the JoinGroup answer to the leader lists it. */
 export interface JoinedMember {
   readonly memberId: string;
+  readonly groupInstanceId: string | null;
   readonly metadata: Uint8Array;
 }
 
@@ -43,9 +50,18 @@ export interface JoinResult {
   readonly protocolType: string | null;
   readonly protocolName: string | null;
   readonly leader: string;
+  /** v9+: the leader (a restarted static one) keeps the assignment it made, in a Stable group. */
+  readonly skipAssignment: boolean;
   readonly memberId: string;
   /** Every member with its metadata for the chosen protocol, for the leader only. */
   readonly members: readonly JoinedMember[];
+}
+
+/** The member a Heartbeat, LeaveGroup or OffsetCommit speaks for. */
+export interface MemberIdentity {
+  readonly memberId: string;
+  /** Null for a dynamic member. */
+  readonly groupInstanceId: string | null;
 }
 
 /** What a SyncGroup request gets, at once or when the leader's assignment arrives. */
@@ -83,6 +99,7 @@ export function joinError(errorCode: number, memberId: string): JoinResult {
     protocolType: null,
     protocolName: null,
     leader: "",
+    skipAssignment: false,
     memberId,
     members: [],
   };
@@ -90,4 +107,25 @@ export function joinError(errorCode: number, memberId: string): JoinResult {
 
 export function syncError(errorCode: number): SyncResult {
   return { errorCode, protocolType: null, protocolName: null, assignment: new Uint8Array(0) };
+}
+
+/** The refusals, with `errorCode`, of a member's JoinGroup and SyncGroup that wait. */
+export function refusalsOfWaiting(
+  groupId: string,
+  member: {
+    readonly memberId: string;
+    readonly isAwaitingJoin: boolean;
+    readonly isAwaitingSync: boolean;
+  },
+  errorCode: number,
+): GroupDelivery[] {
+  const { memberId } = member;
+  const deliveries: GroupDelivery[] = [];
+  if (member.isAwaitingJoin) {
+    deliveries.push({ kind: "join", groupId, memberId, result: joinError(errorCode, memberId) });
+  }
+  if (member.isAwaitingSync) {
+    deliveries.push({ kind: "sync", groupId, memberId, result: syncError(errorCode) });
+  }
+  return deliveries;
 }

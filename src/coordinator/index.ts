@@ -6,6 +6,7 @@ export type {
   JoinedMember,
   JoinRequest,
   JoinResult,
+  MemberIdentity,
   SyncRequest,
   SyncResult,
 } from "./group-messages.js";
@@ -16,12 +17,8 @@ export {
   offsetsPartitionFor,
   type GroupConfig,
 } from "./group-config.js";
-export {
-  ClassicGroup,
-  type GroupEffects,
-  type GroupMember,
-  type GroupState,
-} from "./classic-group.js";
+export { ClassicGroup, type GroupEffects, type GroupState } from "./classic-group.js";
+export type { GroupMember } from "./group-member.js";
 export type { MemberProtocol } from "./protocol-selection.js";
 export {
   GroupCoordinatorState,

@@ -6,9 +6,15 @@ import {
   offset,
   partitionIndex,
   uuidToBase64,
+  type BrokerId,
   type Uuid,
 } from "../common/index.js";
-import { clusterViewJson, clusterViewRoute, type ClusterView } from "./cluster-view.js";
+import {
+  clusterViewJson,
+  clusterViewRoute,
+  replicationHealthOf,
+  type ClusterView,
+} from "./cluster-view.js";
 
 const topicId = "0123456789abcdef0123456789abcdef" as Uuid;
 
@@ -21,6 +27,19 @@ const view: ClusterView = {
     leaderId: brokerId(3),
     leaderEpoch: leaderEpoch(7),
     voters: [brokerId(3), brokerId(1)],
+  },
+  replicaManager: {
+    leaderCount: 1,
+    partitionCount: 2,
+    underReplicatedPartitions: 1,
+    underMinIsrPartitionCount: 1,
+    atMinIsrPartitionCount: 0,
+    offlineReplicaCount: 0,
+    reassigningPartitions: 0,
+    isrShrinks: 3,
+    isrExpands: 2,
+    failedIsrUpdates: 1,
+    maxLag: 0,
   },
   brokers: [
     {
@@ -44,6 +63,7 @@ const view: ClusterView = {
     {
       name: "orders",
       topicId,
+      minInsyncReplicas: 2,
       partitions: [
         {
           partition: partitionIndex(1),
@@ -53,6 +73,7 @@ const view: ClusterView = {
           isr: [],
           highWatermark: undefined,
           logEndOffset: undefined,
+          followerLag: undefined,
         },
         {
           partition: partitionIndex(0),
@@ -62,20 +83,32 @@ const view: ClusterView = {
           isr: [brokerId(2)],
           highWatermark: offset(40),
           logEndOffset: offset(42),
+          followerLag: 3,
         },
       ],
     },
-    { name: "audit", topicId, partitions: [] },
+    { name: "audit", topicId, minInsyncReplicas: 1, partitions: [] },
   ],
 };
 
-test("the JSON view sorts brokers, topics and partitions and writes null for the unknown", () => {
+test("the JSON view sorts, writes null for the unknown and counts replication health", () => {
   const json = clusterViewJson(view) as {
     controller: unknown;
+    replication: unknown;
+    replicaManager: unknown;
     brokers: { id: number; rack: string | null }[];
     topics: { name: string; topicId: string; partitions: Record<string, unknown>[] }[];
   };
   assert.deepEqual(json.controller, { leaderId: 3, leaderEpoch: 7, voters: [1, 3] });
+  // Partition 1 has no leader and an empty ISR; partition 0's ISR of one is below min ISR 2.
+  assert.deepEqual(json.replication, {
+    offlinePartitions: 1,
+    underReplicatedPartitions: 2,
+    underMinIsrPartitions: 2,
+  });
+  assert.deepEqual(json.replicaManager, view.replicaManager);
+  const controllerOnly = clusterViewJson({ ...view, replicaManager: undefined });
+  assert.equal((controllerOnly as { replicaManager: unknown }).replicaManager, null);
   assert.deepEqual(
     json.brokers.map((broker) => [broker.id, broker.rack]),
     [
@@ -97,6 +130,7 @@ test("the JSON view sorts brokers, topics and partitions and writes null for the
       isr: [2],
       highWatermark: 40,
       logEndOffset: 42,
+      followerLag: 3,
     },
     {
       partition: 1,
@@ -106,6 +140,7 @@ test("the JSON view sorts brokers, topics and partitions and writes null for the
       isr: [],
       highWatermark: null,
       logEndOffset: null,
+      followerLag: null,
     },
   ]);
 });
@@ -141,4 +176,20 @@ test("the view carries only the documented fields, whatever else a source object
     brokers: view.brokers.map((broker) => ({ ...broker, secret: "x" })),
   };
   assert.ok(!JSON.stringify(clusterViewJson(extra)).includes("secret"));
+});
+
+test("a partition is under min ISR against min.insync.replicas capped at its replica count", () => {
+  const [orders] = view.topics;
+  assert.ok(orders !== undefined);
+  const single = (isr: readonly BrokerId[]) => ({
+    ...orders,
+    minInsyncReplicas: 3,
+    partitions: [{ ...orders.partitions[1]!, leader: brokerId(1), replicas: [brokerId(1)], isr }],
+  });
+  assert.deepEqual(replicationHealthOf([single([brokerId(1)])]), {
+    offlinePartitions: 0,
+    underReplicatedPartitions: 0,
+    underMinIsrPartitions: 0,
+  });
+  assert.equal(replicationHealthOf([single([])]).underMinIsrPartitions, 1);
 });

@@ -1,7 +1,8 @@
 /**
  * The `GET /v1/cluster` route: the cluster as this node sees it in its metadata image (brokers,
- * topics, partitions, leaders, ISR) plus what it knows locally (high watermarks of the replicas
- * it hosts), as JSON for the dashboard and for scripts.
+ * topics, partitions, leaders, ISR, and the replication health counted over them) plus what it
+ * knows locally (high watermarks of the replicas it hosts), as JSON for the dashboard and for
+ * scripts.
  */
 import {
   uuidToBase64,
@@ -44,12 +45,31 @@ export interface PartitionView {
   readonly highWatermark: Offset | undefined;
   /** Known only where this node hosts a replica of the partition. */
   readonly logEndOffset: Offset | undefined;
+  /**
+   * Where this node follows the partition: how far its log was behind the leader's high
+   * watermark after its last fetch, in messages (Kafka's FetcherLagMetrics ConsumerLag).
+   */
+  readonly followerLag: number | undefined;
 }
 
 export interface TopicView {
   readonly name: string;
   readonly topicId: Uuid;
+  /** The topic's `min.insync.replicas` as this node resolves it from the image and its config. */
+  readonly minInsyncReplicas: number;
   readonly partitions: readonly PartitionView[];
+}
+
+/**
+ * The replication health of every partition in the view: those without a leader (Kafka's
+ * OfflinePartitionsCount), those whose ISR is smaller than their replicas (UnderReplicated), and
+ * those whose ISR is below min.insync.replicas capped at the replica count (Kafka's effective
+ * min ISR, under which acks=all writes are refused).
+ */
+export interface ReplicationHealth {
+  readonly offlinePartitions: number;
+  readonly underReplicatedPartitions: number;
+  readonly underMinIsrPartitions: number;
 }
 
 /** The controller quorum as this node knows it. */
@@ -60,12 +80,32 @@ export interface ControllerView {
   readonly voters: readonly NodeId[];
 }
 
+/**
+ * This broker's replica manager, as its metrics show it (Kafka's ReplicaManager gauges, its ISR
+ * change meters as totals since start, and the replica fetchers' MaxLag in messages).
+ */
+export interface ReplicaManagerView {
+  readonly leaderCount: number;
+  readonly partitionCount: number;
+  readonly underReplicatedPartitions: number;
+  readonly underMinIsrPartitionCount: number;
+  readonly atMinIsrPartitionCount: number;
+  readonly offlineReplicaCount: number;
+  readonly reassigningPartitions: number;
+  readonly isrShrinks: number;
+  readonly isrExpands: number;
+  readonly failedIsrUpdates: number;
+  readonly maxLag: number;
+}
+
 /** The whole view, plain data assembled by the node from its metadata image and replicas. */
 export interface ClusterView {
   readonly clusterId: string;
   readonly nodeId: NodeId;
   readonly roles: readonly ProcessRole[];
   readonly controller: ControllerView;
+  /** Undefined on a node without the broker role. */
+  readonly replicaManager: ReplicaManagerView | undefined;
   readonly brokers: readonly BrokerView[];
   readonly topics: readonly TopicView[];
 }
@@ -76,6 +116,22 @@ export interface ClusterViewSource {
 }
 
 const byNumber = (left: number, right: number): number => left - right;
+
+/** The {@link ReplicationHealth} of `topics`, counted over all their partitions. */
+export function replicationHealthOf(topics: readonly TopicView[]): ReplicationHealth {
+  let offlinePartitions = 0;
+  let underReplicatedPartitions = 0;
+  let underMinIsrPartitions = 0;
+  for (const topic of topics) {
+    for (const partition of topic.partitions) {
+      const { replicas, isr } = partition;
+      if (partition.leader === undefined) offlinePartitions++;
+      if (isr.length < replicas.length) underReplicatedPartitions++;
+      if (isr.length < Math.min(topic.minInsyncReplicas, replicas.length)) underMinIsrPartitions++;
+    }
+  }
+  return { offlinePartitions, underReplicatedPartitions, underMinIsrPartitions };
+}
 
 /**
  * The JSON form of `view`: brokers by id, topics by name, partitions by index, topic ids in
@@ -91,16 +147,36 @@ export function clusterViewJson(view: ClusterView): unknown {
       leaderEpoch: view.controller.leaderEpoch,
       voters: [...view.controller.voters].sort(byNumber),
     },
+    replication: replicationHealthOf(view.topics),
+    replicaManager:
+      view.replicaManager === undefined ? null : replicaManagerJson(view.replicaManager),
     brokers: [...view.brokers].sort((left, right) => left.id - right.id).map(brokerJson),
     topics: [...view.topics]
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
       .map((topic) => ({
         name: topic.name,
         topicId: uuidToBase64(topic.topicId),
+        minInsyncReplicas: topic.minInsyncReplicas,
         partitions: [...topic.partitions]
           .sort((left, right) => left.partition - right.partition)
           .map(partitionJson),
       })),
+  };
+}
+
+function replicaManagerJson(view: ReplicaManagerView): unknown {
+  return {
+    leaderCount: view.leaderCount,
+    partitionCount: view.partitionCount,
+    underReplicatedPartitions: view.underReplicatedPartitions,
+    underMinIsrPartitionCount: view.underMinIsrPartitionCount,
+    atMinIsrPartitionCount: view.atMinIsrPartitionCount,
+    offlineReplicaCount: view.offlineReplicaCount,
+    reassigningPartitions: view.reassigningPartitions,
+    isrShrinks: view.isrShrinks,
+    isrExpands: view.isrExpands,
+    failedIsrUpdates: view.failedIsrUpdates,
+    maxLag: view.maxLag,
   };
 }
 
@@ -129,6 +205,7 @@ function partitionJson(partition: PartitionView): unknown {
     isr: partition.isr,
     highWatermark: partition.highWatermark ?? null,
     logEndOffset: partition.logEndOffset ?? null,
+    followerLag: partition.followerLag ?? null,
   };
 }
 

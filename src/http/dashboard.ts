@@ -1,7 +1,9 @@
 /**
- * The `GET /` route: one static HTML page that fetches `/v1/cluster` and draws it as tables. It
- * has no external assets and no build step; its script writes text with textContent only, so
- * names from the cluster (topics, racks, hosts) are never parsed as markup.
+ * The `GET /` route: one static HTML page that fetches `/v1/cluster` and draws it as tables: the
+ * cluster's replication health (offline, under-replicated, under min ISR) first, then this
+ * broker's replica manager (its ReplicaManager metrics), brokers and partitions. It has no
+ * external assets and no build step; its script writes text with textContent only, so names
+ * from the cluster (topics, racks, hosts) are never parsed as markup.
  */
 import type { HttpRoute } from "./http-types.js";
 
@@ -39,14 +41,26 @@ function draw(view) {
   $("summary").textContent = "cluster " + view.clusterId + ", node " + view.nodeId +
     " (" + view.roles.join(", ") + "), controller leader " + text(c.leaderId) +
     " in epoch " + c.leaderEpoch + ", voters " + c.voters.join(",");
+  const r = view.replication;
+  fill("replication", [row([r.offlinePartitions, r.underReplicatedPartitions,
+    r.underMinIsrPartitions], r.offlinePartitions + r.underReplicatedPartitions +
+    r.underMinIsrPartitions > 0)]);
+  const m = view.replicaManager;
+  $("replica-manager-section").hidden = m === null;
+  fill("replica-manager", m === null ? [] : [row([m.leaderCount, m.partitionCount,
+    m.underReplicatedPartitions, m.underMinIsrPartitionCount, m.atMinIsrPartitionCount,
+    m.offlineReplicaCount, m.reassigningPartitions, m.isrShrinks, m.isrExpands,
+    m.failedIsrUpdates, m.maxLag], m.underReplicatedPartitions + m.underMinIsrPartitionCount +
+    m.offlineReplicaCount > 0)]);
   fill("brokers", view.brokers.map((b) => row([b.id, b.epoch,
     b.isFenced ? "fenced" : b.inControlledShutdown ? "shutting down" : "active", b.rack,
     b.endpoints.map((e) => e.name + "://" + e.host + ":" + e.port)], b.isFenced)));
   const partitions = [];
   for (const t of view.topics) for (const p of t.partitions) {
-    const isUnder = p.leader === null || p.isr.length < p.replicas.length;
+    const isUnder = p.leader === null || p.isr.length < p.replicas.length ||
+      p.isr.length < Math.min(t.minInsyncReplicas, p.replicas.length);
     partitions.push(row([t.name, p.partition, p.leader, p.leaderEpoch, p.replicas, p.isr,
-      p.highWatermark, p.logEndOffset], isUnder));
+      p.highWatermark, p.logEndOffset, p.followerLag], isUnder));
   }
   fill("partitions", partitions);
 }
@@ -78,6 +92,21 @@ export const DASHBOARD_HTML = `<!doctype html>
 <p id="status"></p>
 <p><a href="/metrics">metrics</a> &middot; <a href="/health">health</a>
  &middot; <a href="/v1/cluster">cluster JSON</a></p>
+<h2>Replication health</h2>
+<table>
+<thead><tr><th>offline partitions</th><th>under-replicated partitions</th>
+<th>under min ISR partitions</th></tr></thead>
+<tbody id="replication"></tbody>
+</table>
+<div id="replica-manager-section">
+<h2>This broker's replicas</h2>
+<table>
+<thead><tr><th>leading</th><th>partitions</th><th>under-replicated</th><th>under min ISR</th>
+<th>at min ISR</th><th>offline</th><th>reassigning</th><th>ISR shrinks</th><th>ISR expands</th>
+<th>failed ISR updates</th><th>max follower lag</th></tr></thead>
+<tbody id="replica-manager"></tbody>
+</table>
+</div>
 <h2>Brokers</h2>
 <table>
 <thead><tr><th>id</th><th>epoch</th><th>state</th><th>rack</th><th>endpoints</th></tr></thead>
@@ -86,7 +115,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <h2>Partitions</h2>
 <table>
 <thead><tr><th>topic</th><th>partition</th><th>leader</th><th>leader epoch</th><th>replicas</th>
-<th>ISR</th><th>high watermark</th><th>log end offset</th></tr></thead>
+<th>ISR</th><th>high watermark</th><th>log end offset</th><th>follower lag</th></tr></thead>
 <tbody id="partitions"></tbody>
 </table>
 <script>${script}</script>

@@ -27,12 +27,15 @@ export {
 export {
   clusterViewJson,
   clusterViewRoute,
+  replicationHealthOf,
   type BrokerView,
   type ClusterView,
   type ClusterViewSource,
   type ControllerView,
   type EndpointView,
   type PartitionView,
+  type ReplicaManagerView,
+  type ReplicationHealth,
   type TopicView,
 } from "./cluster-view.js";
 export { DASHBOARD_HTML, HTML_CONTENT_TYPE, dashboardRoute } from "./dashboard.js";

@@ -22,6 +22,7 @@ const routes = httpRoutes({
       nodeId: brokerId(1),
       roles: ["controller"],
       controller: { leaderId: brokerId(1), leaderEpoch: leaderEpoch(1), voters: [brokerId(1)] },
+      replicaManager: undefined,
       brokers: [],
       topics: [],
     }),
@@ -79,4 +80,103 @@ test("the dashboard script is valid JavaScript", () => {
   assert.ok(script !== undefined);
   // Compiling (not running) the script catches a syntax error the browser would hit.
   assert.doesNotThrow(() => new Function(script));
+});
+
+/** A stand-in for the few DOM calls the dashboard script makes. */
+class FakeElement {
+  textContent = "";
+  className = "";
+  hidden = false;
+  children: FakeElement[] = [];
+  appendChild(child: FakeElement): void {
+    this.children.push(child);
+  }
+  replaceChildren(...children: FakeElement[]): void {
+    this.children = children;
+  }
+}
+
+/** The dashboard script's `draw`, run over fake DOM elements (created on first lookup). */
+function dashboardDraw(): {
+  draw: (view: unknown) => void;
+  elements: Map<string, FakeElement>;
+} {
+  const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1];
+  assert.ok(script !== undefined);
+  const elements = new Map<string, FakeElement>();
+  const document = {
+    getElementById: (id: string) => elements.get(id) ?? elements.set(id, new FakeElement()).get(id),
+    createElement: () => new FakeElement(),
+  };
+  const neverAnswers = () => new Promise(() => undefined);
+  const draw = new Function("document", "fetch", "setInterval", `${script}; return draw;`)(
+    document,
+    neverAnswers,
+    () => undefined,
+  ) as (view: unknown) => void;
+  return { draw, elements };
+}
+
+const drawnPartition = { partition: 0, leaderEpoch: 1, highWatermark: 3, logEndOffset: 5 };
+
+/** A view as /v1/cluster writes it: a partition without a leader, and this broker's counts. */
+const drawnView = {
+  clusterId: "c",
+  nodeId: 1,
+  roles: ["broker"],
+  controller: { leaderId: 1, leaderEpoch: 1, voters: [1] },
+  replication: { offlinePartitions: 1, underReplicatedPartitions: 2, underMinIsrPartitions: 0 },
+  replicaManager: {
+    leaderCount: 1,
+    partitionCount: 2,
+    underReplicatedPartitions: 0,
+    underMinIsrPartitionCount: 0,
+    atMinIsrPartitionCount: 1,
+    offlineReplicaCount: 0,
+    reassigningPartitions: 0,
+    isrShrinks: 4,
+    isrExpands: 3,
+    failedIsrUpdates: 2,
+    maxLag: 9,
+  },
+  brokers: [],
+  topics: [
+    {
+      name: "orders",
+      minInsyncReplicas: 2,
+      partitions: [
+        { ...drawnPartition, leader: 1, replicas: [1, 2], isr: [1, 2] },
+        { ...drawnPartition, leader: null, replicas: [1, 2], isr: [2], followerLag: 4 },
+      ],
+    },
+  ],
+};
+
+test("the dashboard draws the replication health of the cluster and of this broker", () => {
+  const { draw, elements } = dashboardDraw();
+  draw(drawnView);
+  const [health] = elements.get("replication")?.children ?? [];
+  assert.deepEqual(
+    health?.children.map((cell) => cell.textContent),
+    ["1", "2", "0"],
+  );
+  assert.equal(health?.className, "bad");
+  const rows = elements.get("partitions")?.children ?? [];
+  assert.deepEqual(
+    rows.map((row) => [row.className, row.children.at(-1)?.textContent]),
+    [
+      ["", "-"],
+      ["bad", "4"],
+    ],
+  );
+  const [local] = elements.get("replica-manager")?.children ?? [];
+  assert.deepEqual(
+    local?.children.map((cell) => cell.textContent),
+    ["1", "2", "0", "0", "1", "0", "0", "4", "3", "2", "9"],
+  );
+  assert.equal(local?.className, "");
+  assert.equal(elements.get("replica-manager-section")?.hidden, false);
+  // A node without the broker role hosts no replicas: the section is hidden.
+  draw({ ...drawnView, replicaManager: null });
+  assert.equal(elements.get("replica-manager-section")?.hidden, true);
 });

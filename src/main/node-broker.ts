@@ -23,7 +23,12 @@ import {
 } from "../controller/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
-import { RemoteLeaderEndpoint, ReplicaManager } from "../replication/index.js";
+import {
+  RemoteLeaderEndpoint,
+  ReplicaManager,
+  ReplicaManagerMetrics,
+  ReplicationQuotas,
+} from "../replication/index.js";
 import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
@@ -53,6 +58,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
   readonly forwarder: ControllerForwarder;
+  /** The replica manager's metric families, updated from its summary at each scrape. */
+  readonly replicaMetrics: ReplicaManagerMetrics;
 }
 
 /** Who the broker registers as, and what of the node its heartbeats read. */
@@ -169,7 +176,9 @@ export function createBrokerSide(
       },
       fetchers: replication,
     },
+    replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
   });
+  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
@@ -177,14 +186,14 @@ export function createBrokerSide(
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
     // The controller answered after committing: the metadata log's high watermark now covers
     // the change, and the answer waits until this broker serves it (bounded, never forever).
-    awaitLocalMetadata: async () => {
+    awaitLocalMetadata: async (shows) => {
       const highWatermark = context.raftHighWatermark();
-      if (highWatermark === undefined) return;
       let timer: { cancel(): void } | undefined;
       const giveUp = new Promise<void>((resolve) => {
         timer = ports.timers.schedule(LOCAL_METADATA_WAIT_MAX_MS, resolve);
       });
-      await metadataCache.reachOffset(highWatermark - 1, giveUp);
+      if (highWatermark !== undefined) await metadataCache.reachOffset(highWatermark - 1, giveUp);
+      if (shows !== undefined) await metadataCache.awaitImage(shows, giveUp);
       timer?.cancel();
     },
   });
@@ -192,7 +201,7 @@ export function createBrokerSide(
     membership.close();
     fetchPool.close();
   };
-  return { ...membership, metadataCache, replicaManager, forwarder, close };
+  return { ...membership, metadataCache, replicaManager, forwarder, replicaMetrics, close };
 }
 
 /** The lifecycle manager, registering with the advertised listeners and every log dir. */

@@ -10,6 +10,7 @@ import {
   type BrokerView,
   type ClusterView,
   type NodeHealth,
+  type ReplicaManagerView,
   type TopicView,
 } from "../http/index.js";
 import {
@@ -19,8 +20,15 @@ import {
   type TopicImage,
 } from "../metadata/index.js";
 import type { Logger } from "../ports/index.js";
-import type { LogManager } from "../storage/index.js";
+import {
+  partitionConfigOf,
+  type ReplicaManager,
+  type ReplicaManagerMetrics,
+  type ReplicationSummary,
+} from "../replication/index.js";
+import { partitionFolderName, type LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
+import { defaultPartitionConfigOf } from "./node-settings.js";
 import type { NodeIdentity } from "./node-types.js";
 
 /** What the HTTP routes read from the running node. */
@@ -34,6 +42,10 @@ export interface NodeHttpState {
   broker(): BrokerLifecycleManager | undefined;
   /** The log manager of a broker, for replicas' offsets and offline dirs. */
   readonly logManager: LogManager | undefined;
+  /** The replica manager and its metric families, on a node with the broker role. */
+  readonly replication:
+    | { readonly replicaManager: ReplicaManager; readonly replicaMetrics: ReplicaManagerMetrics }
+    | undefined;
 }
 
 /** Starts the HTTP server on `sluice.http.listener`. */
@@ -41,8 +53,16 @@ export function startHttp(
   state: NodeHttpState,
   options: { readonly registry: PrometheusRegistry; readonly logger: Logger },
 ): Promise<HttpServer> {
+  const registry = options.registry;
   const routes = httpRoutes({
-    metrics: options.registry,
+    metrics: {
+      render: () => {
+        // The replica manager's gauges are read off its state as they are scraped.
+        const replication = state.replication;
+        replication?.replicaMetrics.update(replication.replicaManager.replicationSummary());
+        return registry.render();
+      },
+    },
     health: { health: () => healthOf(state) },
     clusterView: { clusterView: () => clusterViewOf(state) },
   });
@@ -93,7 +113,20 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
       securityProtocol: endpoint.securityProtocol === 0 ? "PLAINTEXT" : "OTHER",
     })),
   }));
-  const topics = sortedEntries(image.topics.byName).map(([, topic]) => topicView(state, topic));
+  // Topic configs resolve as this node's replica manager resolves them.
+  const configs = {
+    defaults: defaultPartitionConfigOf(state.config),
+    brokerId: state.identity.nodeId,
+  };
+  const summary = state.replication?.replicaManager.replicationSummary();
+  const lags = new Map<string, number>();
+  for (const { topicPartition, lag } of summary?.followerLags ?? []) {
+    lags.set(partitionFolderName(topicPartition), lag);
+  }
+  const topics = sortedEntries(image.topics.byName).map(([, topic]) => {
+    const { minInsyncReplicas } = partitionConfigOf(image, topic.name, configs);
+    return topicView(state, topic, { minInsyncReplicas, lags });
+  });
   return {
     clusterId: state.identity.clusterId,
     nodeId: state.identity.nodeId,
@@ -103,12 +136,26 @@ function clusterViewOf(state: NodeHttpState): ClusterView {
       leaderEpoch: leaderEpoch(quorum.epoch),
       voters: state.config.quorum.voters.map((voter): BrokerId => brokerId(voter.nodeId)),
     },
+    replicaManager: replicaManagerView(summary),
     brokers,
     topics,
   };
 }
 
-function topicView(state: NodeHttpState, topic: TopicImage): TopicView {
+/** The summary's numbers but the lag of each partition, which the page does not show. */
+function replicaManagerView(
+  summary: ReplicationSummary | undefined,
+): ReplicaManagerView | undefined {
+  if (summary === undefined) return undefined;
+  const { followerLags: _perPartition, ...counts } = summary;
+  return counts;
+}
+
+function topicView(
+  state: NodeHttpState,
+  topic: TopicImage,
+  local: { readonly minInsyncReplicas: number; readonly lags: ReadonlyMap<string, number> },
+): TopicView {
   const partitions = sortedEntries(topic.partitions).map(([index, registration]) => {
     const topicPartition = { topic: topic.name, partition: index };
     const lookup = state.logManager?.getLog(topicPartition);
@@ -122,7 +169,13 @@ function topicView(state: NodeHttpState, topic: TopicImage): TopicView {
       isr: registration.isr,
       highWatermark: hosted && highWatermark !== undefined ? offset(highWatermark) : undefined,
       logEndOffset: hosted ? offset(lookup.log.logEndOffset) : undefined,
+      followerLag: local.lags.get(partitionFolderName(topicPartition)),
     };
   });
-  return { name: topic.name, topicId: topic.id, partitions };
+  return {
+    name: topic.name,
+    topicId: topic.id,
+    minInsyncReplicas: local.minInsyncReplicas,
+    partitions,
+  };
 }

@@ -89,3 +89,18 @@ test("metadata.log.segment.bytes below metadata.log.segment.min.bytes is refused
   ]);
   assert.equal(lowered.metadataLogSegmentBytes, 4096);
 });
+
+test("the replication quota window keys become the throttles' rate window", () => {
+  assert.deepEqual(configOf([]).replication.quotaWindow, { samples: 11, windowMs: 1000 });
+  const config = configOf([
+    "replication.quota.window.num=5",
+    "replication.quota.window.size.seconds=2",
+  ]);
+  assert.deepEqual(config.replication.quotaWindow, { samples: 5, windowMs: 2000 });
+  const refused = loadNodeConfig({
+    base: SINGLE_NODE_PRESET,
+    flags: ["replication.quota.window.num=0"],
+    environment: {},
+  });
+  assert.equal(refused.kind, "invalid");
+});

@@ -64,11 +64,8 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
           raftLeader,
         });
   const { identity } = assigned;
-  const { logManager, broker, controller } = await buildSides(ports, config, {
-    ...assigned,
-    late,
-    raftLeader,
-  });
+  const sideContext = { ...assigned, late, raftLeader };
+  const { logManager, broker, controller } = await buildSides(ports, config, sideContext);
   const listeners: RaftListener[] = [];
   if (controller !== undefined) listeners.push(controller.raftListener);
   if (broker !== undefined) listeners.push(broker.loader, controllerLeaderFollower(broker.channel));
@@ -102,6 +99,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
         quorum: () => raft.status,
         broker: () => broker?.lifecycle,
         logManager,
+        replication: broker,
       },
       { registry: options.registry, logger: ports.logger.child({ component: "http" }) },
     );

@@ -15,4 +15,10 @@ export interface MetricsSink {
   counter(name: string, help: string, labels?: MetricLabels): Counter;
   gauge(name: string, help: string, labels?: MetricLabels): Gauge;
   histogram(name: string, help: string, labels?: MetricLabels): Histogram;
+  /**
+   * Stops exporting the series of `name` with `labels`, one whose subject is gone (a partition
+   * no longer followed); asking for it again starts it afresh. A sink that keeps no series (one
+   * that discards everything) has nothing to remove and may leave this out.
+   */
+  remove?(name: string, labels?: MetricLabels): void;
 }

@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from "../common/index.js";
 import type { FetchRequest, FetchSnapshotRequest } from "../protocol/index.js";
-import type { LeaderState, ParkedFetch } from "./leader-state.js";
+import type { LeaderState, ParkedFetch, ReplicaProgress } from "./leader-state.js";
 import type { NodeCore } from "./node-core.js";
 import { buildFetchResponse, buildFetchSnapshotResponse } from "./response-builders.js";
 import { checkQuorumTimeoutMs } from "./transitions.js";
@@ -18,10 +18,13 @@ interface FetchAnswer {
   readonly divergingEpoch?: OffsetAndEpoch;
   readonly snapshotId?: SnapshotId;
   readonly read?: { readonly fromOffset: number; readonly maxBytes: number };
+  /** The replica answered, whose progress notes the high watermark sent to it. */
+  readonly to?: ReplicaProgress;
 }
 
 function answerFetch(core: NodeCore, requestId: number, answer: FetchAnswer): void {
   const leaderEndpoint = leaderEndpointOf(core);
+  if (answer.to !== undefined) answer.to.sentHighWatermark = core.highWatermark ?? -1;
   const body = buildFetchResponse({
     ...(leaderEndpoint === undefined ? {} : { leaderEndpoint }),
     errorCode: answer.errorCode ?? ErrorCode.NONE,
@@ -99,9 +102,21 @@ export function handleFetchRequest(core: NodeCore, requestId: number, body: Fetc
   const hasMovedHighWatermark =
     replicaId >= 0 && updateReplica(core, state.leader, key, partition.fetchOffset);
   const maxBytes = Math.min(body.maxBytes, partition.partitionMaxBytes);
-  // As Kafka, a Fetch that moved the high watermark is answered at once to carry it.
-  if (partition.fetchOffset < core.log.endOffset || body.maxWaitMs <= 0 || hasMovedHighWatermark) {
-    return answerFetch(core, requestId, { read: { fromOffset: partition.fetchOffset, maxBytes } });
+  const to = replicaId >= 0 ? state.leader.progress(replicaId) : undefined;
+  // As Kafka, a Fetch that moved the high watermark is answered at once to carry it; so is one
+  // from a replica last told an older high watermark than this, which it would otherwise learn
+  // only when the long poll ends (the lag Kafka's KIP-1166 removes): a broker that does not
+  // know a commit yet serves the metadata before it.
+  const isToldOlderHighWatermark =
+    to !== undefined && to.sentHighWatermark < (core.highWatermark ?? -1);
+  if (
+    partition.fetchOffset < core.log.endOffset ||
+    body.maxWaitMs <= 0 ||
+    hasMovedHighWatermark ||
+    isToldOlderHighWatermark
+  ) {
+    const read = { fromOffset: partition.fetchOffset, maxBytes };
+    return answerFetch(core, requestId, { read, ...(to === undefined ? {} : { to }) });
   }
   // Nothing new: hold the Fetch until the log grows, the high watermark moves, or maxWaitMs.
   const deadlineMs = core.nowMs + body.maxWaitMs;
@@ -152,7 +167,11 @@ export function completeParkedFetches(core: NodeCore, leader: LeaderState, all: 
     const read = hasData
       ? { fromOffset: parked.fetchOffset, maxBytes: parked.maxBytes }
       : undefined;
-    answerFetch(core, parked.requestId, read === undefined ? {} : { read });
+    const to = parked.replicaKey.id >= 0 ? leader.progress(parked.replicaKey.id) : undefined;
+    answerFetch(core, parked.requestId, {
+      ...(read === undefined ? {} : { read }),
+      ...(to === undefined ? {} : { to }),
+    });
   }
   leader.parkedFetches.splice(0, leader.parkedFetches.length, ...remaining);
 }

@@ -16,6 +16,8 @@ export interface ReplicaProgress {
   endOffset: number | undefined;
   /** -1 until it fetches. */
   lastFetchTimestamp: number;
+  /** The high watermark in the leader's last Fetch answer to it, -1 before the first. */
+  sentHighWatermark: number;
   /** The last time its log reached the leader's end offset, -1 if never. */
   lastCaughtUpTimestamp: number;
   lastFetchLeaderEndOffset: number;
@@ -47,6 +49,7 @@ function newProgress(key: ReplicaKey): ReplicaProgress {
     key,
     endOffset: undefined,
     lastFetchTimestamp: -1,
+    sentHighWatermark: -1,
     lastCaughtUpTimestamp: -1,
     lastFetchLeaderEndOffset: -1,
   };

@@ -116,7 +116,6 @@ export class RaftNode {
     return this.core.log.logStartOffset;
   }
 
-  /** The ids of the voter set in force. */
   voterIds(): number[] {
     return this.core.voters.latest().ids();
   }

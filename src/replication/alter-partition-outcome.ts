@@ -3,16 +3,35 @@
  * Partition.handleAlterPartitionUpdate and handleAlterPartitionError), as a pure function.
  */
 import { ErrorCode } from "../common/index.js";
-import { committedIsr, type AlterPartitionItem, type AlterPartitionOutcome } from "./isr-state.js";
+import {
+  committedIsr,
+  type AlterPartitionItem,
+  type AlterPartitionOutcome,
+  type IsrChange,
+} from "./isr-state.js";
 import type { LeaderRole } from "./partition-role.js";
 
 /** The new role, or undefined to keep the current one; and whether to send again. */
 export interface HandledOutcome {
   readonly role: LeaderRole | undefined;
   readonly shouldRetry: boolean;
+  readonly isrChange: IsrChange | undefined;
 }
 
-const KEEP: HandledOutcome = { role: undefined, shouldRetry: false };
+/** What the partition's state tells its driver after an answer. */
+export interface AlterPartitionHandling {
+  readonly highWatermarkChanged: boolean;
+  readonly shouldRetry: boolean;
+  readonly isrChange: IsrChange | undefined;
+}
+
+/** An answer that changes nothing: the proposal is no longer the one in flight. */
+export const IGNORED: HandledOutcome = {
+  role: undefined,
+  shouldRetry: false,
+  isrChange: undefined,
+};
+const STALE: HandledOutcome = { ...IGNORED, isrChange: "failed" };
 
 /**
  * Applies `outcome` to `role` if `sent` is still the proposal in flight. An answer to an older
@@ -24,11 +43,11 @@ export function applyAlterPartitionOutcome(
   outcome: AlterPartitionOutcome,
 ): HandledOutcome {
   const isrState = role.isrState;
-  if (isrState.kind === "committed" || isrState.sent !== sent) return KEEP;
+  if (isrState.kind === "committed" || isrState.sent !== sent) return IGNORED;
   if (outcome.kind === "updated") {
     // An answer for another leader epoch, or older than what metadata already told us, is stale.
-    if (outcome.leaderEpoch !== role.leaderEpoch) return KEEP;
-    if (outcome.partitionEpoch < role.partitionEpoch) return KEEP;
+    if (outcome.leaderEpoch !== role.leaderEpoch) return STALE;
+    if (outcome.partitionEpoch < role.partitionEpoch) return STALE;
     return {
       role: {
         ...role,
@@ -36,6 +55,7 @@ export function applyAlterPartitionOutcome(
         isrState: committedIsr(outcome.isr, outcome.leaderRecoveryState),
       },
       shouldRetry: false,
+      isrChange: isrState.kind === "pendingExpand" ? "expanded" : "shrunk",
     };
   }
   switch (outcome.errorCode) {
@@ -43,7 +63,7 @@ export function applyAlterPartitionOutcome(
     case ErrorCode.INELIGIBLE_REPLICA:
       // The controller says the partition epoch is right and nothing was applied: safe to
       // return to the committed state and decide again.
-      return { role: { ...role, isrState: isrState.lastCommitted }, shouldRetry: false };
+      return { ...STALE, role: { ...role, isrState: isrState.lastCommitted } };
     case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
     case ErrorCode.UNKNOWN_TOPIC_ID:
     case ErrorCode.FENCED_LEADER_EPOCH:
@@ -51,8 +71,8 @@ export function applyAlterPartitionOutcome(
     case ErrorCode.INVALID_REQUEST:
     case ErrorCode.NEW_LEADER_ELECTED:
       // Our state is stale; stay pending until new metadata replaces it.
-      return KEEP;
+      return STALE;
     default:
-      return { role: undefined, shouldRetry: true };
+      return { ...STALE, shouldRetry: true };
   }
 }

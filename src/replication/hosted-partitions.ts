@@ -38,7 +38,6 @@ export class HostedPartitions {
     return hosted;
   }
 
-  /** The online partition drivers. */
   online(): Partition[] {
     const partitions: Partition[] = [];
     for (const hosted of this.hosted.values()) {

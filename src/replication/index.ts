@@ -14,6 +14,7 @@ export type {
   AlterPartitionItem,
   AlterPartitionOutcome,
   CommittedIsr,
+  IsrChange,
   IsrMember,
   IsrState,
 } from "./isr-state.js";
@@ -46,6 +47,8 @@ export { Partition } from "./partition.driver.js";
 export type { AppendedEvent, PartitionOptions } from "./partition.driver.js";
 export type { HostedPartition, PartitionLookup } from "./hosted-partitions.js";
 export { ReplicaManager } from "./replica-manager.driver.js";
+export { ReplicaManagerMetrics } from "./replica-manager-metrics.js";
+export type { FollowerLag, ReplicationSummary } from "./replication-summary.js";
 export type {
   AcksAllWait,
   AppendRecordsResult,
@@ -75,3 +78,17 @@ export {
   javaStringHash,
   type ReplicaFetcherManagerSettings,
 } from "./replica-fetcher-manager.driver.js";
+export {
+  DEFAULT_REPLICATION_QUOTA_WINDOW,
+  ReplicationQuotas,
+  type ReplicaQuota,
+} from "./replication-quotas.driver.js";
+export {
+  ReplicationQuota,
+  THROTTLE_KEYS,
+  throttleBoundOf,
+  throttledPartitionsOf,
+  topicThrottleOf,
+} from "./replication-quota.js";
+export type { ThrottledPartitions, ThrottleKeys } from "./replication-quota.js";
+export { WindowedRate, type RateWindow } from "./windowed-rate.js";

@@ -41,6 +41,13 @@ export type AlterPartitionOutcome =
   /** A partition-level or request-level error code (or a lost request: UNKNOWN_SERVER_ERROR). */
   | { readonly kind: "error"; readonly errorCode: number };
 
+/**
+ * What an answer did to the ISR, as Kafka's AlterPartitionListener hears it: the proposed
+ * expansion or shrink was committed, or the answer was a failure (an error, or an update for a
+ * stale epoch). An answer to a proposal no longer in flight does neither.
+ */
+export type IsrChange = "expanded" | "shrunk" | "failed";
+
 /** The ISR state of a leader. */
 export type IsrState =
   | {
@@ -65,7 +72,6 @@ export type IsrState =
       readonly lastCommitted: CommittedIsr;
     };
 
-/** The committed variant of IsrState. */
 export type CommittedIsr = Extract<IsrState, { kind: "committed" }>;
 
 /** A committed ISR state. */

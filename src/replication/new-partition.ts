@@ -7,6 +7,7 @@ import type { BrokerId } from "../common/index.js";
 import type { LocalPartition, MetadataImage } from "../metadata/index.js";
 import type { LogManager, PartitionLog } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
+import type { IsrChange } from "./isr-state.js";
 import type { PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
 import { PartitionState } from "./partition-state.js";
@@ -19,6 +20,8 @@ export interface NewPartitionContext {
   readonly replicaLagTimeMaxMs: number;
   readonly logManager: LogManager;
   readonly alterPartitionSender: AlterPartitionSender;
+  /** Told what each AlterPartition answer did (the replica manager counts them). */
+  readonly onIsrChange: (change: IsrChange) => void;
   /** The topic's effective config, read whenever the partition needs it. */
   readonly configOf: (topic: string) => PartitionConfig;
   /** The latest metadata image, for the ISR eligibility of followers. */
@@ -57,6 +60,7 @@ export function newPartition(
     checkpointHighWatermark: (highWatermark) =>
       logManager.setHighWatermark(topicPartition, highWatermark),
     alterPartitionSender: context.alterPartitionSender,
+    onIsrChange: context.onIsrChange,
     onStorageFailure: (failedDir, error) => logManager.reportIoError(failedDir, error),
   });
 }

@@ -39,7 +39,6 @@ export interface FollowerRole extends Epochs {
   readonly replicas: readonly BrokerId[];
 }
 
-/** The role of a local replica. */
 export type PartitionRole =
   | LeaderRole
   | FollowerRole

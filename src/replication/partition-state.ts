@@ -19,7 +19,11 @@ import {
   type FollowerFetch,
   type FollowerReplicaState,
 } from "./replica-state.js";
-import { applyAlterPartitionOutcome } from "./alter-partition-outcome.js";
+import {
+  applyAlterPartitionOutcome,
+  IGNORED,
+  type AlterPartitionHandling,
+} from "./alter-partition-outcome.js";
 import {
   checkAppend,
   checkEnoughReplicasReachOffset,
@@ -299,20 +303,21 @@ export class PartitionState {
 
   /**
    * Applies the controller's answer to the proposal `sent` (Kafka's handleAlterPartitionUpdate
-   * and handleAlterPartitionError). `shouldRetry` asks the caller to send `sent` again.
+   * and handleAlterPartitionError). `shouldRetry` asks the caller to send `sent` again;
+   * `isrChange` is what Kafka's AlterPartitionListener would be told.
    */
   handleAlterPartitionOutcome(
     sent: AlterPartitionItem,
     outcome: AlterPartitionOutcome,
     nowMs: number,
-  ): { readonly highWatermarkChanged: boolean; readonly shouldRetry: boolean } {
+  ): AlterPartitionHandling {
     const role = this.currentRole;
-    if (role.kind !== "leader") return { highWatermarkChanged: false, shouldRetry: false };
+    if (role.kind !== "leader") return { highWatermarkChanged: false, ...IGNORED };
     const handled = applyAlterPartitionOutcome(role, sent, outcome);
     if (handled.role === undefined) return { highWatermarkChanged: false, ...handled };
     this.currentRole = handled.role;
-    const highWatermarkChanged = this.maybeAdvanceHighWatermark(nowMs);
-    return { highWatermarkChanged, shouldRetry: handled.shouldRetry };
+    const { shouldRetry, isrChange } = handled;
+    return { highWatermarkChanged: this.maybeAdvanceHighWatermark(nowMs), shouldRetry, isrChange };
   }
 
   /** Whether an acks=all append ending before `requiredOffset` is done (request-checks.ts). */

@@ -25,7 +25,7 @@ import {
   type TopicPartition,
 } from "../storage/index.js";
 import { submitWithRetries, type AlterPartitionSender } from "./alter-partition-sender.js";
-import type { AlterPartitionItem } from "./isr-state.js";
+import type { AlterPartitionItem, IsrChange } from "./isr-state.js";
 import { endOffsetOnLeader } from "./leader-epoch-end.js";
 import { produceRulesOf, type PartitionConfig } from "./partition-config.js";
 import {
@@ -66,6 +66,7 @@ export interface PartitionOptions {
   /** Records the high watermark for the checkpoint (LogManager.setHighWatermark). */
   readonly checkpointHighWatermark: (highWatermark: number) => void;
   readonly alterPartitionSender: AlterPartitionSender;
+  readonly onIsrChange: (change: IsrChange) => void;
   /** Called with an I/O error of the log; the replica manager takes the dir offline. */
   readonly onStorageFailure: (logDir: string, error: unknown) => void;
 }
@@ -567,6 +568,7 @@ export class Partition {
   private submitAlterPartition(item: AlterPartitionItem, nowMs: number): void {
     const sending = submitWithRetries(this.options.alterPartitionSender, item, (outcome) => {
       const handled = this.state.handleAlterPartitionOutcome(item, outcome, nowMs);
+      if (handled.isrChange !== undefined) this.options.onIsrChange(handled.isrChange);
       if (handled.highWatermarkChanged) this.publishHighWatermark();
       return handled.shouldRetry;
     }).finally(() => this.inflight.delete(sending));

@@ -10,10 +10,11 @@
  * leader's offsets and epochs and takes the leader's high watermark; truncates on a diverging
  * epoch (KIP-320); on OFFSET_OUT_OF_RANGE moves to the leader's log end or start; on
  * FENCED_LEADER_EPOCH stops fetching it until new metadata; on any other error holds it back
- * for `replica.fetch.backoff.ms`. A round with nothing to fetch waits for a partition to be added
- * or a backoff to end. Every change to a partition's log is made only while the partition is
- * still this fetcher's, and removing partitions waits for a change in progress, but never for a
- * request to the leader (a dead leader's fetch may wait out its timeout; nobody waits with it).
+ * for `replica.fetch.backoff.ms`; a throttled replica may be left out (KIP-73). A round with
+ * nothing to fetch waits for a partition to be added or a backoff to end. Every change to a
+ * partition's log is made only while the partition is still this fetcher's, and removing
+ * partitions waits for a change in progress, but never for a request to the leader (a dead
+ * leader's fetch may wait out its timeout; nobody waits with it).
  */
 import { AssertionError, ErrorCode, type BrokerId } from "../common/index.js";
 import type { Clock, Logger, Timer, Timers } from "../ports/index.js";
@@ -37,6 +38,7 @@ import {
 } from "./leader-endpoint.driver.js";
 import type { Partition } from "./partition.driver.js";
 import { wholeBatchesPrefix } from "./record-batches.js";
+import { shouldFollowerThrottle, type ReplicaQuota } from "./replication-quotas.driver.js";
 
 /** The settings of a fetcher, named after Kafka's configs. */
 export interface ReplicaFetcherSettings {
@@ -64,6 +66,8 @@ export interface FetcherHost {
   readonly onPartitionFailed?: (topicPartition: TopicPartition, errorCode: number) => void;
   /** Bytes appended by replication (metrics, throttles). */
   readonly onBytesFetched?: (topicPartition: TopicPartition, bytes: number) => void;
+  /** The follower replication throttle; none when absent. */
+  readonly followerQuota?: ReplicaQuota;
 }
 
 /** What a request to the leader resolves to when the fetcher stopped while waiting. */
@@ -190,7 +194,12 @@ export class ReplicaFetcher {
   private async runRound(): Promise<number | undefined> {
     await this.truncatePartitions();
     const nowMs = this.ports.clock.monotonicMs();
-    const ready = [...this.entries.values()].filter((entry) => isReadyForFetch(entry.state, nowMs));
+    const { followerQuota } = this.host;
+    const ready = [...this.entries.values()].filter(
+      ({ state, topicPartition }) =>
+        isReadyForFetch(state, nowMs) &&
+        !shouldFollowerThrottle(followerQuota, { topicPartition, lag: state.lag }),
+    );
     const request = this.session.build(ready.map((entry) => this.sessionPartition(entry)));
     if (request.sessionPartitions.size === 0 && request.toForget.length === 0) {
       return this.nextWakeMs(nowMs);
@@ -292,6 +301,9 @@ export class ReplicaFetcher {
       latestEpoch = appended.latestEpoch;
       this.host.onBytesFetched?.(entry.topicPartition, records.length);
     }
+    // Caught-up replicas count too, so the whole throttled traffic stays under the bound.
+    const quota = this.host.followerQuota;
+    if (quota?.isThrottled(entry.topicPartition) === true) quota.record(records.length);
     const failed = await this.change(entry, () =>
       partition.updateFollowerOffsets({
         highWatermark: fetched.highWatermark,

@@ -10,7 +10,8 @@
  * fetching from the leader's inter-broker listener at the offset their log allows. It routes
  * produce appends and fetch reads to the partitions, proposes ISR shrinks on its tick, and takes
  * the partitions of a failed log dir offline, stopping their fetchers. The purgatory of the
- * broker waits on the partitions' events and on `onPartitionRoleChanged`.
+ * broker waits on the partitions' events and on `onPartitionRoleChanged`. Its replication
+ * throttles (KIP-73) follow the configs of each image.
  */
 import type { BrokerId } from "../common/index.js";
 import {
@@ -42,6 +43,12 @@ import {
   type FollowedPartition,
   type ReplicaFetcherManagerSettings,
 } from "./replica-fetcher-manager.driver.js";
+import {
+  IsrChangeTotals,
+  summarizeReplication,
+  type ReplicationSummary,
+} from "./replication-summary.js";
+import { ReplicationQuotas } from "./replication-quotas.driver.js";
 
 /** One partition's records of a Produce request. */
 export interface ProduceEntry {
@@ -92,6 +99,8 @@ export interface ReplicaManagerOptions {
   /** `replica.lag.time.max.ms`. */
   readonly replicaLagTimeMaxMs: number;
   readonly network: ReplicationNetwork;
+  /** The replication throttles; when absent, Kafka's defaults and no metrics. */
+  readonly replicationQuotas?: ReplicationQuotas;
 }
 
 export class ReplicaManager implements MetadataPublisher {
@@ -104,9 +113,14 @@ export class ReplicaManager implements MetadataPublisher {
   private readonly roleListeners = new Set<(topicPartition: TopicPartition) => void>();
   private readonly fetchers: ReplicaFetcherManager;
   private readonly downstream: MetadataPublisher[] = [];
+  private readonly isrChanges = new IsrChangeTotals();
   private isShutDown = false;
+  /** The leader and follower replication throttles (KIP-73). */
+  readonly replicationQuotas: ReplicationQuotas;
 
   constructor(private readonly options: ReplicaManagerOptions) {
+    this.replicationQuotas =
+      options.replicationQuotas ?? new ReplicationQuotas(options.brokerId, options);
     this.stopListening = options.logManager.onLogDirFailure((failure) => {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
@@ -117,6 +131,7 @@ export class ReplicaManager implements MetadataPublisher {
         brokerId: options.brokerId,
         brokerEpoch: options.brokerEpoch,
         partition: (topicPartition) => this.onlinePartition(topicPartition),
+        followerQuota: this.replicationQuotas.follower,
       },
       (leaderId) => this.leaderEndpoint(leaderId),
       { clock: options.clock, timers: options.timers, logger: options.logger },
@@ -147,8 +162,9 @@ export class ReplicaManager implements MetadataPublisher {
   onMetadataUpdate(delta: MetadataDelta, image: MetadataImage, manifest: LoaderManifest): void {
     this.image = image;
     if (delta.configsDelta !== undefined || delta.topicsDelta !== undefined) this.configs.clear();
-    // The open logs take the new configs now, before any later append reads them.
+    // The open logs and the throttles take the new configs now, before any later read.
     if (delta.configsDelta !== undefined) {
+      this.replicationQuotas.update(delta, image);
       updateLogConfigs(this.hosted.online(), topicsWithChangedConfigs(delta), {
         logConfigOf: (topic) => this.logConfigOf(topic),
         logManager: this.options.logManager,
@@ -215,9 +231,10 @@ export class ReplicaManager implements MetadataPublisher {
     return this.hosted.online();
   }
 
-  /** How many hosted replicas are offline (Kafka's OfflineReplicaCount). */
-  get offlineReplicaCount(): number {
-    return this.hosted.offlineCount();
+  /** The numbers behind Kafka's ReplicaManager metrics, now (replication-summary.ts). */
+  replicationSummary(): ReplicationSummary {
+    const { hosted, image, fetchers, isrChanges } = this;
+    return summarizeReplication({ hosted, image, fetchers, isrChanges });
   }
 
   /**
@@ -290,11 +307,16 @@ export class ReplicaManager implements MetadataPublisher {
         answers.push({ topicPartition, outcome });
         continue;
       }
-      const maxBytes = Math.min(request.maxBytes, Math.max(0, remainingBytes));
+      // KIP-73: a throttled follower's read still records its offset, but carries no bytes.
+      const isThrottled = this.replicationQuotas.shouldLeaderThrottle(
+        lookup.partition,
+        request.replicaId,
+      );
+      const maxBytes = isThrottled ? 0 : Math.min(request.maxBytes, Math.max(0, remainingBytes));
       const outcome = await lookup.partition.readRecords({
         ...request,
         maxBytes,
-        minOneBatch,
+        minOneBatch: minOneBatch && !isThrottled,
         nowMs,
       });
       if (outcome.kind === "records" && outcome.sizeInBytes > 0) {
@@ -480,6 +502,7 @@ export class ReplicaManager implements MetadataPublisher {
         ...this.options,
         configOf: (topic) => this.configOf(topic),
         image: () => this.image,
+        onIsrChange: (change) => this.isrChanges.record(change),
       },
       { local, log, logDir },
     );

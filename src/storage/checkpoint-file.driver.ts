@@ -24,7 +24,6 @@ export const LOG_START_OFFSET_CHECKPOINT_FILE = "log-start-offset-checkpoint";
 /** The name of the leader-epoch checkpoint inside each partition folder. */
 export const LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint";
 
-/** One checkpoint file holding entries of type T. */
 export class CheckpointFile<T> {
   private lastWrite: Promise<void> = Promise.resolve();
 

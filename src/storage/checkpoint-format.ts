@@ -23,7 +23,6 @@ export interface CheckpointEntryFormat<T> {
   parse(line: string): T | undefined;
 }
 
-/** The text of a checkpoint holding `entries`. */
 export function formatCheckpoint<T>(
   format: CheckpointEntryFormat<T>,
   entries: readonly T[],

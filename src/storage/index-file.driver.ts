@@ -87,7 +87,6 @@ export class IndexFile {
     await handle.close();
   }
 
-  /** Closes and removes the file. */
   async delete(): Promise<void> {
     await this.close();
     await this.fileSystem.unlink(this.currentPath);
@@ -161,7 +160,6 @@ export abstract class SegmentIndexFile<I extends SegmentIndex> {
     await this.file.close();
   }
 
-  /** Closes and removes the file. */
   async delete(): Promise<void> {
     await this.file.delete();
   }

@@ -10,7 +10,6 @@ import { leaderEpochCheckpointFile, type CheckpointFile } from "./checkpoint-fil
 import { LeaderEpochCache, type EpochEndOffset } from "./leader-epoch-cache.js";
 import { MalformedFileError } from "./malformed-file-error.js";
 
-/** A leader-epoch cache and its checkpoint file. */
 export class LeaderEpochFileCache {
   private isDirty = false;
   private lastWrite: Promise<void> = Promise.resolve();
@@ -49,7 +48,24 @@ export class LeaderEpochFileCache {
     return true;
   }
 
-  /** The latest epoch that wrote to the log, if any. */
+  /**
+   * Records each new epoch `batches` (about to be appended, in offset order) carry with its first
+   * offset, durably, before they are written, as Kafka's append does: the checkpoint then never
+   * misses an epoch that is in the log. A negative epoch (none) is skipped.
+   */
+  async assignEpochsOf(
+    batches: readonly { readonly partitionLeaderEpoch: number; readonly baseOffset: number }[],
+  ): Promise<void> {
+    let latest: number | undefined = this.cache.latestEpoch();
+    for (const batch of batches) {
+      const epoch = batch.partitionLeaderEpoch;
+      // The common case, the latest epoch again, needs no write and no await.
+      if (epoch < 0 || epoch === latest) continue;
+      await this.assign(epoch, batch.baseOffset);
+      latest = epoch;
+    }
+  }
+
   latestEpoch(): number | undefined {
     return this.cache.latestEpoch();
   }

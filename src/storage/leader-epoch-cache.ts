@@ -55,22 +55,18 @@ export class LeaderEpochCache {
     return [...this.entries];
   }
 
-  /** True when no epoch has been recorded. */
   isEmpty(): boolean {
     return this.entries.length === 0;
   }
 
-  /** The newest entry, if any. */
   latestEntry(): EpochEntry | undefined {
     return this.entries[this.entries.length - 1];
   }
 
-  /** The oldest entry, if any. */
   earliestEntry(): EpochEntry | undefined {
     return this.entries[0];
   }
 
-  /** The latest epoch that wrote to the log, if any. */
   latestEpoch(): LeaderEpoch | undefined {
     return this.latestEntry()?.epoch;
   }
@@ -141,7 +137,6 @@ export class LeaderEpochCache {
     return found;
   }
 
-  /** Removes every entry. */
   clear(): void {
     this.entries = [];
   }

@@ -9,12 +9,10 @@ export type ParseResult<T> =
   | { readonly kind: "parsed"; readonly value: T }
   | { readonly kind: "malformed"; readonly reason: string };
 
-/** A successful ParseResult. */
 export function parsed<T>(value: T): ParseResult<T> {
   return { kind: "parsed", value };
 }
 
-/** A failed ParseResult. */
 export function malformed<T>(reason: string): ParseResult<T> {
   return { kind: "malformed", reason };
 }

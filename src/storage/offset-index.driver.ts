@@ -7,7 +7,6 @@ import type { IndexOptions, IndexSanity } from "./index-common.js";
 import { IndexFile, SegmentIndexFile } from "./index-file.driver.js";
 import { OFFSET_INDEX_ENTRY_BYTES, OffsetIndex, type OffsetPosition } from "./offset-index.js";
 
-/** An offset index and its file. */
 export class OffsetIndexFile extends SegmentIndexFile<OffsetIndex> {
   /**
    * Opens the index file at `path` (created empty when missing) and loads its entries. A verdict

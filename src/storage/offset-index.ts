@@ -16,7 +16,6 @@ import {
   type IndexSanity,
 } from "./index-common.js";
 
-/** The size of one offset index entry in the file. */
 export const OFFSET_INDEX_ENTRY_BYTES = 8;
 
 const INT32_MAX = 0x7fffffff;
@@ -90,7 +89,6 @@ export class OffsetIndex {
     return offset(this.baseOffset + (this.relativeOffsets[this.count - 1] as number));
   }
 
-  /** The entry in `slot`. */
   entry(slot: number): OffsetPosition {
     assert(Number.isInteger(slot) && slot >= 0, "an index slot is a non-negative integer");
     assert(slot < this.count, "an index slot is below the entry count");

@@ -7,7 +7,6 @@ import type { IndexOptions, IndexSanity } from "./index-common.js";
 import { IndexFile, SegmentIndexFile } from "./index-file.driver.js";
 import { TIME_INDEX_ENTRY_BYTES, TimeIndex, type TimestampOffset } from "./time-index.js";
 
-/** A time index and its file. */
 export class TimeIndexFile extends SegmentIndexFile<TimeIndex> {
   /**
    * Opens the time index file at `path` (created empty when missing) and loads its entries. A

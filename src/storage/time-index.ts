@@ -18,7 +18,6 @@ import {
 } from "./index-common.js";
 import { isRelativeOffsetInRange } from "./offset-index.js";
 
-/** The size of one time index entry in the file. */
 export const TIME_INDEX_ENTRY_BYTES = 12;
 /** Kafka's RecordBatch.NO_TIMESTAMP: the timestamp of an empty time index's last entry. */
 export const NO_TIMESTAMP = -1;
@@ -89,7 +88,6 @@ export class TimeIndex {
     return this.entry(this.count - 1);
   }
 
-  /** The entry in `slot`. */
   entry(slot: number): TimestampOffset {
     assert(Number.isInteger(slot) && slot >= 0, "an index slot is a non-negative integer");
     assert(slot < this.count, "an index slot is below the entry count");

@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
 import { SluiceProcess, withDeadline } from "./sluice-process.js";
+import { recordCompatibility } from "./compatibility-record.js";
 
 let node: SluiceProcess;
 let kafka: Kafka;
@@ -32,6 +33,7 @@ before(async () => {
 });
 
 after(async () => {
+  await recordCompatibility(node, "kafkajs");
   await producer?.disconnect();
   await admin?.disconnect();
   await node.destroy();

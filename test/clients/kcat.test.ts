@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { SluiceProcess } from "./sluice-process.js";
+import { recordCompatibility } from "./compatibility-record.js";
 
 const run = promisify(execFile);
 const CODECS = ["none", "gzip", "snappy", "lz4", "zstd"] as const;
@@ -22,6 +23,7 @@ before(async () => {
 });
 
 after(async () => {
+  await recordCompatibility(node, "kcat (librdkafka)");
   await node.destroy();
 });
 

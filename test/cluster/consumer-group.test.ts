@@ -26,8 +26,12 @@ after(killAll);
 const TOPIC = "orders";
 const GROUP = "order-readers";
 
-/** The node the group's coordinator is on, as a running member answers FindCoordinator. */
-async function coordinatorOf(members: readonly Member[]): Promise<number> {
+/**
+ * The node the group's coordinator is on, as a running member answers FindCoordinator; with
+ * `avoiding`, waits until the answer is another node, since the offsets partition's leadership
+ * moves in its own metadata record, which a member may apply after the topic's.
+ */
+async function coordinatorOf(members: readonly Member[], avoiding?: number): Promise<number> {
   const { value } = await pollUntil(
     async () => {
       const asked = members.find((member) => member.node.isRunning);
@@ -38,7 +42,8 @@ async function coordinatorOf(members: readonly Member[]): Promise<number> {
         { key: GROUP, keyType: 0 },
         { maxVersion: 3 },
       );
-      return response.errorCode === 0 ? response.nodeId : undefined;
+      const found = response.errorCode === 0 ? response.nodeId : undefined;
+      return found === avoiding ? undefined : found;
     },
     { deadlineMs: 60_000, intervalMs: 200, what: "the group coordinator" },
   );
@@ -110,7 +115,7 @@ test(
       "the topic led by the survivors",
       60_000,
     );
-    assert.notEqual(await coordinatorOf(members), victim.nodeId, "the coordinator moved");
+    assert.notEqual(await coordinatorOf(members, victim.nodeId), victim.nodeId);
     await produce(10);
     assert.deepEqual(await consume(10), values(30, 40), "the new coordinator has the offsets");
     await producer.disconnect();

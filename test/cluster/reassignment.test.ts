@@ -8,13 +8,13 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel } from "kafkajs";
-import { createTopics } from "../../src/protocol/index.js";
-import { killAll, pollUntil, request } from "./cluster-process.js";
+import { killAll, pollUntil } from "./cluster-process.js";
 import { awaitProgress, startKafkajsProducer } from "./producers.js";
 import { awaitIdenticalReplicas, checkReadBack, readPartition } from "./read-back.js";
 import {
   awaitPartitions,
   bootstrapServers,
+  createAssignedTopic,
   expectBrokers,
   startThreeNodes,
 } from "./three-nodes.js";
@@ -31,23 +31,7 @@ test(
     const [first] = members;
     assert.ok(first !== undefined);
     await expectBrokers(first, [1, 2, 3]);
-    const created = await request(
-      first.client,
-      createTopics,
-      {
-        topics: [
-          {
-            name: TOPIC,
-            numPartitions: -1,
-            replicationFactor: -1,
-            assignments: [{ partitionIndex: 0, brokerIds: [1, 2] }],
-          },
-        ],
-        timeoutMs: 10_000,
-      },
-      { maxVersion: 7 },
-    );
-    assert.equal(created.topics[0]?.errorCode, 0);
+    await createAssignedTopic(first, TOPIC, [[1, 2]]);
     await awaitPartitions(members, TOPIC, (p) => p.get(0)?.isr.length === 2, "ISR [1,2]");
     const bootstrap = bootstrapServers(members);
     const producer = startKafkajsProducer(bootstrap, { topic: TOPIC, partition: 0 });

@@ -40,6 +40,7 @@ export interface Member {
 
 /** One partition as Metadata describes it. */
 export interface PartitionView {
+  readonly errorCode: number;
   readonly leader: number;
   readonly leaderEpoch: number;
   readonly replicas: readonly number[];
@@ -105,7 +106,7 @@ export function bootstrapServers(members: readonly Member[]): string {
   return members.map((member) => `${member.client.host}:${member.client.port}`).join(",");
 }
 
-/** The unfenced brokers `member` lists in Metadata, and `topic`'s partitions. */
+/** The unfenced brokers `member` lists in Metadata, and `topic`'s error and partitions. */
 export async function describeTopic(member: Member, topic: string) {
   const response = await request(
     member.client,
@@ -118,6 +119,7 @@ export async function describeTopic(member: Member, topic: string) {
     (found?.partitions ?? []).map((partition) => [
       partition.partitionIndex,
       {
+        errorCode: partition.errorCode,
         leader: partition.leaderId,
         leaderEpoch: partition.leaderEpoch,
         replicas: partition.replicaNodes,
@@ -125,7 +127,11 @@ export async function describeTopic(member: Member, topic: string) {
       },
     ]),
   );
-  return { brokers: response.brokers.map((broker) => broker.nodeId).sort(), partitions };
+  return {
+    brokers: response.brokers.map((broker) => broker.nodeId).sort(),
+    errorCode: found?.errorCode ?? -1,
+    partitions,
+  };
 }
 
 /** The Raft leader (the active controller) as `member`'s controller listener reports it. */
@@ -193,6 +199,34 @@ export async function createReplicatedTopic(
           numPartitions: options.partitions,
           replicationFactor: 3,
           configs: [{ name: "min.insync.replicas", value: String(options.minInsyncReplicas) }],
+        },
+      ],
+      timeoutMs: 10_000,
+    },
+    { maxVersion: 7 },
+  );
+  assert.equal(response.topics[0]?.errorCode, 0, JSON.stringify(response.topics[0]));
+}
+
+/** Creates `topic` through `member` with partition i on the brokers `assignments[i]` names. */
+export async function createAssignedTopic(
+  member: Member,
+  topic: string,
+  assignments: readonly (readonly number[])[],
+): Promise<void> {
+  const response = await request(
+    member.client,
+    createTopics,
+    {
+      topics: [
+        {
+          name: topic,
+          numPartitions: -1,
+          replicationFactor: -1,
+          assignments: assignments.map((brokerIds, partitionIndex) => ({
+            partitionIndex,
+            brokerIds: [...brokerIds],
+          })),
         },
       ],
       timeoutMs: 10_000,

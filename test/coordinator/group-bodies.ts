@@ -13,6 +13,7 @@ export const API = {
   describeGroups: 15,
   listGroups: 16,
   deleteGroups: 42,
+  offsetDelete: 47,
 } as const;
 
 /** The assignment the leader hands itself, and the metadata of its one protocol. */

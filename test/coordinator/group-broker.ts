@@ -44,10 +44,16 @@ export const TEST_GROUP_CONFIG: GroupConfig = {
 };
 
 const OFFSETS_TOPIC_ID = testUuid(77);
+const ORDERS_TOPIC_ID = testUuid(78);
 
-/** The records of broker 1, registered and unfenced, and of `__consumer_offsets` if asked. */
+/**
+ * The records of broker 1, registered and unfenced, of the topic "orders" (partitions 0 and 1,
+ * which the tests commit offsets for), and of `__consumer_offsets` if asked.
+ */
 function metadataRecords(hasOffsetsTopic: boolean): MetadataRecord[] {
   const records = [registerBroker(1, 10), unfenceBroker(1, 10)];
+  records.push(topicRecord("orders", ORDERS_TOPIC_ID));
+  records.push(partitionRecord(ORDERS_TOPIC_ID, 0, [1]), partitionRecord(ORDERS_TOPIC_ID, 1, [1]));
   if (!hasOffsetsTopic) return records;
   records.push(topicRecord(OFFSETS_TOPIC, OFFSETS_TOPIC_ID));
   for (let partition = 0; partition < TEST_GROUP_CONFIG.offsetsTopicNumPartitions; partition++) {

@@ -14,6 +14,7 @@ import {
   LEAVE_GROUP_VERSIONS,
   LIST_GROUPS_VERSIONS,
   OFFSET_COMMIT_VERSIONS,
+  OFFSET_DELETE_VERSIONS,
   OFFSET_FETCH_VERSIONS,
   SYNC_GROUP_VERSIONS,
 } from "../../src/broker/apis/groups/index.js";
@@ -48,6 +49,7 @@ export const ADVERTISED = {
   describeGroups: DESCRIBE_GROUPS_VERSIONS,
   listGroups: LIST_GROUPS_VERSIONS,
   deleteGroups: DELETE_GROUPS_VERSIONS,
+  offsetDelete: OFFSET_DELETE_VERSIONS,
 } as const;
 
 /** A plain request of any group API for `groupId`, by a member "m" of generation 1. */
@@ -74,6 +76,8 @@ export function bodyOf(apiKey: number, version: number, groupId: string): object
       return {};
     case API.deleteGroups:
       return { groupsNames: [groupId] };
+    case API.offsetDelete:
+      return { groupId, topics: [{ name: "orders", partitions: [{ partitionIndex: 0 }] }] };
     default:
       throw new Error(`API ${apiKey} is not a group API`);
   }
@@ -198,7 +202,7 @@ export async function commitStep(step: RoundOf, memberId: string): Promise<void>
   assert.equal(listing?.groupState, version("listGroups") >= 4 ? "Stable" : "");
 }
 
-/** LeaveGroup (and of a stranger), an admin commit, OffsetFetch, then DeleteGroups. */
+/** LeaveGroup (and of a stranger), an admin commit, OffsetFetch, OffsetDelete, DeleteGroups. */
 export async function leaveStep(step: RoundOf, memberId: string): Promise<void> {
   const { call, version, groupId, round } = step;
   const leaveVersion = version("leaveGroup");
@@ -217,6 +221,10 @@ export async function leaveStep(step: RoundOf, memberId: string): Promise<void> 
   assert.equal(at(fetched, "topics", 0, "partitions", 0, "committedOffset"), 200 + round);
   const fetchCodes = errorCodesOf(API.offsetFetch, version("offsetFetch"), fetched);
   assert.deepEqual(fetchCodes, version("offsetFetch") >= 2 ? [0, 0] : [0]);
+  const removed = await call("offsetDelete", bodyOf(API.offsetDelete, 0, groupId));
+  assert.deepEqual(errorCodesIn(removed), [ErrorCode.NONE, ErrorCode.NONE]);
+  const refetched = await call("offsetFetch", offsetFetchBody(groupId));
+  assert.equal(at(refetched, "topics", 0, "partitions", 0, "committedOffset"), -1);
   const deleted = await call("deleteGroups", { groupsNames: [groupId] });
   assert.equal(at(deleted, "results", 0, "errorCode"), ErrorCode.NONE);
   const again = await call("deleteGroups", { groupsNames: [groupId] });

@@ -11,11 +11,12 @@ import {
 
 const config = { ...DEFAULT_GROUP_CONFIG, initialRebalanceDelayMs: 0 };
 const protocols = [{ name: "range", metadata: new Uint8Array([1]) }];
+const DYNAMIC = { groupInstanceId: null, supportsSkippingAssignment: false } as const;
 
 function joinOf(memberId: string, newMemberId: string): JoinRequest {
   const base = { clientId: "c", clientHost: "/h", sessionTimeoutMs: 10_000 };
   const rest = { rebalanceTimeoutMs: 20_000, protocolType: "consumer", protocols };
-  return { ...base, ...rest, memberId, requiresKnownMemberId: true, newMemberId };
+  return { ...base, ...rest, memberId, requiresKnownMemberId: true, newMemberId, ...DYNAMIC };
 }
 
 test("a v4 join first gets MEMBER_ID_REQUIRED, then becomes leader of generation 1", () => {
@@ -32,6 +33,7 @@ test("a v4 join first gets MEMBER_ID_REQUIRED, then becomes leader of generation
     "g",
     {
       memberId: "m1",
+      groupInstanceId: null,
       generationId: 1,
       protocolType: null,
       protocolName: null,
@@ -45,14 +47,17 @@ test("a v4 join first gets MEMBER_ID_REQUIRED, then becomes leader of generation
   );
   assert.equal(state.group("g")?.state, "Stable");
   assert.equal(
-    state.heartbeat("g", { memberId: "m1", generationId: 0 }, 3).result,
+    state.heartbeat("g", { memberId: "m1", groupInstanceId: null, generationId: 0 }, 3).result,
     ErrorCode.ILLEGAL_GENERATION,
   );
   assert.equal(
-    state.heartbeat("g", { memberId: "zz", generationId: 1 }, 3).result,
+    state.heartbeat("g", { memberId: "zz", groupInstanceId: null, generationId: 1 }, 3).result,
     ErrorCode.UNKNOWN_MEMBER_ID,
   );
-  assert.equal(state.heartbeat("g", { memberId: "m1", generationId: 1 }, 3).result, ErrorCode.NONE);
+  assert.equal(
+    state.heartbeat("g", { memberId: "m1", groupInstanceId: null, generationId: 1 }, 3).result,
+    ErrorCode.NONE,
+  );
 });
 
 test("a second member triggers a rebalance and an expired member is removed", () => {
@@ -61,14 +66,21 @@ test("a second member triggers a rebalance and an expired member is removed", ()
   state.join("g", joinOf("m1", ""), 0);
   state.sync(
     "g",
-    { memberId: "m1", generationId: 1, protocolType: null, protocolName: null, assignments: [] },
+    {
+      memberId: "m1",
+      groupInstanceId: null,
+      generationId: 1,
+      protocolType: null,
+      protocolName: null,
+      assignments: [],
+    },
     0,
   );
   state.join("g", joinOf("", "m2"), 1);
   const pending = state.join("g", joinOf("m2", ""), 1);
   assert.equal(pending.result.kind, "later");
   assert.equal(
-    state.heartbeat("g", { memberId: "m1", generationId: 1 }, 2).result,
+    state.heartbeat("g", { memberId: "m1", groupInstanceId: null, generationId: 1 }, 2).result,
     ErrorCode.REBALANCE_IN_PROGRESS,
   );
   const rejoined = state.join("g", joinOf("m1", ""), 3);

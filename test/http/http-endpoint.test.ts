@@ -29,11 +29,13 @@ const view: ClusterView = {
   nodeId: brokerId(1),
   roles: ["broker", "controller"],
   controller: { leaderId: brokerId(1), leaderEpoch: leaderEpoch(2), voters: [brokerId(1)] },
+  replicaManager: undefined,
   brokers: [],
   topics: [
     {
       name: "t",
       topicId: "00000000000000000000000000000001" as Uuid,
+      minInsyncReplicas: 1,
       partitions: [
         {
           partition: partitionIndex(0),
@@ -43,6 +45,7 @@ const view: ClusterView = {
           isr: [brokerId(1)],
           highWatermark: offset(5),
           logEndOffset: offset(5),
+          followerLag: undefined,
         },
       ],
     },

@@ -132,6 +132,7 @@ export async function newPartition(
     config: () => config,
     checkpointHighWatermark: (highWatermark) => checkpoints.push(highWatermark),
     alterPartitionSender: sender,
+    onIsrChange: () => undefined,
     onStorageFailure: () => undefined,
   });
   return { harness, partition, sender, checkpoints };

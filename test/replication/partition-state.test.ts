@@ -127,7 +127,11 @@ test("a follower at the high watermark and the epoch start is proposed for the I
     isr: [LOCAL, B2],
     leaderRecoveryState: "recovered",
   } as const;
-  state.handleAlterPartitionOutcome(caughtUp.alterPartition, outcome, 2);
+  const stale = { ...outcome, leaderEpoch: 1 };
+  const refused = state.handleAlterPartitionOutcome(caughtUp.alterPartition, stale, 2);
+  assert.equal(refused.isrChange, "failed", "an answer for another leader epoch failed");
+  const committed = state.handleAlterPartitionOutcome(caughtUp.alterPartition, outcome, 2);
+  assert.equal(committed.isrChange, "expanded");
   assert.deepEqual(state.isr, [LOCAL, B2]);
   assert.equal(state.partitionEpoch, 1);
 });
@@ -150,14 +154,18 @@ test("a member lagging beyond replica.lag.time.max.ms is proposed for removal", 
     { kind: "error", errorCode: ErrorCode.REQUEST_TIMED_OUT },
     1,
   );
-  assert.equal(retry.shouldRetry, true);
+  assert.deepEqual([retry.shouldRetry, retry.isrChange], [true, "failed"]);
   const reset = state.handleAlterPartitionOutcome(
     proposal,
     { kind: "error", errorCode: ErrorCode.OPERATION_NOT_ATTEMPTED },
     1,
   );
-  assert.equal(reset.shouldRetry, false);
+  assert.deepEqual([reset.shouldRetry, reset.isrChange], [false, "failed"]);
   assert.equal(state.role.kind === "leader" && state.role.isrState.kind, "committed");
+  // An answer to a proposal no longer in flight changes nothing and is no ISR update at all.
+  const late = { kind: "updated", isr: [LOCAL], leaderRecoveryState: "recovered" } as const;
+  const answer = { ...late, leaderEpoch: 0, partitionEpoch: 1 };
+  assert.equal(state.handleAlterPartitionOutcome(proposal, answer, 2).isrChange, undefined);
 });
 
 test("a new leader does not advance its high watermark until ISR followers fetch from it", () => {

@@ -14,7 +14,11 @@ import {
   removeTopic,
   topicRecord,
 } from "../../src/metadata/records.test-support.js";
-import { defaultPartitionConfig, ReplicaManager } from "../../src/replication/index.js";
+import {
+  defaultPartitionConfig,
+  ReplicaManager,
+  ReplicaManagerMetrics,
+} from "../../src/replication/index.js";
 import { defaultLogConfig, defaultLogManagerConfig, LogManager } from "../../src/storage/index.js";
 import { MemoryMetricsSink } from "../../sim/index.js";
 import { TestRandom } from "../../src/storage/manager/manager-doubles.test-support.js";
@@ -216,4 +220,53 @@ test("a replayed ConfigRecord of a topic or a broker default reaches the open lo
   await publish([configRecord(2, "orders", "segment.bytes", null)]);
   assert.equal(ordersLog.config.segmentBytes, defaultLogConfig.segmentBytes);
   assert.equal(ordersLog.config.retentionMs, 5000, "the broker default still applies");
+});
+
+test("the replication summary counts leaders, ISR health and reassignments as Kafka", async () => {
+  const { logManager, replicas, publish } = await start(15);
+  const isr = (ids: number[]) => ({ isr: ids });
+  await publish([
+    topicRecord("orders", TOPIC_ID),
+    configRecord(2, "orders", "min.insync.replicas", "2"),
+    // At its effective min ISR: min.insync.replicas capped at one replica.
+    partitionRecord(TOPIC_ID, 0, [1]),
+    partitionRecord(TOPIC_ID, 1, [1, 2, 3], isr([1])),
+    partitionRecord(TOPIC_ID, 2, [1, 2, 3], isr([1, 2])),
+    partitionRecord(TOPIC_ID, 3, [2, 1]),
+    // Broker 4 is being added: the replication factor is the two others, both in the ISR.
+    partitionRecord(TOPIC_ID, 4, [1, 2, 4], { isr: [1, 2], addingReplicas: [4] }),
+  ]);
+  const summary = replicas.replicationSummary();
+  assert.deepEqual(
+    { ...summary, followerLags: summary.followerLags.length },
+    {
+      leaderCount: 4,
+      partitionCount: 5,
+      offlineReplicaCount: 0,
+      underReplicatedPartitions: 2,
+      underMinIsrPartitionCount: 1,
+      atMinIsrPartitionCount: 3,
+      reassigningPartitions: 1,
+      isrShrinks: 0,
+      isrExpands: 0,
+      failedIsrUpdates: 0,
+      followerLags: 0,
+      maxLag: 0,
+    },
+  );
+  const metrics = new MemoryMetricsSink();
+  const replicaMetrics = new ReplicaManagerMetrics(metrics);
+  replicaMetrics.update(summary);
+  assert.equal(metrics.valueOf("sluice_replica_manager_leader_partitions"), 4);
+  assert.equal(metrics.valueOf("sluice_replica_manager_under_replicated_partitions"), 2);
+  assert.equal(metrics.valueOf("sluice_replica_manager_under_min_isr_partitions"), 1);
+  assert.equal(metrics.valueOf("sluice_replica_manager_at_min_isr_partitions"), 3);
+  assert.equal(metrics.valueOf("sluice_replica_manager_reassigning_partitions"), 1);
+  // A failed dir takes every replica in it offline: hosted still, led no more.
+  logManager.failDir("/data/a", new Error("disk gone"));
+  replicaMetrics.update(replicas.replicationSummary());
+  assert.equal(metrics.valueOf("sluice_replica_manager_offline_replicas"), 5);
+  assert.equal(metrics.valueOf("sluice_replica_manager_partitions"), 5);
+  assert.equal(metrics.valueOf("sluice_replica_manager_leader_partitions"), 0);
+  assert.equal(metrics.valueOf("sluice_replica_manager_under_replicated_partitions"), 0);
 });

@@ -162,3 +162,20 @@ test("rendering does not depend on the order series were registered in", () => {
     { seed: 5006, numRuns: 200 },
   );
 });
+
+test("a removed series renders no more and starts from zero when asked for again", () => {
+  const registry = new PrometheusRegistry();
+  const help = "Lag by partition.";
+  registry.gauge("sluice_lag", help, { partition: "0" }).set(5);
+  registry.gauge("sluice_lag", help, { partition: "1" }).set(7);
+  registry.remove("sluice_lag", { partition: "0" });
+  registry.remove("sluice_lag", { partition: "9" });
+  registry.remove("sluice_unknown");
+  assert.equal(
+    registry.render(),
+    '# HELP sluice_lag Lag by partition.\n# TYPE sluice_lag gauge\nsluice_lag{partition="1"} 7\n',
+  );
+  assert.equal(registry.valueOf("sluice_lag", { partition: "0" }), undefined);
+  registry.gauge("sluice_lag", help, { partition: "0" });
+  assert.equal(registry.valueOf("sluice_lag", { partition: "0" }), 0);
+});

@@ -74,6 +74,11 @@ export class PrometheusRegistry implements MetricsSink {
     return series;
   }
 
+  /** Forgets one series; its family keeps its name, type and help (and renders no samples). */
+  remove(name: string, labels: MetricLabels = {}): void {
+    this.families.get(name)?.series.delete(renderLabels(sortedLabelPairs(labels)));
+  }
+
   /**
    * The value of a counter or gauge series, or the observation count of a histogram series;
    * undefined when no such series is registered. For tests and the dashboard.

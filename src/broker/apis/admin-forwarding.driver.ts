@@ -24,7 +24,7 @@ import {
   type ControllerApi,
   type ControllerApiResponse,
 } from "../../controller/index.js";
-import { ConfigResourceType } from "../../metadata/index.js";
+import { ConfigResourceType, type MetadataImage } from "../../metadata/index.js";
 import {
   typedApiCodec,
   type ApiKey,
@@ -40,6 +40,11 @@ import {
   type HandlerOutcome,
 } from "../router/handler.js";
 import { controllerErrorResponse } from "./admin-error-responses.js";
+import {
+  addedPartitionsShown,
+  createdTopicsShown,
+  deletedTopicsShown,
+} from "./forwarded-effects.js";
 import type { Forwarder } from "./forwarder.js";
 
 /** The APIs whose requests may name BROKER_LOGGER resources. */
@@ -50,10 +55,12 @@ const BROKER_LOGGER_REFUSAL = "this broker has no loggers that can be changed at
 /** The handlers of the forwarded admin APIs, in API key order. */
 export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandler<ApiKey>[] {
   return [
-    forwardedAdminHandler(createTopicsApi, forwarder),
-    forwardedAdminHandler(deleteTopicsApi, forwarder),
+    forwardedAdminHandler(createTopicsApi, forwarder, forward, createdTopicsShown),
+    forwardedAdminHandler(deleteTopicsApi, forwarder, forward, (_request, response, image) =>
+      deletedTopicsShown(response, image),
+    ),
     forwardedAdminHandler(alterConfigsApi, forwarder, forwardConfigChange),
-    forwardedAdminHandler(createPartitionsApi, forwarder),
+    forwardedAdminHandler(createPartitionsApi, forwarder, forward, addedPartitionsShown),
     forwardedAdminHandler(electLeadersApi, forwarder),
     forwardedAdminHandler(incrementalAlterConfigsApi, forwarder, forwardConfigChange),
     forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
@@ -67,7 +74,15 @@ type Forwarding<K extends ApiKey> = (
   forwarder: Forwarder,
   request: ApiRequest<K>,
   context: HandlerContext,
+  shows?: Shows<K>,
 ) => Promise<HandlerOutcome<ApiResponse<K>>>;
+
+/** Whether this broker's image shows the effect of the controller's answer to `request`. */
+type Shows<K extends ApiKey> = (
+  request: ApiRequest<K>,
+  response: ApiResponse<K>,
+  image: MetadataImage,
+) => boolean;
 
 /**
  * The handler that forwards `api`'s requests through `forwarder`, at the versions the
@@ -77,25 +92,34 @@ function forwardedAdminHandler<K extends ApiKey>(
   api: ControllerApi<K>,
   forwarder: Forwarder,
   forwarding: Forwarding<K> = forward,
+  shows?: Shows<K>,
 ): ApiHandler<K> {
   return defineHandler(api.apiKey, {
     minVersion: api.minVersion,
     maxVersion: api.maxVersion,
-    handle: (request, context) => forwarding(api, forwarder, request, context),
+    handle: (request, context) => forwarding(api, forwarder, request, context, shows),
     errorResponse: (request, context, errorCode) =>
       respond(controllerErrorResponse(api, request, context, { errorCode, message: null })),
   });
 }
 
-/** Forwards the request and answers with the controller's response or the error response. */
+/**
+ * Forwards the request and answers with the controller's response, once this broker's image
+ * `shows` its effect when that is given, or with the error response.
+ */
 async function forward<K extends ApiKey>(
   api: ControllerApi<K>,
   forwarder: Forwarder,
   request: ApiRequest<K>,
   context: HandlerContext,
+  shows?: Shows<K>,
 ): Promise<HandlerOutcome<ApiResponse<K>>> {
   const codec = typedApiCodec(api.apiKey);
-  const result = await forwarder.forward(codec, context.header.apiVersion, request);
+  const shownBy =
+    shows === undefined
+      ? undefined
+      : (response: ApiResponse<K>, image: MetadataImage) => shows(request, response, image);
+  const result = await forwarder.forward(codec, context.header.apiVersion, request, shownBy);
   if (result.kind === "response") return respond(result.body);
   const failure = { errorCode: result.errorCode, message: result.message };
   return respond(controllerErrorResponse(api, request, context, failure));

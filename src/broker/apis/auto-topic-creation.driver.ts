@@ -10,6 +10,7 @@
 import { AssertionError } from "../../common/index.js";
 import type { Logger } from "../../ports/index.js";
 import { createTopics } from "../../protocol/index.js";
+import { createdTopicsShown } from "./forwarded-effects.js";
 import type { Forwarder } from "./forwarder.js";
 
 /** The CreateTopics version auto-creation sends (the newest the controller serves). */
@@ -42,7 +43,6 @@ export class AutoTopicCreator implements TopicAutoCreation {
     private readonly options: AutoTopicCreatorOptions,
   ) {}
 
-  /** The topics being created now. */
   get inflightTopics(): string[] {
     return [...this.inflight.keys()];
   }
@@ -75,7 +75,12 @@ export class AutoTopicCreator implements TopicAutoCreation {
     }));
     try {
       const body = { topics, timeoutMs, validateOnly: false };
-      const result = await this.forwarder.forward(createTopics, AUTO_CREATE_TOPICS_VERSION, body);
+      const result = await this.forwarder.forward(
+        createTopics,
+        AUTO_CREATE_TOPICS_VERSION,
+        body,
+        (response, image) => createdTopicsShown(body, response, image),
+      );
       if (result.kind === "failed") {
         logger.warn("topic auto-creation failed", {
           topics: names.join(","),

@@ -18,6 +18,7 @@ import { deleteRecordsHandler } from "./delete-records.driver.js";
 import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
+import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
 import { fetchHandler } from "./fetch.driver.js";
 import type { Forwarder } from "./forwarder.js";
 import { listOffsetsHandler } from "./list-offsets.driver.js";
@@ -61,7 +62,8 @@ export interface ClientApis {
 
 /**
  * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
- * DescribeConfigs, DescribeLogDirs, DescribeCluster and the forwarded admin APIs. ApiVersions
+ * DescribeConfigs, DescribeLogDirs, DescribeCluster, DescribeTopicPartitions and the forwarded
+ * admin APIs. ApiVersions
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
@@ -103,6 +105,7 @@ export function registerClientApis(
   router.register(describeConfigsHandler(metadataCache, { brokerId, staticConfig }));
   router.register(describeLogDirsHandler(dependencies.logManager));
   router.register(describeClusterHandler(metadataCache));
+  router.register(describeTopicPartitionsHandler(metadataCache));
   for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
   return { autoTopicCreator };
 }

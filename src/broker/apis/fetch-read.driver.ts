@@ -47,8 +47,30 @@ export interface FetchReadPorts {
   readonly wakeups: PartitionWakeups;
 }
 
-/** Reads, waiting in the purgatory when too little is there. */
+/**
+ * Reads, waiting in the purgatory when too little is there. A follower's answer counts the bytes
+ * of its throttled replicas against the leader's replication throttle (KIP-73), as sent.
+ */
 export async function readPartitions(
+  ports: FetchReadPorts,
+  partitions: readonly PartitionToRead[],
+  parameters: ReadParameters,
+): Promise<PartitionRead[]> {
+  const reads = await readOrWait(ports, partitions, parameters);
+  if (parameters.replicaId >= 0) {
+    const { leader } = ports.replicaManager.replicationQuotas;
+    let throttledBytes = 0;
+    for (const { topicPartition, records } of reads) {
+      if (topicPartition !== undefined && leader.isThrottled(topicPartition)) {
+        throttledBytes += records.byteLength;
+      }
+    }
+    leader.record(throttledBytes);
+  }
+  return reads;
+}
+
+async function readOrWait(
   ports: FetchReadPorts,
   partitions: readonly PartitionToRead[],
   parameters: ReadParameters,
@@ -64,6 +86,8 @@ export async function readPartitions(
     minBytes: parameters.minBytes,
     isFollower: parameters.replicaId >= 0,
     lookup: (topicPartition) => ports.replicaManager.getPartitionOrError(topicPartition),
+    isThrottled: (partition) =>
+      ports.replicaManager.replicationQuotas.shouldLeaderThrottle(partition, parameters.replicaId),
     partitions: known.map((read) => {
       const topicPartition = read.topicPartition as TopicPartition;
       const lookup = ports.replicaManager.getPartitionOrError(topicPartition);

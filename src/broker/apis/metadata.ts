@@ -26,7 +26,7 @@ import type { TopicAutoCreation } from "./auto-topic-creation.driver.js";
 
 export const METADATA_VERSIONS = { minVersion: 0, maxVersion: 12 } as const;
 /** Kafka's internal topics, flagged isInternal. */
-const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
+export const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
 
 type TopicMetadata = MessageInput<MetadataResponseMetadataResponseTopic>;
 

@@ -37,6 +37,8 @@ export interface DelayedFetchOptions {
   readonly partitions: readonly DelayedFetchPartition[];
   /** The replica manager's getPartitionOrError, consulted on every try. */
   readonly lookup: (topicPartition: TopicPartition) => PartitionLookup;
+  /** Whether the leader holds back this follower's bytes of `partition` (KIP-73). */
+  readonly isThrottled?: (partition: Partition) => boolean;
 }
 
 /** The parked position of `fetchOffset` in `partition`'s log, when it is the log end. */
@@ -106,7 +108,10 @@ export class DelayedFetch implements DelayedOperation {
     const logEnd = partition.logEndOffsetMetadata;
     const endOffset = this.options.isFollower ? logEnd.offset : partition.highWatermark;
     if (endOffset < parked.fetchOffset) return "now";
-    if (endOffset === parked.fetchOffset) return 0;
+    // New bytes of a throttled replica would not be sent, so they do not end the wait (Kafka).
+    if (endOffset === parked.fetchOffset || this.options.isThrottled?.(partition) === true) {
+      return 0;
+    }
     const start = parked.fetchPosition;
     if (start === undefined || endOffset !== logEnd.offset) return "now";
     // A rolled segment means at least a segment's worth of new data (Kafka's case F).

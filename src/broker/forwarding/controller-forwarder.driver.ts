@@ -7,7 +7,9 @@
  * costs is the principal: the controller sees the broker, so authorization of forwarded requests
  * must happen on the broker before forwarding (Sluice has no authorizer yet).
  */
+import type { MetadataImage } from "../../metadata/index.js";
 import type { ApiCodec, MessageInput } from "../../protocol/index.js";
+import type { ShownBy } from "../apis/forwarder.js";
 import type { ControllerChannel } from "./controller-channel.driver.js";
 
 /** The controller's answer to relay, or the error code to answer the client with. */
@@ -23,9 +25,11 @@ export class ControllerForwarder {
       readonly requestTimeoutMs: number;
       /**
        * Waits, after the controller answered, until this broker serves what the controller had
-       * committed by then (see MetadataCache.reachOffset); answers wait for it.
+       * committed by then as far as it knows (see MetadataCache.reachOffset) and, when given,
+       * until its image `shows` the answer's effect: this node may learn of the commit after
+       * the answer arrives. Answers wait for it.
        */
-      readonly awaitLocalMetadata?: () => Promise<void>;
+      readonly awaitLocalMetadata?: (shows?: (image: MetadataImage) => boolean) => Promise<void>;
     },
   ) {}
 
@@ -39,6 +43,7 @@ export class ControllerForwarder {
     api: ApiCodec<Request, Response>,
     apiVersion: number,
     body: MessageInput<Request>,
+    shownBy?: ShownBy<Response>,
   ): Promise<ForwardResult<Response>> {
     const timeoutMs = requestTimeoutOf(body) ?? this.options.requestTimeoutMs;
     const result = await this.channel.send(api, body, {
@@ -47,7 +52,10 @@ export class ControllerForwarder {
       maxVersion: apiVersion,
     });
     if (result.kind !== "response") return result;
-    await this.options.awaitLocalMetadata?.();
+    const response = result.body;
+    await this.options.awaitLocalMetadata?.(
+      shownBy === undefined ? undefined : (image) => shownBy(response, image),
+    );
     return { kind: "response", body: result.body };
   }
 }

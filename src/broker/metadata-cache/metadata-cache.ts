@@ -28,12 +28,17 @@ export interface MetadataCacheOptions {
   readonly random: Random;
 }
 
+interface ImageWaiter {
+  readonly holds: (image: MetadataImage) => boolean;
+  readonly resolve: () => void;
+}
+
 /** The latest metadata image and the client-facing questions answered from it. */
 export class MetadataCache implements MetadataPublisher {
   readonly name = "MetadataCache";
   readonly clusterId: string;
   private current: MetadataImage = EMPTY_IMAGE;
-  private readonly waiters = new Set<{ readonly offset: number; readonly resolve: () => void }>();
+  private readonly waiters = new Set<ImageWaiter>();
 
   constructor(private readonly options: MetadataCacheOptions) {
     this.clusterId = options.clusterId;
@@ -47,9 +52,8 @@ export class MetadataCache implements MetadataPublisher {
   /** Keeps the new image; readers that hold the old one keep it unchanged. */
   onMetadataUpdate(_delta: MetadataDelta, image: MetadataImage): void {
     this.current = image;
-    const offset = image.provenance.lastContainedOffset;
     for (const waiter of this.waiters) {
-      if (offset < waiter.offset) continue;
+      if (!waiter.holds(image)) continue;
       this.waiters.delete(waiter);
       waiter.resolve();
     }
@@ -61,10 +65,15 @@ export class MetadataCache implements MetadataPublisher {
    * it serves the change itself, so that a client never reads its own write as missing.
    */
   async reachOffset(offset: number, giveUp: Promise<unknown>): Promise<void> {
-    if (this.current.provenance.lastContainedOffset >= offset) return;
-    let waiter: { readonly offset: number; readonly resolve: () => void } | undefined;
+    await this.awaitImage((image) => image.provenance.lastContainedOffset >= offset, giveUp);
+  }
+
+  /** Resolves once the cache holds an image for which `holds` is true, or when `giveUp` settles. */
+  async awaitImage(holds: (image: MetadataImage) => boolean, giveUp: Promise<unknown>) {
+    if (holds(this.current)) return;
+    let waiter: ImageWaiter | undefined;
     const reached = new Promise<void>((resolve) => {
-      waiter = { offset, resolve };
+      waiter = { holds, resolve };
       this.waiters.add(waiter);
     });
     await Promise.race([reached, giveUp]);

@@ -256,6 +256,7 @@ export class BrokerConnection implements RequestTaker {
       this.clientSoftware = clientSoftwareOf(request) ?? this.clientSoftware;
     }
     const slot = this.openSlot(header.apiKey);
+    this.host.metrics.requestRouted(header.apiKey, header.apiVersion, this.clientSoftware?.name);
     const context = { header, body, connection: this.info(), nowMs: this.host.clock.nowMs() };
     this.host.router.route(context).then(
       (response) => {

@@ -13,6 +13,9 @@ export type CloseReason =
   | "maxConnectionsPerIp"
   | "shutdown";
 
+/** How many client software names get series of their own. */
+const MAX_SOFTWARE_NAMES = 32;
+
 interface ApiSeries {
   readonly requests: Counter;
   readonly latencyMs: Histogram;
@@ -30,6 +33,8 @@ export class NetworkMetrics {
   private readonly byApi = new Map<number, ApiSeries>();
   private readonly closes = new Map<CloseReason, Counter>();
   private readonly trailing = new Map<number, Counter>();
+  private readonly byVersion = new Map<string, Counter>();
+  private readonly softwareNames = new Set<string>();
 
   constructor(private readonly sink: MetricsSink) {
     this.bytesIn = sink.counter("sluice_network_bytes_in_total", "Bytes received from clients.");
@@ -45,6 +50,30 @@ export class NetworkMetrics {
   /** Records the time from taking up a request of `apiKey` to writing its response. */
   requestFinished(apiKey: number, latencyMs: number): void {
     this.series(apiKey).latencyMs.observe(latencyMs);
+  }
+
+  /**
+   * Counts a request routed to its handler by API, version and the client software the
+   * connection named in ApiVersions v3+ (KIP-511): Kafka's RequestsPerSec by request and
+   * version, which says which versions each client really uses. Names past the first
+   * MAX_SOFTWARE_NAMES count as "other", so a client cannot grow the series without bound.
+   */
+  requestRouted(apiKey: number, apiVersion: number, softwareName: string | undefined): void {
+    let client = softwareName ?? "unknown";
+    if (!this.softwareNames.has(client)) {
+      if (this.softwareNames.size < MAX_SOFTWARE_NAMES) this.softwareNames.add(client);
+      else client = "other";
+    }
+    const key = `${apiKey}/${apiVersion}/${client}`;
+    let counter = this.byVersion.get(key);
+    if (counter === undefined) {
+      const api = apiDefinition(apiKey)?.name ?? String(apiKey);
+      const labels = { api, version: String(apiVersion), client_software_name: client };
+      const help = "Requests routed to a handler, by API, version and client software.";
+      counter = this.sink.counter("sluice_requests_by_version_total", help, labels);
+      this.byVersion.set(key, counter);
+    }
+    counter.inc();
   }
 
   /** Counts a request of `apiKey` with bytes after its body (read and answered all the same). */

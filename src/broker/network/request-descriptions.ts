@@ -28,7 +28,6 @@ export function clientSoftwareOf(request: ApiVersionsRequest): ClientSoftware | 
   return { name, version };
 }
 
-/** The name of an API for logs. */
 export function apiName(apiKey: number): string {
   return apiDefinition(apiKey)?.name ?? `API ${apiKey}`;
 }

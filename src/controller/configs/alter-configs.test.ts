@@ -175,3 +175,26 @@ test("dynamic broker configs are set per broker or as the cluster default", () =
     [],
   );
 });
+
+test("the replication throttle rates are dynamic broker configs of at least 0 (KIP-73)", () => {
+  const set = (name: string, value: string) =>
+    incremental(BROKER, "1", [{ name, configOperation: ConfigOperation.SET, value }]);
+  for (const name of ["leader.replication.throttled.rate", "follower.replication.throttled.rate"]) {
+    const after = replay(image, set(name, "1048576").records);
+    const values = after.configs.resources.get(configResourceKey({ type: BROKER, name: "1" }));
+    assert.equal(values?.values.get(name), "1048576");
+    assert.equal(set(name, "-1").response.responses[0]?.errorCode, ErrorCode.INVALID_CONFIG);
+    assert.equal(set(name, "fast").response.responses[0]?.errorCode, ErrorCode.INVALID_CONFIG);
+  }
+  const replicas = (value: string) =>
+    incremental(TOPIC, "t", [
+      {
+        name: "leader.replication.throttled.replicas",
+        configOperation: ConfigOperation.SET,
+        value,
+      },
+    ]).response.responses[0]?.errorCode;
+  assert.equal(replicas("0:1,0:2"), ErrorCode.NONE);
+  assert.equal(replicas("*"), ErrorCode.NONE);
+  assert.equal(replicas("0-1"), ErrorCode.INVALID_CONFIG);
+});

@@ -1,14 +1,31 @@
 /**
  * The broker configs the controller lets operators change at run time, for one broker or as the
- * cluster default (resource name ""): exactly the broker configs that supply topic defaults
+ * cluster default (resource name ""): the broker configs that supply topic defaults
  * (log.retention.ms, log.segment.bytes, min.insync.replicas, compression.type, ...), as Kafka's
- * DynamicLogConfig allows. Other broker configs are static: set in the node's config file.
+ * DynamicLogConfig allows, and the replication throttle rates (KIP-73), which Kafka accepts only
+ * dynamically. Other broker configs are static: set in the node's config file.
  */
 import type { ConfigDefinition } from "./config-definition.js";
 import { TOPIC_CONFIGS } from "./topic-config-definitions.js";
 
+/** Kafka's QUOTA_BYTES_PER_SECOND_DEFAULT, Long.MAX_VALUE: no bound. */
+const NO_BOUND = "9223372036854775807";
+
+function throttleRate(side: "leader" | "follower"): ConfigDefinition {
+  return {
+    name: `${side}.replication.throttled.rate`,
+    type: "long",
+    defaultValue: NO_BOUND,
+    rule: { kind: "atLeast", min: 0 },
+    brokerSynonyms: [],
+    documentation:
+      `The bound in bytes per second on the ${side} side's replication of the replicas that ` +
+      `${side}.replication.throttled.replicas names, per topic.`,
+  };
+}
+
 function brokerDefinitions(): ConfigDefinition[] {
-  const definitions: ConfigDefinition[] = [];
+  const definitions: ConfigDefinition[] = [throttleRate("leader"), throttleRate("follower")];
   for (const topic of TOPIC_CONFIGS) {
     topic.brokerSynonyms.forEach((synonym, index) => {
       const isLast = index === topic.brokerSynonyms.length - 1;

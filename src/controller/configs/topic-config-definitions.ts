@@ -114,7 +114,7 @@ export const TOPIC_CONFIGS: readonly ConfigDefinition[] = [
     "",
     { kind: "throttledReplicas" },
     [],
-    "Replicas (partition:broker, or *) whose follower fetches are throttled.",
+    "Replicas (partition:broker, or * for all) held to follower.replication.throttled.rate.",
   ),
   define(
     "index.interval.bytes",
@@ -130,7 +130,7 @@ export const TOPIC_CONFIGS: readonly ConfigDefinition[] = [
     "",
     { kind: "throttledReplicas" },
     [],
-    "Replicas (partition:broker, or *) whose leader-side replication is throttled.",
+    "Replicas (partition:broker, or * for all) held to leader.replication.throttled.rate.",
   ),
   define(
     "max.compaction.lag.ms",

@@ -209,4 +209,15 @@ test("validateOnly answers as if created and writes nothing", () => {
 test("one request may not create more than 10,000 partitions", () => {
   const result = create(cluster, [topic("big", { numPartitions: 10_001, replicationFactor: 1 })]);
   assert.equal(result.response.topics[0]?.errorCode, ErrorCode.POLICY_VIOLATION);
+  // Refused before a plan of that size is built: planning 2^31-1 partitions runs out of memory.
+  const huge = create(cluster, [topic("huge", { numPartitions: 2 ** 31 - 1 })]);
+  assert.equal(huge.response.topics[0]?.errorCode, ErrorCode.POLICY_VIOLATION);
+  const many = create(cluster, [
+    topic("a", { numPartitions: 6000, replicationFactor: 1 }),
+    topic("b", { numPartitions: 6000, replicationFactor: 1 }),
+  ]);
+  assert.deepEqual(
+    many.response.topics.map((created) => created.errorCode),
+    [ErrorCode.NONE, ErrorCode.POLICY_VIOLATION],
+  );
 });

@@ -88,12 +88,16 @@ function createTopic(
 ): CreateTopicsResponseCreatableTopicResult {
   const refusal = nameRefusal(batch, topic.name);
   if (refusal !== undefined) return failed(topic.name, refusal);
-  const plan = planTopicPartitions(batch.image, topic, context.defaults, context.random);
-  if (plan.kind === "refused") return failed(topic.name, plan);
-  if (batch.partitionCount + plan.partitions.length > PARTITIONS_PER_REQUEST_MAX) {
+  // Checked before the plan, whose size is the count asked for: 2^31-1 partitions is legal input.
+  if (
+    batch.partitionCount + askedPartitions(topic, context.defaults) >
+    PARTITIONS_PER_REQUEST_MAX
+  ) {
     const errorMessage = `one request may create at most ${PARTITIONS_PER_REQUEST_MAX} partitions`;
     return failed(topic.name, { errorCode: ErrorCode.POLICY_VIOLATION, errorMessage });
   }
+  const plan = planTopicPartitions(batch.image, topic, context.defaults, context.random);
+  if (plan.kind === "refused") return failed(topic.name, plan);
   const configRefusal = invalidTopicConfigs(topic.configs);
   if (configRefusal !== undefined) return failed(topic.name, configRefusal);
   const topicId = newTopicId(batch.image, context.random, batch.topicIds);
@@ -111,6 +115,15 @@ function createTopic(
   batch.topicIds.add(topicId);
   batch.partitionCount += plan.partitions.length;
   return created(context, batch.image, topic.name, topicId, plan);
+}
+
+/** How many partitions `topic` asks for: its assignments, its count, or `num.partitions`. */
+function askedPartitions(
+  topic: CreateTopicsRequestCreatableTopic,
+  defaults: TopicDefaults,
+): number {
+  if (topic.assignments.length > 0) return topic.assignments.length;
+  return topic.numPartitions === -1 ? defaults.numPartitions : Math.max(0, topic.numPartitions);
 }
 
 /** Why the name cannot be created, given the image and the topics created before it. */

@@ -1,7 +1,15 @@
 /**
- * The configuration reference as Markdown: every key with its type, default, accepted values,
- * importance and description. docs/configuration.md is this text.
+ * The configuration reference as Markdown: every key of the node's config with its type,
+ * default, accepted values, importance and description, then the configs set at run time (the
+ * dynamic broker configs and the topic configs) from the controller's definitions.
+ * docs/configuration.md is this text.
  */
+import {
+  DYNAMIC_BROKER_CONFIGS,
+  TOPIC_CONFIGS,
+  type ConfigDefinition as RunTimeDefinition,
+  type ConfigRule,
+} from "../../controller/index.js";
 import type { ConfigDefinition } from "./config-types.js";
 import { CONFIG_DEFINITIONS, environmentVariableOf } from "./definitions.js";
 import { LONG_MAX } from "./definitions-log.js";
@@ -45,5 +53,64 @@ export function formatConfigDocs(): string {
     ];
     lines.push(`| ${row.join(" | ")} |`);
   }
+  lines.push(...runTimeDocs());
   return `${lines.join("\n")}\n`;
+}
+
+/** Long.MAX_VALUE as the controller's definitions spell it. */
+const KAFKA_LONG_MAX = "9223372036854775807";
+
+function runTimeDocs(): string[] {
+  const header = ["| Key | Type | Default | Valid values | Description |", "|---|---|---|---|---|"];
+  const rowOf = (definition: RunTimeDefinition, description: string) => {
+    const value =
+      definition.defaultValue === KAFKA_LONG_MAX ? "Long.MAX_VALUE" : definition.defaultValue;
+    const defaultValue = value === null ? "(none)" : value === "" ? '""' : value;
+    const cells = [`\`${definition.name}\``, definition.type, `\`${cell(defaultValue)}\``];
+    return `| ${[...cells, cell(ruleText(definition.rule)), cell(description)].join(" | ")} |`;
+  };
+  return [
+    "",
+    "## Dynamic broker configs",
+    "",
+    "Set while the cluster runs, with IncrementalAlterConfigs or AlterConfigs on a broker",
+    "(resource name: its id) or on the cluster default (resource name empty); a broker's own",
+    "value beats the cluster default, which beats the node's config file.",
+    "",
+    ...header,
+    ...DYNAMIC_BROKER_CONFIGS.map((definition) => rowOf(definition, definition.documentation)),
+    "",
+    "## Topic configs",
+    "",
+    "Set per topic at creation (CreateTopics) or later (IncrementalAlterConfigs, AlterConfigs);",
+    "unset, a topic takes its default from the broker configs named, most specific first.",
+    "",
+    ...header,
+    ...TOPIC_CONFIGS.map((definition) => {
+      const synonyms = definition.brokerSynonyms.map((synonym) => `\`${synonym.name}\``);
+      const from = synonyms.length === 0 ? "" : ` Broker default: ${synonyms.join(", ")}.`;
+      return rowOf(definition, `${definition.documentation}${from}`);
+    }),
+  ];
+}
+
+function ruleText(rule: ConfigRule): string {
+  switch (rule.kind) {
+    case "none":
+      return "";
+    case "atLeast":
+      return `[${rule.min},...]`;
+    case "between":
+      return `[${rule.min},...,${rule.max}]`;
+    case "oneOf":
+      return rule.values.join(", ");
+    case "listOf":
+      return `a list of ${rule.values.join(", ")}`;
+    case "throttledReplicas":
+      return "partition:broker,... or *";
+    case "kafkaVersion":
+      return "a Kafka version: 2.8, 3.0-IV1, ...";
+    case "compressionLevel":
+      return `${rule.other} or [${rule.min},...,${rule.max}]`;
+  }
 }

@@ -67,6 +67,23 @@ export const replicationDefinitions: readonly ConfigDefinition[] = [
       "How long a follower waits for a leader's answer beyond replica.fetch.wait.max.ms.",
   },
   {
+    name: "replication.quota.window.num",
+    type: "int",
+    defaultValue: 11,
+    validator: atLeast(1),
+    importance: "low",
+    description:
+      "How many samples the replication throttles (leader and follower) measure their rate over.",
+  },
+  {
+    name: "replication.quota.window.size.seconds",
+    type: "int",
+    defaultValue: 1,
+    validator: atLeast(1),
+    importance: "low",
+    description: "How long each sample of the replication throttles' rate lasts, in seconds.",
+  },
+  {
     name: "broker.rack",
     type: "string",
     defaultValue: null,

@@ -54,7 +54,6 @@ function shouldRetain(batch: DecodedBatch, record: DecodedRecord, context: Filte
   return !batch.header.hasDeleteHorizon || context.nowMs < batch.header.deleteHorizonMs;
 }
 
-/** The decision for `batch`. */
 export function filterBatch(batch: DecodedBatch, context: FilterContext): BatchDecision {
   if (isKeptWhole(batch)) return { kind: "keep" };
   const retained = batch.records.filter((record) => shouldRetain(batch, record, context));

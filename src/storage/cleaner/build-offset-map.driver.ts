@@ -5,7 +5,7 @@
  * the next pass. Transactional and control batches put nothing in the map (see batch-filter.ts).
  */
 import type { FileSystem } from "../../ports/index.js";
-import type { SegmentInfo } from "../log/log-types.js";
+import type { SegmentInfo } from "../log/log-segment.driver.js";
 import type { OffsetMap } from "./offset-map.js";
 import { isKeptWhole } from "./batch-filter.js";
 import {

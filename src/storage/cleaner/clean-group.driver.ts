@@ -9,7 +9,7 @@ import { readBatchHeader } from "../../protocol/index.js";
 import { assert } from "../../common/index.js";
 import type { LogConfig } from "../log/log-config.js";
 import { LogSegment } from "../log/log-segment.driver.js";
-import type { SegmentInfo } from "../log/log-types.js";
+import type { SegmentInfo } from "../log/log-segment.driver.js";
 import type { AppendedBatch } from "../log/segment-indexing.js";
 import { filterBatch } from "./batch-filter.js";
 import type { OffsetMap } from "./offset-map.js";

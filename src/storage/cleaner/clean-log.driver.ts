@@ -8,7 +8,7 @@ import { assert } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
 import type { LogConfig, TopicPartition } from "../log/log-config.js";
 import type { PartitionLog } from "../log/log.driver.js";
-import type { SegmentInfo } from "../log/log-types.js";
+import type { SegmentInfo } from "../log/log-segment.driver.js";
 import { buildOffsetMap } from "./build-offset-map.driver.js";
 import type { CleanableRange } from "./cleanable-range.js";
 import { segmentsOverlapping } from "./cleanable-range.js";
@@ -61,7 +61,6 @@ async function findLastBatchOfProducers(
   return last;
 }
 
-/** Cleans `log` over `range`; resolves to what the pass did. */
 export async function cleanLog(context: {
   readonly fileSystem: FileSystem;
   readonly log: CleanableLog;

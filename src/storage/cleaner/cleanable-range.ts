@@ -94,7 +94,6 @@ function firstUncleanableOffsetOf(log: LogView, firstDirtyOffset: number, nowMs:
   return holding === undefined ? bound : Math.min(bound, holding.baseOffset);
 }
 
-/** The cleanable range of one log at `nowMs`. */
 export function cleanableRange(log: LogView, nowMs: number): CleanableRange {
   const firstDirty = firstDirtyOffsetOf(log);
   const firstUncleanableOffset = firstUncleanableOffsetOf(log, firstDirty.offset, nowMs);

@@ -5,7 +5,6 @@
  */
 import { assert } from "../../common/index.js";
 
-/** The cleaner's own settings. */
 export interface CleanerConfig {
   /**
    * `log.cleaner.dedupe.buffer.size`: the memory the offset map may use. Kafka spends 24 bytes

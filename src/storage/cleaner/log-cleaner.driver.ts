@@ -31,7 +31,6 @@ export interface CleanerLogEntry {
   readonly highWatermark: number;
 }
 
-/** What the cleaner is built with. */
 export interface LogCleanerOptions {
   readonly fileSystem: FileSystem;
   readonly logger: Logger;
@@ -40,7 +39,6 @@ export interface LogCleanerOptions {
   readonly logs: () => readonly CleanerLogEntry[];
 }
 
-/** What one `cleanOnce` did. */
 export interface CleanOnceResult {
   /** The pass over the chosen log, when one qualified. */
   readonly cleaned: CleaningStats | undefined;
@@ -81,7 +79,6 @@ export class LogCleaner {
     await this.checkpointOf(logDir).remove(topicPartition);
   }
 
-  /** The cleaner checkpoint of `logDir`. */
   checkpointOf(logDir: string): CleanerCheckpoint {
     let checkpoint = this.checkpoints.get(logDir);
     if (checkpoint === undefined) {

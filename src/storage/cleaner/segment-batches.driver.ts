@@ -25,7 +25,6 @@ export class CleanerReadError extends Error {
   }
 }
 
-/** Limits for reading a segment. */
 export interface SegmentReadOptions {
   readonly ioBufferBytes: number;
   /** The log's max.message.bytes plus slack: no accepted batch is larger. */

@@ -7,7 +7,6 @@
 
 const INT32_MAX = 0x7fffffff;
 
-/** What grouping reads of a segment. */
 export interface GroupableSegment {
   readonly baseOffset: number;
   readonly nextOffset: number;

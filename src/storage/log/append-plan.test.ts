@@ -1,117 +1,52 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { encodeBatch } from "../../protocol/index.js";
-import { assignOffsets, checkFollowerOffsets, frameInput, planRuns } from "./append-plan.js";
+import { batch } from "./append-fixtures.test-support.js";
+import {
+  APPEND_GROUP_BYTES_MAX,
+  APPEND_GROUP_COUNT_MAX,
+  appendGroupSize,
+  planGroup,
+} from "./append-plan.js";
 
-function batch(count: number, baseOffset = 0): Uint8Array {
-  const records = Array.from({ length: count }, (_unused, index) => ({
-    timestamp: 100 + index,
-    key: null,
-    value: new Uint8Array(10),
-  }));
-  return encodeBatch({
-    baseOffset,
-    partitionLeaderEpoch: -1,
-    compression: "none",
-    timestampType: "createTime",
-    isTransactional: false,
-    isControl: false,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records,
-  });
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-const limits = { maxMessageBytes: 10_000, segmentBytes: 100_000, isCrcChecked: true };
-
-test("the leader assigns offsets from the log end and stamps its epoch in place", () => {
-  const input = join([batch(2), batch(3)]);
-  const framed = frameInput(input, limits);
-  assert.ok(framed.ok);
-  if (!framed.ok) return;
-  const stamped = assignOffsets(framed.value, {
-    logEndOffset: 40,
-    leaderEpoch: 7,
-    logAppendTimeMs: undefined,
-  });
-  assert.ok(stamped.ok);
-  if (!stamped.ok) return;
-  assert.deepEqual(
-    stamped.value.map((each) => [
-      each.baseOffset,
-      each.lastOffset,
-      each.header.partitionLeaderEpoch,
-    ]),
-    [
-      [40, 41, 7],
-      [42, 44, 7],
-    ],
-  );
-  assert.ok(
-    stamped.value.every((each) => each.header.isCrcValid()),
-    "stamping keeps the CRC valid",
-  );
+test("a group takes the oldest append always, then what fits its count and byte limits", () => {
+  const sized = (length: number) => ({ records: new Uint8Array(length) });
+  assert.equal(appendGroupSize([]), 0);
+  assert.equal(appendGroupSize([sized(APPEND_GROUP_BYTES_MAX + 1), sized(1)]), 1);
+  const half = APPEND_GROUP_BYTES_MAX / 2;
+  assert.equal(appendGroupSize([sized(half), sized(half), sized(1)]), 2);
+  const many = Array.from({ length: APPEND_GROUP_COUNT_MAX + 5 }, () => sized(1));
+  assert.equal(appendGroupSize(many), APPEND_GROUP_COUNT_MAX);
 });
 
-test("framing refuses partial, oversized and corrupted inputs", () => {
-  const good = batch(1);
-  assert.equal(frameInput(good.subarray(0, 40), limits).ok, false);
-  const refusal = frameInput(good, { ...limits, maxMessageBytes: 10 });
-  assert.equal(!refusal.ok && refusal.refusal.kind, "batchTooLarge");
-  const flipped = good.slice();
-  flipped[flipped.length - 1] = (flipped[flipped.length - 1] ?? 0) ^ 1;
-  const corrupt = frameInput(flipped, limits);
-  assert.equal(!corrupt.ok && corrupt.refusal.kind, "corruptInput");
-});
-
-test("a follower's offsets must start at the log end or later and increase", () => {
-  const framed = frameInput(join([batch(2, 10), batch(1, 12)]), limits);
-  assert.ok(framed.ok);
-  if (!framed.ok) return;
-  assert.equal(checkFollowerOffsets(framed.value, 10).ok, true);
-  const behind = checkFollowerOffsets(framed.value, 11);
-  assert.equal(!behind.ok && behind.refusal.kind, "unexpectedAppendOffset");
-  const reordered = frameInput(join([batch(2, 10), batch(1, 11)]), limits);
-  assert.ok(reordered.ok);
-  if (!reordered.ok) return;
-  const outOfOrder = checkFollowerOffsets(reordered.value, 0);
-  assert.equal(!outOfOrder.ok && outOfOrder.refusal.kind, "offsetsOutOfOrder");
-});
-
-test("runs split where the segment would pass segment.bytes", () => {
-  const one = batch(1);
-  const framed = frameInput(join([one, one, one]), limits);
-  assert.ok(framed.ok);
-  if (!framed.ok) return;
-  const active = {
-    baseOffset: 0,
-    sizeInBytes: 0,
-    firstBatchTimestamp: -1,
-    createdMs: 0,
-    rollJitterMs: 0,
-    isOffsetIndexFull: false,
-    isTimeIndexFull: false,
+test("a group's inputs follow each other's offsets and a refused one takes none", () => {
+  const config = {
+    maxMessageBytes: 10_000,
+    segmentBytes: 100_000,
+    messageTimestampType: "LogAppendTime" as const,
   };
-  const runs = planRuns(framed.value, active, {
-    config: { segmentBytes: one.length * 2, segmentMs: 1_000_000 },
-    nowMs: 0,
-  });
-  assert.deepEqual(
-    runs.map((run) => [run.rollFirst, run.batches.length]),
+  const leader = { kind: "leader", leaderEpoch: 3 } as const;
+  const planned = planGroup(
     [
-      [false, 2],
-      [true, 1],
+      { records: batch(2), mode: leader },
+      { records: batch(1).subarray(0, 30), mode: leader },
+      { records: batch(3), mode: leader },
+      { records: batch(1, 15), mode: { kind: "follower" } },
     ],
+    { config, logEndOffset: 10, nowMs: 777 },
+  );
+  const accepted = planned.accepted.map((each) => [
+    each.input.records.length,
+    each.batches.map((one) => [one.baseOffset, one.lastOffset]),
+    each.logAppendTime,
+  ]);
+  const sizes = [batch(2).length, batch(3).length, batch(1).length];
+  assert.deepEqual(accepted, [
+    [sizes[0], [[10, 11]], 777],
+    [sizes[1], [[12, 14]], 777],
+    [sizes[2], [[15, 15]], -1],
+  ]);
+  assert.deepEqual(
+    planned.refused.map((each) => each.refusal.kind),
+    ["corruptInput"],
   );
 });

@@ -1,216 +1,60 @@
 /**
- * The pure part of an append: check the framing of the input again, assign offsets (leader) or
- * check them (follower), stamp the batches in place, and split the batches into runs, one per
- * segment, where the roll rule says a new segment must start. Nothing here writes a file; a
- * refusal leaves the log untouched.
+ * The pure plan of a group of appends: how many waiting appends one group takes, each input's
+ * batches framed and given their offsets in arrival order (`append-batches.ts`), and what each
+ * accepted input gets once written. Nothing here writes a file; a refusal leaves the log
+ * untouched.
  */
-import { iterateBatches, type BatchError, type RecordBatchHeader } from "../../protocol/index.js";
-import type { AppendRefusal } from "./log-errors.js";
 import type { LogConfig } from "./log-config.js";
-import type { AppendResult } from "./log-types.js";
-import type { AppendedBatch } from "./segment-indexing.js";
-import { rollReason, type ActiveSegmentState } from "./segment-roll.js";
+import type { AppendRefusal } from "./log-errors.js";
+import {
+  assignOffsets,
+  checkFollowerOffsets,
+  frameInput,
+  type FramedBatch,
+  type Planned,
+} from "./append-batches.js";
 
-/** A batch of the input with its header view (over the input bytes). */
-export interface FramedBatch extends AppendedBatch {
-  readonly header: RecordBatchHeader;
-  /** The input the batch lies in (at offsetInInput). */
-  readonly input: Uint8Array;
+/** What an append wrote, as Kafka's LogAppendInfo. */
+export interface AppendResult {
+  /** The first offset written, or -1 when the input held no batch. */
+  readonly firstOffset: number;
+  /** The last offset written, or -1 when the input held no batch. */
+  readonly lastOffset: number;
+  /** The largest batch maxTimestamp of the input (-1 when none has one). */
+  readonly maxTimestamp: number;
+  /** The last offset of the batch holding maxTimestamp (Kafka's shallow offset of it). */
+  readonly offsetOfMaxTimestamp: number;
+  /** The time stamped on the batches for a LogAppendTime topic, else -1. */
+  readonly logAppendTime: number;
+  /** The bytes written. */
+  readonly validBytes: number;
+  readonly batchCount: number;
 }
 
-/** The outcome of a step that may refuse the input. */
-export type Planned<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly refusal: AppendRefusal };
-
-const refuse = (refusal: AppendRefusal): { ok: false; refusal: AppendRefusal } => ({
-  ok: false,
-  refusal,
-});
-
-/** What framing checks besides the structure of the batches. */
-export interface FramingLimits {
-  readonly maxMessageBytes: number | undefined;
-  readonly segmentBytes: number;
-  readonly isCrcChecked: boolean;
-}
-
-/**
- * The batches of `records`, which must hold complete v2 batches only. `maxMessageBytes` caps each
- * batch (leaders only: Kafka lets followers take what their leader took); `isCrcChecked` checks
- * CRCs too (followers: the leader's bytes crossed the network since they were validated).
- */
-export function frameInput(records: Uint8Array, limits: FramingLimits): Planned<FramedBatch[]> {
-  const batches: FramedBatch[] = [];
-  for (const entry of iterateBatches(records, { maxBatchBytes: 0x7fffffff })) {
-    const { position } = entry;
-    const corrupt = (error: BatchError): Planned<never> =>
-      refuse({ kind: "corruptInput", position, error });
-    switch (entry.kind) {
-      case "legacy":
-        return corrupt({ kind: "legacyMagic", magic: entry.magic });
-      case "corrupt":
-        return corrupt(entry.error);
-      case "partial": {
-        const { neededBytes, availableBytes } = entry;
-        return corrupt({ kind: "truncated", neededBytes, availableBytes });
-      }
-      case "batch": {
-        const refusal = refusalOf(entry.header, position, limits);
-        if (refusal !== undefined) return refuse(refusal);
-        batches.push(framed(entry.header, position, records));
-      }
-    }
-  }
-  return { ok: true, value: batches };
-}
-
-/** Why a well-framed batch is refused all the same, or undefined. */
-function refusalOf(
-  header: RecordBatchHeader,
-  position: number,
-  limits: FramingLimits,
-): AppendRefusal | undefined {
-  const { sizeInBytes, lastOffsetDelta, recordCount } = header;
-  const { maxMessageBytes, segmentBytes } = limits;
-  if (maxMessageBytes !== undefined && sizeInBytes > maxMessageBytes) {
-    return { kind: "batchTooLarge", sizeInBytes, maxMessageBytes };
-  }
-  if (sizeInBytes > segmentBytes) return { kind: "inputTooLarge", sizeInBytes, segmentBytes };
-  if (lastOffsetDelta < 0) {
-    const detail = "negative lastOffsetDelta";
-    const error = { kind: "recordCountMismatch", recordCount, lastOffsetDelta, detail } as const;
-    return { kind: "corruptInput", position, error };
-  }
-  if (limits.isCrcChecked && !header.isCrcValid()) {
-    const error = {
-      kind: "crcMismatch",
-      storedCrc: header.crc,
-      computedCrc: header.computeCrc(),
-    } as const;
-    return { kind: "corruptInput", position, error };
-  }
-  return undefined;
-}
-
-function framed(header: RecordBatchHeader, offsetInInput: number, input: Uint8Array): FramedBatch {
-  return {
-    header,
-    input,
-    offsetInInput,
-    sizeInBytes: header.sizeInBytes,
-    baseOffset: header.baseOffset,
-    lastOffset: header.lastOffset,
-    maxTimestamp: header.maxTimestamp,
-  };
+/** What a written append gets: its result, and the offset to wait for durability up to, if any. */
+export interface WrittenAppend {
+  readonly result: AppendResult;
+  readonly flushTo: number | undefined;
 }
 
 /**
- * Assigns offsets from `logEndOffset` and stamps each batch in place with its base offset and
- * `leaderEpoch` (and, for a LogAppendTime topic, `logAppendTimeMs`), as Kafka's leader does;
- * the CRC stays valid for the first two, and is recomputed for the third.
+ * What each of the `accepted` inputs, now written, gets. With `flush.messages` unflushed
+ * messages or more, each input that wrote batches waits until the log end is durable.
  */
-export function assignOffsets(
-  batches: readonly FramedBatch[],
-  options: {
+export function writtenAppends(
+  accepted: readonly PlannedInput[],
+  log: {
     readonly logEndOffset: number;
-    readonly leaderEpoch: number;
-    readonly logAppendTimeMs: number | undefined;
+    readonly flushedOffset: number;
+    readonly flushMessages: number;
   },
-): Planned<FramedBatch[]> {
-  let nextOffset = options.logEndOffset;
-  const stamped: FramedBatch[] = [];
-  for (const batch of batches) {
-    const { header } = batch;
-    const lastOffset = nextOffset + header.lastOffsetDelta;
-    if (!Number.isSafeInteger(lastOffset)) return refuse({ kind: "offsetOverflow", lastOffset });
-    header.stampBaseOffset(nextOffset);
-    header.stampPartitionLeaderEpoch(options.leaderEpoch);
-    if (options.logAppendTimeMs !== undefined)
-      header.stampMaxTimestamp("logAppendTime", options.logAppendTimeMs);
-    stamped.push(framed(header, batch.offsetInInput, batch.input));
-    nextOffset = lastOffset + 1;
-  }
-  return { ok: true, value: stamped };
-}
-
-/** Checks a follower's offsets: the first at or past `logEndOffset`, then strictly increasing. */
-export function checkFollowerOffsets(
-  batches: readonly FramedBatch[],
-  logEndOffset: number,
-): Planned<FramedBatch[]> {
-  const first = batches[0];
-  if (first !== undefined && first.baseOffset < logEndOffset) {
-    return refuse({ kind: "unexpectedAppendOffset", firstOffset: first.baseOffset, logEndOffset });
-  }
-  let nextOffset = logEndOffset;
-  for (const batch of batches) {
-    if (batch.baseOffset < nextOffset) {
-      return refuse({
-        kind: "offsetsOutOfOrder",
-        position: batch.offsetInInput,
-        baseOffset: batch.baseOffset,
-      });
-    }
-    nextOffset = batch.lastOffset + 1;
-  }
-  return { ok: true, value: [...batches] };
-}
-
-/** Batches that go to one segment with one write; `rollFirst` says a new segment starts them. */
-export interface SegmentRun {
-  readonly rollFirst: boolean;
-  readonly batches: readonly FramedBatch[];
-}
-
-/**
- * Splits `batches` into runs by the roll rule, simulating the active segment as runs fill it:
- * a run ends where the next batch would make the segment roll.
- */
-export function planRuns(
-  batches: readonly FramedBatch[],
-  active: ActiveSegmentState,
-  options: {
-    readonly config: Pick<LogConfig, "segmentBytes" | "segmentMs">;
-    readonly nowMs: number;
-  },
-): SegmentRun[] {
-  const runs: SegmentRun[] = [];
-  // A working copy of the active segment's state, updated as batches are placed in it.
-  let segment = { ...active };
-  let current: FramedBatch[] = [];
-  let rollFirst = false;
-  for (const batch of batches) {
-    const { sizeInBytes, maxTimestamp, lastOffset } = batch;
-    const incoming = { sizeInBytes, maxTimestamp, lastOffset, nowMs: options.nowMs };
-    if (rollReason(segment, incoming, options.config) !== "none") {
-      if (current.length > 0) runs.push({ rollFirst, batches: current });
-      current = [];
-      rollFirst = true;
-      segment = emptySegmentAt(batch.baseOffset, segment, options.nowMs);
-    }
-    current.push(batch);
-    if (segment.sizeInBytes === 0) segment.firstBatchTimestamp = batch.maxTimestamp;
-    segment.sizeInBytes += batch.sizeInBytes;
-  }
-  if (current.length > 0) runs.push({ rollFirst, batches: current });
-  return runs;
-}
-
-function emptySegmentAt(
-  baseOffset: number,
-  previous: ActiveSegmentState,
-  nowMs: number,
-): { -readonly [Key in keyof ActiveSegmentState]: ActiveSegmentState[Key] } {
-  return {
-    ...previous,
-    baseOffset,
-    sizeInBytes: 0,
-    firstBatchTimestamp: -1,
-    createdMs: nowMs,
-    isOffsetIndexFull: false,
-    isTimeIndexFull: false,
-  };
+): WrittenAppend[] {
+  const unflushedMessages = log.logEndOffset - log.flushedOffset;
+  const flushTo = unflushedMessages >= log.flushMessages ? log.logEndOffset : undefined;
+  return accepted.map((each) => ({
+    result: appendResultOf(each.batches, each.logAppendTime),
+    flushTo: each.batches.length === 0 ? undefined : flushTo,
+  }));
 }
 
 /** The append result of `batches` (non-empty), as Kafka's LogAppendInfo reports it. */
@@ -240,4 +84,107 @@ export function appendResultOf(
     validBytes,
     batchCount: batches.length,
   };
+}
+
+/** Who appends: the leader (assigns offsets, stamps its epoch) or a follower (keeps offsets). */
+export type AppendMode =
+  { readonly kind: "leader"; readonly leaderEpoch: number } | { readonly kind: "follower" };
+
+/** The most bytes one group of coalesced appends writes; the rest wait for the next group. */
+export const APPEND_GROUP_BYTES_MAX = 4 * 1024 * 1024;
+export const APPEND_GROUP_COUNT_MAX = 1024;
+
+/**
+ * How many of the `waiting` appends, oldest first, the next group takes: the oldest always,
+ * then those that keep the group within APPEND_GROUP_COUNT_MAX and APPEND_GROUP_BYTES_MAX.
+ */
+export function appendGroupSize(waiting: readonly { readonly records: Uint8Array }[]): number {
+  let count = 0;
+  let bytes = 0;
+  while (count < waiting.length && count < APPEND_GROUP_COUNT_MAX) {
+    const next = waiting[count] as { readonly records: Uint8Array };
+    if (count > 0 && bytes + next.records.length > APPEND_GROUP_BYTES_MAX) break;
+    bytes += next.records.length;
+    count++;
+  }
+  return count;
+}
+
+/** The topic configs planning reads. */
+type AppendConfig = Pick<LogConfig, "maxMessageBytes" | "segmentBytes" | "messageTimestampType">;
+
+/** One input of a group, as its caller gave it. */
+export interface AppendInput {
+  readonly records: Uint8Array;
+  readonly mode: AppendMode;
+}
+
+/** An accepted input: its batches, stamped, and the time stamped on them (or -1). */
+export interface PlannedInput {
+  readonly batches: readonly FramedBatch[];
+  readonly logAppendTime: number;
+}
+
+/** A group's inputs split by the outcome of their planning, each list in arrival order. */
+export interface PlannedGroup<I extends AppendInput> {
+  readonly accepted: readonly (PlannedInput & { readonly input: I })[];
+  readonly refused: readonly { readonly input: I; readonly refusal: AppendRefusal }[];
+}
+
+/**
+ * Frames each input and assigns its offsets (leader) or checks them (follower), in order, from
+ * `logEndOffset`: each accepted input starts where the one before it ends, and a refused one
+ * takes no offsets. A LogAppendTime topic's leader batches get `nowMs`.
+ */
+export function planGroup<I extends AppendInput>(
+  inputs: readonly I[],
+  at: {
+    readonly config: AppendConfig;
+    readonly logEndOffset: number;
+    readonly nowMs: number;
+  },
+): PlannedGroup<I> {
+  const accepted: (PlannedInput & { readonly input: I })[] = [];
+  const refused: { readonly input: I; readonly refusal: AppendRefusal }[] = [];
+  let logEndOffset = at.logEndOffset;
+  for (const input of inputs) {
+    const planned = planInput(input, { config: at.config, logEndOffset, nowMs: at.nowMs });
+    if (!planned.ok) {
+      refused.push({ input, refusal: planned.refusal });
+      continue;
+    }
+    const { batches, logAppendTime } = planned.value;
+    accepted.push({ input, batches, logAppendTime });
+    const last = batches[batches.length - 1];
+    if (last !== undefined) logEndOffset = last.lastOffset + 1;
+  }
+  return { accepted, refused };
+}
+
+function planInput(
+  input: AppendInput,
+  at: { readonly config: AppendConfig; readonly logEndOffset: number; readonly nowMs: number },
+): Planned<PlannedInput> {
+  const { config } = at;
+  const { mode } = input;
+  const isLeader = mode.kind === "leader";
+  const limits = {
+    maxMessageBytes: isLeader ? config.maxMessageBytes : undefined,
+    segmentBytes: config.segmentBytes,
+    isCrcChecked: !isLeader,
+  };
+  const framed = frameInput(input.records, limits);
+  if (!framed.ok) return framed;
+  const logAppendTime = isLeader && config.messageTimestampType === "LogAppendTime" ? at.nowMs : -1;
+  if (framed.value.length === 0) return { ok: true, value: { batches: [], logAppendTime } };
+  const checked =
+    mode.kind === "follower"
+      ? checkFollowerOffsets(framed.value, at.logEndOffset)
+      : assignOffsets(framed.value, {
+          logEndOffset: at.logEndOffset,
+          leaderEpoch: mode.leaderEpoch,
+          logAppendTimeMs: logAppendTime < 0 ? undefined : logAppendTime,
+        });
+  if (!checked.ok) return checked;
+  return { ok: true, value: { batches: checked.value, logAppendTime } };
 }

@@ -20,7 +20,6 @@ export interface ScannedBatch {
   readonly partitionLeaderEpoch: number;
 }
 
-/** Where a scan ended. */
 export type ScanEnd =
   | { readonly kind: "end"; readonly position: number }
   /** A batch that does not fit before `endPosition`: torn, or cut by the caller's bound. */

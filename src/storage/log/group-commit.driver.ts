@@ -28,7 +28,6 @@ export interface FlushTarget {
   onBackgroundFailure(error: unknown): void;
 }
 
-/** The group commit of one log. */
 export class GroupCommit {
   private waiters: Waiter[] = [];
   private backgroundTarget = 0;

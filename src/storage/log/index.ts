@@ -15,17 +15,14 @@ export {
   errorCodeOfAppendRefusal,
 } from "./log-errors.js";
 export type { AppendRefusal } from "./log-errors.js";
-export type {
-  AppendResult,
-  LogOffsetMetadata,
-  LogReadResult,
-  RecoveryReport,
-  SegmentInfo,
-  SegmentRecovery,
-  TimestampAndOffset,
-} from "./log-types.js";
+export type { AppendResult } from "./append-plan.js";
+export type { RecoveryReport } from "./log-loader.driver.js";
+export type { LogOffsetMetadata, LogReadResult } from "./log-read.driver.js";
+export type { SegmentInfo } from "./log-segment.driver.js";
+export type { TimestampAndOffset } from "./log-timestamp.driver.js";
+export type { SegmentRecovery } from "./segment-recovery.driver.js";
 export { PartitionLog } from "./log.driver.js";
-export type { OpenLogOptions } from "./log.driver.js";
+export type { OpenLogOptions } from "./log-loader.driver.js";
 export type { FileSlice, ReadOptions } from "./log-read.driver.js";
 export { LogSegment } from "./log-segment.driver.js";
 export type { SegmentOptions } from "./log-segment.driver.js";

@@ -13,7 +13,6 @@ import { LogSegment, type SegmentOptions } from "./log-segment.driver.js";
 import { segmentFilePath } from "./segment-files.driver.js";
 import { recoverSegment } from "./segment-recovery.driver.js";
 
-/** The context the cleanup needs. */
 export interface LeftoverContext {
   readonly fileSystem: FileSystem;
   readonly dir: string;

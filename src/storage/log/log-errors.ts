@@ -74,7 +74,6 @@ export class LogAppendError extends Error {
   }
 }
 
-/** True when `error` is a LogAppendError. */
 export function isLogAppendError(error: unknown): error is LogAppendError {
   return error instanceof LogAppendError;
 }

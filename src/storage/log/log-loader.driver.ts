@@ -2,19 +2,68 @@
  * Opening a partition log, as Kafka's LogLoader: handle leftover files, open every segment,
  * rebuild indexes that fail their sanity check, and after an unclean shutdown scan every segment
  * from the one holding the recovery point; the first bad batch ends the log there. The
- * leader-epoch cache is then cut to the recovered log.
+ * leader-epoch cache is then cut to the recovered log, and partition.metadata written when
+ * missing.
  */
-import { basename, dirname } from "../../common/index.js";
-import type { FileSystem, Logger } from "../../ports/index.js";
+import { basename, dirname, type Uuid } from "../../common/index.js";
+import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import { parseSegmentFileName } from "../file-names.js";
 import { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
+import { readPartitionMetadata, writePartitionMetadata } from "../partition-metadata.driver.js";
 import { handleLeftoverFiles } from "./leftover-files.driver.js";
 import { LogSegment, type SegmentOptions } from "./log-segment.driver.js";
-import type { RecoveryReport, SegmentRecovery } from "./log-types.js";
-import { recoverSegment, type EpochStart } from "./segment-recovery.driver.js";
+import type { LogConfig, TopicPartition } from "./log-config.js";
+import {
+  recoverSegment,
+  type EpochStart,
+  type SegmentRecovery,
+} from "./segment-recovery.driver.js";
+import { segmentOptionsFor } from "./segment-roll.js";
 
-/** What loading needs. */
-export interface LoadContext {
+/** What opening a log did to it; the log manager turns it into metrics. */
+export interface RecoveryReport {
+  /** Segments whose batches were scanned and whose indexes were rebuilt. */
+  readonly recoveredSegments: readonly SegmentRecovery[];
+  /** Bytes cut off the log: torn tails plus whole segments after a bad batch. */
+  readonly truncatedBytes: number;
+  /** Segments deleted because they followed a bad batch. */
+  readonly deletedSegmentCount: number;
+  readonly logEndOffset: number;
+  /** Segments whose indexes failed their sanity check and were rebuilt. */
+  readonly rebuiltIndexCount: number;
+  /** Leftover .cleaned, .swap, .deleted and orphan files handled. */
+  readonly leftoverFileCount: number;
+}
+
+/** What `PartitionLog.open` needs. */
+export interface OpenLogOptions {
+  readonly fs: FileSystem;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The partition folder, `<log dir>/<topic>-<partition>`; created when missing. */
+  readonly dir: string;
+  readonly topicPartition: TopicPartition;
+  /** The topic config the log opens with; `updateConfig` replaces it later. */
+  readonly config: LogConfig;
+  /** From recovery-point-offset-checkpoint: below it everything was flushed. */
+  readonly recoveryPoint: number;
+  /** From log-start-offset-checkpoint. */
+  readonly logStartOffset: number;
+  /** Whether the log manager found its clean-shutdown marker. */
+  readonly hadCleanShutdown: boolean;
+  /** Written to partition.metadata when the folder has none. */
+  readonly topicId?: Uuid;
+  /**
+   * Told of every FileSystemError or MalformedFileError an operation meets (append, read,
+   * flush, roll, truncation, retention, the cleaner's swap, deletion of `.deleted` files, close,
+   * and background flushes), before the operation throws; never of a refused input or a broken
+   * invariant. The log manager takes the log's dir offline on it.
+   */
+  readonly onIoError?: (error: unknown) => void;
+}
+
+/** What loading reads of the options, with each segment's options. */
+interface LoadContext {
   readonly fileSystem: FileSystem;
   readonly logger: Logger;
   readonly dir: string;
@@ -22,11 +71,9 @@ export interface LoadContext {
   readonly indexIntervalBytes: number;
   readonly segmentIndexBytes: number;
   readonly recoveryPoint: number;
-  readonly logStartOffset: number;
   readonly hadCleanShutdown: boolean;
 }
 
-/** A loaded log's state. */
 export interface LoadedLog {
   readonly segments: LogSegment[];
   readonly epochCache: LeaderEpochFileCache;
@@ -167,9 +214,22 @@ async function recoverUnflushed(
   return segments;
 }
 
-/** Loads the log in `context.dir` (creating the folder when missing). */
-export async function loadLog(context: LoadContext): Promise<LoadedLog> {
-  const { fileSystem, dir } = context;
+/** Loads the log in `options.dir` (creating the folder when missing). */
+export async function loadLog(options: OpenLogOptions): Promise<LoadedLog> {
+  const { fs: fileSystem, dir, config } = options;
+  const context: LoadContext = {
+    fileSystem,
+    logger: options.logger,
+    dir,
+    segmentOptions: (baseOffset) => {
+      const log = { fileSystem, dir, topicPartition: options.topicPartition };
+      return segmentOptionsFor({ ...log, nowMs: options.clock.nowMs() }, config, baseOffset);
+    },
+    indexIntervalBytes: config.indexIntervalBytes,
+    segmentIndexBytes: config.segmentIndexBytes,
+    recoveryPoint: options.recoveryPoint,
+    hadCleanShutdown: options.hadCleanShutdown,
+  };
   await ensureFolder(fileSystem, dir);
   const leftoverFileCount = await handleLeftoverFiles(context);
   const tally: LoadTally = {
@@ -182,8 +242,8 @@ export async function loadLog(context: LoadContext): Promise<LoadedLog> {
   let segments = await openSegments(context, tally);
   if (!context.hadCleanShutdown) segments = await recoverUnflushed(segments, context, tally);
   const epochCache = await LeaderEpochFileCache.load(fileSystem, dir);
-  let logEndOffset = segments[segments.length - 1]?.nextOffset ?? context.logStartOffset;
-  if (segments.length > 0 && logEndOffset < context.logStartOffset) {
+  let logEndOffset = segments[segments.length - 1]?.nextOffset ?? options.logStartOffset;
+  if (segments.length > 0 && logEndOffset < options.logStartOffset) {
     // The log start moved past everything on disk (DeleteRecords, then a crash): start empty there.
     context.logger.warn("the log ends before its start offset; starting it empty", {
       dir,
@@ -195,11 +255,11 @@ export async function loadLog(context: LoadContext): Promise<LoadedLog> {
     await epochCache.clearAndFlush();
   }
   if (segments.length === 0) {
-    segments.push(await LogSegment.create(context.segmentOptions(context.logStartOffset)));
-    logEndOffset = context.logStartOffset;
+    segments.push(await LogSegment.create(context.segmentOptions(options.logStartOffset)));
+    logEndOffset = options.logStartOffset;
     await fileSystem.syncDirectory(dir);
   }
-  const logStartOffset = Math.max(context.logStartOffset, (segments[0] as LogSegment).baseOffset);
+  const logStartOffset = Math.max(options.logStartOffset, (segments[0] as LogSegment).baseOffset);
   await repairEpochCache(epochCache, tally.epochStarts, { logStartOffset, logEndOffset });
   const recoveryPoint = context.hadCleanShutdown
     ? logEndOffset
@@ -212,6 +272,10 @@ export async function loadLog(context: LoadContext): Promise<LoadedLog> {
     rebuiltIndexCount: tally.rebuiltIndexCount,
     leftoverFileCount,
   };
+  const { topicId } = options;
+  if (topicId !== undefined && (await readPartitionMetadata(fileSystem, dir)) === undefined) {
+    await writePartitionMetadata(fileSystem, dir, topicId);
+  }
   return { segments, epochCache, logStartOffset, logEndOffset, recoveryPoint, report };
 }
 

@@ -5,7 +5,34 @@
 import { scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
 import type { LogSegment } from "./log-segment.driver.js";
 import type { FileHandle } from "../../ports/index.js";
-import type { LogOffsetMetadata, LogReadResult } from "./log-types.js";
+
+/** An offset and where it lies on disk, as Kafka's LogOffsetMetadata. */
+export interface LogOffsetMetadata {
+  readonly offset: number;
+  readonly segmentBaseOffset: number;
+  /** The position in the segment's log file of the batch holding `offset`. */
+  readonly position: number;
+}
+
+export type LogReadResult =
+  | {
+      readonly kind: "records";
+      /** Where the read started: the offset asked for and the batch holding it. */
+      readonly fetchOffsetMetadata: LogOffsetMetadata;
+      /** Whole batches, in offset order; empty when nothing could be returned. */
+      readonly slices: readonly FileSlice[];
+      readonly sizeInBytes: number;
+      /** The offset after the last batch returned (the fetch offset when nothing was). */
+      readonly nextOffset: number;
+      readonly logStartOffset: number;
+      readonly logEndOffset: number;
+    }
+  /** OFFSET_OUT_OF_RANGE: below the log start offset or above the log end offset. */
+  | {
+      readonly kind: "offsetOutOfRange";
+      readonly logStartOffset: number;
+      readonly logEndOffset: number;
+    };
 
 /**
  * A run of whole batches in a segment's log file, to be read (`readBytes`) or sent as is. The
@@ -22,7 +49,6 @@ export interface FileSlice {
   readonly sizeInBytes: number;
 }
 
-/** What `read` is asked. */
 export interface ReadOptions {
   /** The offset to read from; the batch holding it comes first. */
   readonly fromOffset: number;
@@ -34,7 +60,6 @@ export interface ReadOptions {
   readonly minOneBatch: boolean;
 }
 
-/** The log bounds a read checks against. */
 export interface ReadBounds {
   readonly logStartOffset: number;
   readonly logEndOffset: number;

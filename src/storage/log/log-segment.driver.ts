@@ -1,8 +1,9 @@
 /**
  * One segment of a partition log: the `.log` file of whole batches, its offset index and its time
- * index. States: open (active or inactive; only the log's last segment is active and takes
- * appends), then closed (close or deleteFiles); closed is final. A segment may also change stage
- * (live, cleaned, swap, deleted) by renaming its files, which keeps it open.
+ * index. This file owns one state machine, the segment's. States: open (active or inactive; only
+ * the log's last segment is active and takes appends), then closed (close or deleteFiles); closed
+ * is final. An open segment may change stage (live, cleaned, swap, deleted) by renaming its
+ * files.
  */
 import { assert } from "../../common/index.js";
 import type { FileHandle } from "../../ports/index.js";
@@ -23,7 +24,22 @@ import {
 import { SegmentIndexing, type AppendedBatch, type RebuiltSegment } from "./segment-indexing.js";
 import { findBatchHolding, loadTail, readFirstBatchTimestamp } from "./segment-scans.driver.js";
 import type { ActiveSegmentState } from "./segment-roll.js";
-import type { SegmentInfo } from "./log-types.js";
+
+/** A summary of one segment, for retention, metrics and DescribeLogDirs. */
+export interface SegmentInfo {
+  readonly baseOffset: number;
+  /** The offset after the segment's last batch (its base offset when empty). */
+  readonly nextOffset: number;
+  readonly sizeInBytes: number;
+  /** The largest batch maxTimestamp, or -1 when no batch has one. */
+  readonly maxTimestamp: number;
+  /** When the segment was last written (file time when loaded). */
+  readonly lastModifiedMs: number;
+  /** Kafka's largestTimestamp: maxTimestamp, or lastModifiedMs when there is none. */
+  readonly largestTimestamp: number;
+  /** The path of the segment's log file. */
+  readonly path: string;
+}
 
 /** What a segment needs besides its location. */
 export interface SegmentOptions extends SegmentLocation {
@@ -43,7 +59,6 @@ interface SegmentState {
   createdMs: number;
 }
 
-/** A segment of the log. */
 export class LogSegment {
   private isClosed = false;
   private readonly indexing: SegmentIndexing;
@@ -69,7 +84,7 @@ export class LogSegment {
 
   /**
    * Opens an existing segment and reads what its files say; `indexSanity` tells whether the
-   * indexes may be trusted. Call `loadState` (trusted indexes) or `recover` before use.
+   * indexes may be trusted. Call `loadState` (trusted indexes) or recover it before use.
    */
   static async open(
     options: SegmentOptions,
@@ -126,7 +141,6 @@ export class LogSegment {
     return this.indexing.maxTimestampSoFar;
   }
 
-  /** What the roll decision reads. */
   rollState(): ActiveSegmentState {
     return {
       baseOffset: this.baseOffset,
@@ -139,7 +153,6 @@ export class LogSegment {
     };
   }
 
-  /** A summary for retention and reporting. */
   info(): SegmentInfo {
     const { nextOffset, sizeInBytes, lastModifiedMs } = this.state;
     const maxTimestamp = this.indexing.maxTimestampSoFar;
@@ -223,7 +236,6 @@ export class LogSegment {
     return truncatedBytes;
   }
 
-  /** Reads `sizeInBytes` bytes at `position` of the log file. */
   async readBytes(position: number, sizeInBytes: number): Promise<Uint8Array> {
     return readAt(this.files.log, position, sizeInBytes);
   }
@@ -288,7 +300,6 @@ export class LogSegment {
     await this.files.log.close();
   }
 
-  /** Closes the files and removes them. */
   async deleteFiles(): Promise<void> {
     await this.close();
     await unlinkSegmentFiles(this.options, this.currentStage);

@@ -5,14 +5,52 @@
  */
 import { forEachDecodedRecord } from "../../protocol/index.js";
 import { scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
-import type { LogCore } from "./log-core.driver.js";
+import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
 import type { LogSegment } from "./log-segment.driver.js";
-import type { TimestampAndOffset } from "./log-types.js";
+
+/** The first record at or after a timestamp, as ListOffsets answers. */
+export interface TimestampAndOffset {
+  readonly offset: number;
+  readonly timestamp: number;
+  /** The leader epoch of the batch holding the record, or -1 when unknown. */
+  readonly leaderEpoch: number;
+}
 
 /** ListOffsets' special timestamps (Kafka's ListOffsetsRequest constants). */
 export const LATEST_TIMESTAMP = -1;
 export const EARLIEST_TIMESTAMP = -2;
 export const MAX_TIMESTAMP = -3;
+
+/** What a ListOffsets lookup reads of the log: its segments, oldest first, and its bounds. */
+export interface TimestampLookup {
+  readonly segments: readonly LogSegment[];
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  readonly epochCache: Pick<LeaderEpochFileCache, "epochForOffset" | "latestEpoch">;
+}
+
+/**
+ * ListOffsets for `timestampMs`: the earliest or latest offset, the record with the largest
+ * timestamp, or the first record at or after the timestamp from the log start, each with the
+ * leader epoch of its batch.
+ */
+export async function fetchOffsetByTimestamp(
+  log: TimestampLookup,
+  timestampMs: number,
+): Promise<TimestampAndOffset | undefined> {
+  const { logStartOffset, epochCache } = log;
+  if (timestampMs === EARLIEST_TIMESTAMP) {
+    const leaderEpoch = epochCache.epochForOffset(logStartOffset) ?? -1;
+    return { offset: logStartOffset, timestamp: -1, leaderEpoch };
+  }
+  if (timestampMs === LATEST_TIMESTAMP) {
+    const leaderEpoch = epochCache.latestEpoch() ?? -1;
+    return { offset: log.logEndOffset, timestamp: -1, leaderEpoch };
+  }
+  const options = { startingOffset: logStartOffset };
+  if (timestampMs === MAX_TIMESTAMP) return findMaxTimestamp(log.segments, options);
+  return findOffsetByTimestamp(log.segments, { ...options, timestampMs });
+}
 
 /**
  * The first record at or after `timestampMs` with an offset at or after `startingOffset` in
@@ -84,29 +122,4 @@ async function findInSegment(
     position = candidate.position + candidate.sizeInBytes;
   }
   return undefined;
-}
-
-/**
- * ListOffsets for `timestampMs` in the log of `core`: the earliest and latest offsets, the record
- * with the largest timestamp, or the first record at or after the timestamp, each with the
- * leader epoch of its batch.
- */
-export async function fetchOffsetByTimestamp(
-  core: LogCore,
-  timestampMs: number,
-): Promise<TimestampAndOffset | undefined> {
-  core.checkUsable();
-  const { logStartOffset, logEndOffset, epochCache } = core;
-  if (timestampMs === EARLIEST_TIMESTAMP) {
-    const leaderEpoch = epochCache.epochForOffset(logStartOffset) ?? -1;
-    return { offset: logStartOffset, timestamp: -1, leaderEpoch };
-  }
-  if (timestampMs === LATEST_TIMESTAMP) {
-    const leaderEpoch = epochCache.latestEpoch() ?? -1;
-    return { offset: logEndOffset, timestamp: -1, leaderEpoch };
-  }
-  const options = { startingOffset: logStartOffset };
-  const segments = core.segments.all();
-  if (timestampMs === MAX_TIMESTAMP) return findMaxTimestamp(segments, options);
-  return findOffsetByTimestamp(segments, { ...options, timestampMs });
 }

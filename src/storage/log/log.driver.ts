@@ -1,158 +1,168 @@
 /**
- * The partition log: Kafka's UnifiedLog over the FileSystem port. It appends (as leader or
- * follower), reads whole batches as file slices, answers timestamp and epoch lookups, truncates,
- * applies retention and DeleteRecords, flushes by `flush.messages` and `flush.ms` with group
- * commit, and swaps in cleaned segments. Opening it recovers what a crash left.
+ * The partition log, Kafka's UnifiedLog over the FileSystem port: appends as leader or follower
+ * with group commit, reads of whole batches as file slices, timestamp and epoch lookups,
+ * truncation, retention and DeleteRecords, flushes by `flush.messages` and `flush.ms`, the
+ * cleaner's swap. Opening it recovers what a crash left (`log-loader.driver.ts`).
  *
- * States: open, then closed (close or deleteFiles), which is final: later operations throw
- * LogClosedError. An I/O error in the background (a flush after a roll) makes every later
- * operation throw LogFailedError. Every I/O error goes to `onIoError` first.
+ * This file owns one state machine: the log, with every fact of it that changes: segments, log
+ * start offset, config, appends waiting for their group, removed segments (DeletedSegments),
+ * whether the folder needs a sync, the last flush, and the recovery point (its GroupCommit).
+ * The rules are pure, beside it: append-*.ts, segment-list.ts, segment-roll.ts, retention.ts.
+ *
+ * States: open, failed, closed. open -> failed on an I/O error in the background (a flush after
+ * a roll, a group of appends); open -> closed by close or deleteFiles. Both are final: later
+ * operations throw LogFailedError or LogClosedError. Every I/O error goes to `onIoError` first.
+ * Operations that change the segments run on `queue` one at a time, as under Kafka's log lock;
+ * those that remove, truncate or rename segments also hold the group commit's `exclusive`.
  */
-import type { Uuid } from "../../common/index.js";
+import { assert, dirname } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
-import { readPartitionMetadata, writePartitionMetadata } from "../partition-metadata.driver.js";
-import { appendRecords } from "./log-append.driver.js";
-import type { LogConfig, TopicPartition } from "./log-config.js";
-import { checkLogConfig } from "./log-config.js";
-import { LogCore, segmentOptionsFor, type LogContext } from "./log-core.driver.js";
-import { loadLog } from "./log-loader.driver.js";
-import * as maintenance from "./log-maintenance.driver.js";
-import { readSegments, type FileSlice, type ReadOptions } from "./log-read.driver.js";
-import type { LogSegment, SegmentOptions } from "./log-segment.driver.js";
-import { fetchOffsetByTimestamp } from "./log-timestamp.driver.js";
-import type {
-  AppendResult,
-  LogOffsetMetadata,
-  LogReadResult,
-  RecoveryReport,
-  SegmentInfo,
-  TimestampAndOffset,
-} from "./log-types.js";
+import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
+import {
+  appendGroupSize,
+  planGroup,
+  writtenAppends,
+  type AppendInput,
+  type AppendMode,
+  type AppendResult,
+  type PlannedInput,
+  type WrittenAppend,
+} from "./append-plan.js";
+import { planRuns, runWrite } from "./append-runs.js";
 import { readAt } from "./batch-scan.driver.js";
-import { SegmentList } from "./segment-list.js";
+import { DeletedSegments } from "./deleted-segments.driver.js";
+import { GroupCommit } from "./group-commit.driver.js";
+import { checkLogConfig, type LogConfig, type TopicPartition } from "./log-config.js";
+import { LogAppendError, LogClosedError, LogFailedError, isIoError } from "./log-errors.js";
+import {
+  loadLog,
+  type LoadedLog,
+  type OpenLogOptions,
+  type RecoveryReport,
+} from "./log-loader.driver.js";
+import {
+  readSegments,
+  type FileSlice,
+  type LogOffsetMetadata,
+  type LogReadResult,
+  type ReadOptions,
+} from "./log-read.driver.js";
+import { LogSegment, type SegmentInfo, type SegmentOptions } from "./log-segment.driver.js";
+import { fetchOffsetByTimestamp, type TimestampAndOffset } from "./log-timestamp.driver.js";
+import { deletableSegmentCount, retentionReasons, type RetentionReason } from "./retention.js";
+import { SegmentList, isCoveredBy } from "./segment-list.js";
+import { segmentOptionsFor } from "./segment-roll.js";
+import { SerialQueue } from "./serial-queue.driver.js";
 
-/** What `PartitionLog.open` needs. */
-export interface OpenLogOptions {
-  readonly fs: FileSystem;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** The partition folder, `<log dir>/<topic>-<partition>`; created when missing. */
-  readonly dir: string;
-  readonly topicPartition: TopicPartition;
-  /** The topic config the log opens with; `updateConfig` replaces it later. */
-  readonly config: LogConfig;
-  /** From recovery-point-offset-checkpoint: below it everything was flushed. */
-  readonly recoveryPoint: number;
-  /** From log-start-offset-checkpoint. */
-  readonly logStartOffset: number;
-  /** Whether the log manager found its clean-shutdown marker. */
-  readonly hadCleanShutdown: boolean;
-  /** Written to partition.metadata when the folder has none. */
-  readonly topicId?: Uuid;
-  /**
-   * Told of every FileSystemError or MalformedFileError an operation meets (append, read,
-   * flush, roll, truncation, retention, the cleaner's swap, deletion of `.deleted` files, close,
-   * and background flushes), before the operation throws; never of a refused input or a broken
-   * invariant. The log manager takes the log's dir offline on it.
-   */
-  readonly onIoError?: (error: unknown) => void;
+type LogState =
+  | { readonly kind: "open" }
+  | { readonly kind: "failed"; readonly error: unknown }
+  | { readonly kind: "closed" };
+
+interface PendingAppend extends AppendInput {
+  readonly resolve: (written: WrittenAppend) => void;
+  readonly reject: (error: unknown) => void;
 }
 
-/** One partition's log. */
 export class PartitionLog {
-  private constructor(
-    private readonly core: LogCore,
-    /** What opening the log found and repaired. */
-    readonly recoveryReport: RecoveryReport,
-  ) {}
+  readonly dir: string;
+  readonly topicPartition: TopicPartition;
+  /** What opening the log found and repaired. */
+  readonly recoveryReport: RecoveryReport;
+  private readonly fileSystem: FileSystem;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly onIoError: ((error: unknown) => void) | undefined;
+  private readonly segmentList: SegmentList<LogSegment>;
+  private readonly epochCache: LeaderEpochFileCache;
+  private readonly queue: SerialQueue;
+  private readonly groupCommit: GroupCommit;
+  private state: LogState = { kind: "open" };
+  private currentConfig: LogConfig;
+  private startOffset: number;
+  private lastFlushMs: number;
+  private readonly pendingAppends: PendingAppend[] = [];
+  private readonly deletedSegments = new DeletedSegments();
+  private isDirectoryDirty = false;
+
+  private constructor(options: OpenLogOptions, loaded: LoadedLog) {
+    this.dir = options.dir;
+    this.topicPartition = options.topicPartition;
+    this.recoveryReport = loaded.report;
+    this.fileSystem = options.fs;
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.onIoError = options.onIoError;
+    this.segmentList = new SegmentList(loaded.segments);
+    this.epochCache = loaded.epochCache;
+    this.currentConfig = options.config;
+    this.startOffset = loaded.logStartOffset;
+    this.lastFlushMs = options.clock.nowMs();
+    this.queue = new SerialQueue(() => this.groupCommit.onWriteSettled());
+    this.groupCommit = new GroupCommit(
+      {
+        writtenEndOffset: () => this.logEndOffset,
+        isWriting: () => this.queue.isBusy,
+        flushTo: (endOffset) => this.flushSegments(endOffset),
+        onBackgroundFailure: (error) => this.fail(error),
+      },
+      loaded.recoveryPoint,
+    );
+  }
 
   /** Opens (creating or recovering as needed) the log in `options.dir`. */
   static async open(options: OpenLogOptions): Promise<PartitionLog> {
     checkLogConfig(options.config);
-    const context: LogContext = {
-      fileSystem: options.fs,
-      clock: options.clock,
-      logger: options.logger,
-      dir: options.dir,
-      topicPartition: options.topicPartition,
-      onIoError: options.onIoError,
-    };
-    const loaded = await loadLog({
-      fileSystem: options.fs,
-      logger: options.logger,
-      dir: options.dir,
-      segmentOptions: (baseOffset) => segmentOptionsFor(context, options.config, baseOffset),
-      indexIntervalBytes: options.config.indexIntervalBytes,
-      segmentIndexBytes: options.config.segmentIndexBytes,
-      recoveryPoint: options.recoveryPoint,
-      logStartOffset: options.logStartOffset,
-      hadCleanShutdown: options.hadCleanShutdown,
-    });
-    if (
-      options.topicId !== undefined &&
-      (await readPartitionMetadata(options.fs, options.dir)) === undefined
-    ) {
-      await writePartitionMetadata(options.fs, options.dir, options.topicId);
-    }
-    const state = { ...loaded, config: options.config };
-    const core = new LogCore(context, new SegmentList(loaded.segments), loaded.epochCache, state);
-    return new PartitionLog(core, loaded.report);
+    return new PartitionLog(options, await loadLog(options));
   }
 
-  get topicPartition(): TopicPartition {
-    return this.core.context.topicPartition;
-  }
-  get dir(): string {
-    return this.core.context.dir;
-  }
   get config(): LogConfig {
-    return this.core.config;
-  }
-  /**
-   * Applies a changed topic config (Kafka's UnifiedLog.updateConfig) to the next append, roll,
-   * retention, cleaning and flush decisions; the segments already written stay as they are.
-   */
-  updateConfig(config: LogConfig): void {
-    this.core.updateConfig(config);
+    return this.currentConfig;
   }
   get logStartOffset(): number {
-    return this.core.logStartOffset;
+    return this.startOffset;
   }
+  /** The offset after the last batch whose write completed. */
   get logEndOffset(): number {
-    return this.core.logEndOffset;
+    return this.segmentList.active.nextOffset;
   }
   /** Where the log end is on disk (Kafka's logEndOffsetMetadata). */
   get logEndOffsetMetadata(): LogOffsetMetadata {
-    const active = this.core.segments.active;
-    return {
-      offset: active.nextOffset,
-      segmentBaseOffset: active.baseOffset,
-      position: active.sizeInBytes,
-    };
+    const active = this.segmentList.active;
+    const position = active.sizeInBytes;
+    return { offset: active.nextOffset, segmentBaseOffset: active.baseOffset, position };
   }
   /** Everything below it is durable (flushed). */
   get recoveryPoint(): number {
-    return this.core.groupCommit.flushedOffset;
+    return this.groupCommit.flushedOffset;
   }
   /** Bytes in all segments. */
   get size(): number {
-    return this.core.segments.all().reduce((sum, segment) => sum + segment.sizeInBytes, 0);
+    return this.segmentList.all().reduce((sum, segment) => sum + segment.sizeInBytes, 0);
   }
   get segmentCount(): number {
-    return this.core.segments.count;
+    return this.segmentList.count;
   }
   /** Flush rounds (fsync groups) run so far, for metrics and tests. */
   get flushCount(): number {
-    return this.core.groupCommit.roundCount;
+    return this.groupCommit.roundCount;
   }
-  /** The latest leader epoch in the epoch cache, if any. */
   get latestEpoch(): number | undefined {
-    return this.core.epochCache.latestEpoch();
+    return this.epochCache.latestEpoch();
+  }
+  /** Oldest first. */
+  segments(): readonly SegmentInfo[] {
+    return this.segmentList.all().map((segment) => segment.info());
   }
 
-  /** The segments, oldest first. */
-  segments(): readonly SegmentInfo[] {
-    return this.core.segments.all().map((segment) => segment.info());
+  /**
+   * Applies a changed topic config (Kafka's UnifiedLog.updateConfig) to the next append, roll,
+   * retention, cleaning and flush decisions; the segments already written stay as they are (a
+   * smaller `segment.bytes` rolls the active segment at the next append).
+   */
+  updateConfig(config: LogConfig): void {
+    checkLogConfig(config);
+    this.currentConfig = config;
   }
 
   /**
@@ -165,112 +175,170 @@ export class PartitionLog {
     options: { readonly leaderEpoch: number },
   ): Promise<AppendResult> {
     const mode = { kind: "leader", leaderEpoch: options.leaderEpoch } as const;
-    return this.core.guarded(() => appendRecords(this.core, records, mode));
+    return this.guarded(() => this.append(records, mode));
   }
 
   /** Appends a follower's `records` with their offsets; throws LogAppendError on a refusal. */
   appendAsFollower(records: Uint8Array): Promise<AppendResult> {
-    return this.core.guarded(() => appendRecords(this.core, records, { kind: "follower" }));
+    return this.guarded(() => this.append(records, { kind: "follower" }));
   }
 
   /** Reads whole batches from `fromOffset` (see ReadOptions); out of range is a result. */
   read(options: ReadOptions): Promise<LogReadResult> {
-    return this.core.guarded(async () => {
-      this.core.checkUsable();
+    return this.guarded(async () => {
+      this.checkUsable();
       const bounds = { logStartOffset: this.logStartOffset, logEndOffset: this.logEndOffset };
-      const segments = this.core.segments;
-      const from = Math.max(0, segments.floorIndex(options.fromOffset));
-      return readSegments(segments.all().slice(from), options, bounds);
+      const from = Math.max(0, this.segmentList.floorIndex(options.fromOffset));
+      return readSegments(this.segmentList.all().slice(from), options, bounds);
     });
   }
 
   /** The bytes of a slice that `read` returned. */
   readBytes(slice: FileSlice): Promise<Uint8Array> {
-    return this.core.guarded(() => readAt(slice.handle, slice.position, slice.sizeInBytes));
+    return this.guarded(() => readAt(slice.handle, slice.position, slice.sizeInBytes));
   }
 
   /**
    * ListOffsets: the first record with a timestamp >= `timestampMs` at or after the log start,
-   * with its batch's leader epoch; -2 (earliest), -1 (latest) and -3 (max timestamp) as Kafka.
+   * with its batch's leader epoch; -2 (earliest), -1 (latest) and -3 (max timestamp, KIP-734)
+   * as Kafka answers them.
    */
   fetchOffsetByTimestamp(timestampMs: number): Promise<TimestampAndOffset | undefined> {
-    return this.core.guarded(() => fetchOffsetByTimestamp(this.core, timestampMs));
+    return this.guarded(async () => {
+      this.checkUsable();
+      const { logStartOffset, logEndOffset, epochCache } = this;
+      const { maxMessageBytes } = this.config;
+      const segments = this.segmentList.all();
+      const log = { segments, logStartOffset, logEndOffset, maxMessageBytes, epochCache };
+      return fetchOffsetByTimestamp(log, timestampMs);
+    });
   }
 
   /** OffsetsForLeaderEpoch: where `epoch` ends in this log (Kafka's endOffsetForEpoch). */
   endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {
-    const answer = this.core.epochCache.endOffsetFor(epoch, this.logEndOffset);
+    const answer = this.epochCache.endOffsetFor(epoch, this.logEndOffset);
     return { epoch: answer.leaderEpoch, endOffset: answer.endOffset };
   }
 
-  /** Removes the batches from the one holding `offset` on; resolves to whether any went. */
+  /**
+   * Removes every batch from the one holding `offset` on (Kafka's truncateTo); resolves to
+   * whether anything was removed. The cut, the epoch cache and the removed segments' renames are
+   * made durable before it resolves, so a crash cannot bring the removed batches back.
+   */
   truncateTo(offset: number): Promise<boolean> {
-    return this.core.guarded(() => maintenance.truncateTo(this.core, offset));
+    return this.queued(async () => {
+      if (offset >= this.logEndOffset) return false;
+      if (offset < this.segmentList.first.baseOffset) {
+        await this.startAt(offset);
+        return true;
+      }
+      const later = this.segmentList.all().filter((segment) => segment.baseOffset > offset);
+      await this.removeSegments(later);
+      const active = this.segmentList.active;
+      await active.truncateTo(offset);
+      await active.flush({ withIndexes: false });
+      await this.fileSystem.syncDirectory(this.dir);
+      this.epochCache.truncateFromEnd(this.logEndOffset);
+      await this.epochCache.flush();
+      this.startOffset = Math.min(this.startOffset, this.logEndOffset);
+      this.groupCommit.truncatedTo(this.logEndOffset);
+      return true;
+    });
   }
 
-  /** Removes everything and restarts the log empty at `offset`. */
+  /** Removes every segment and restarts the log empty at `offset`. */
   truncateFullyAndStartAt(offset: number): Promise<void> {
-    return this.core.guarded(() => maintenance.truncateFullyAndStartAt(this.core, offset));
-  }
-
-  /** DeleteRecords: moves the log start up to `offset` (at most the high watermark). */
-  maybeIncrementLogStartOffset(offset: number): Promise<boolean> {
-    return this.core.guarded(() => maintenance.maybeIncrementLogStartOffset(this.core, offset));
-  }
-
-  /** Retention; resolves to the count of segments deleted (renamed, see deleteExpiredFiles). */
-  deleteOldSegments(nowMs: number, highWatermark: number): Promise<number> {
-    const options = { nowMs, highWatermark };
-    return this.core.guarded(() => maintenance.deleteOldSegments(this.core, options));
-  }
-
-  /** Deletes removed segments' files after `file.delete.delay.ms` (the log manager calls it). */
-  deleteExpiredFiles(nowMs: number): Promise<number> {
-    return this.core.guarded(() => this.core.deleteExpiredFiles(nowMs));
+    return this.queued(() => this.startAt(offset));
   }
 
   /**
-   * The cleaner's swap (Kafka's replaceSegments): `newSegments` (stage "cleaned", flushed)
-   * replace the live segments based at `oldBaseOffsets`, crash-safely. Resolves to false,
-   * deleting the new segments, when the log no longer holds exactly those old segments or one
-   * of them became the active segment.
+   * DeleteRecords: moves the log start offset up to `offset` and deletes the segments wholly
+   * below it; resolves to whether the start moved. The caller checks `offset` against the high
+   * watermark, as Kafka's Partition does.
+   */
+  maybeIncrementLogStartOffset(offset: number): Promise<boolean> {
+    return this.queued(async () => {
+      assert(offset <= this.logEndOffset, "a new log start offset is at most the log end offset");
+      if (!(await this.advanceLogStartOffset(offset))) return false;
+      const options = { nowMs: this.clock.nowMs(), highWatermark: offset };
+      await this.deleteByReason("logStartOffset", options);
+      return true;
+    });
+  }
+
+  /**
+   * Retention by Kafka's rules (see retention.ts); resolves to the count of segments deleted
+   * (renamed `.deleted`; their files go in deleteExpiredFiles).
+   */
+  deleteOldSegments(nowMs: number, highWatermark: number): Promise<number> {
+    const options = { nowMs, highWatermark };
+    return this.queued(async () => {
+      let deleted = 0;
+      for (const reason of retentionReasons(this.config))
+        deleted += await this.deleteByReason(reason, options);
+      if (deleted > 0) await this.maybeSyncDirectory();
+      return deleted;
+    });
+  }
+
+  /** Deletes removed segments' files after `file.delete.delay.ms`; resolves to how many went. */
+  deleteExpiredFiles(nowMs: number): Promise<number> {
+    return this.guarded(() => this.deletedSegments.deleteDue(nowMs));
+  }
+
+  /**
+   * The cleaner's swap (Kafka's replaceSegments): `newSegments`, written, flushed and in stage
+   * `cleaned`, replace the live segments based at `oldBaseOffsets`. The new files become `.swap`
+   * (durably), the old ones `.deleted` (their handles stay readable for slices handed out; the
+   * files go after file.delete.delay.ms), then the swap files go live. A crash at any step is
+   * completed or rolled back when the log is loaded again. Resolves to false, deleting the new
+   * segments and changing nothing else, when the log no longer holds exactly those old segments
+   * (a truncation or retention ran meanwhile) or one of them is the active segment.
    */
   replaceSegments(
     newSegments: readonly LogSegment[],
     oldBaseOffsets: readonly number[],
   ): Promise<boolean> {
-    return this.core.guarded(() =>
-      maintenance.replaceSegments(this.core, newSegments, oldBaseOffsets),
-    );
+    return this.queued(async () => {
+      const sorted = [...newSegments].sort((a, b) => a.baseOffset - b.baseOffset);
+      for (const segment of sorted)
+        assert(segment.stage === "cleaned", "swapped-in segments are cleaned ones");
+      const old = this.segmentList.inactiveRunAt(oldBaseOffsets);
+      if (old === undefined || !isCoveredBy(sorted, old)) {
+        for (const segment of sorted) await segment.deleteFiles();
+        const fields = { dir: this.dir, oldBaseOffsets: oldBaseOffsets.join(",") };
+        this.logger.info("dropped a cleaned group: the log changed while it was cleaned", fields);
+        return false;
+      }
+      await this.swapIn(sorted, old);
+      return true;
+    });
   }
 
   /** The options a new segment of this log needs (the cleaner creates its `.cleaned` ones so). */
   newSegmentOptions(baseOffset: number): SegmentOptions {
-    return this.core.segmentOptions(baseOffset);
+    const { fileSystem, dir, topicPartition } = this;
+    const log = { fileSystem, dir, topicPartition, nowMs: this.clock.nowMs() };
+    return segmentOptionsFor(log, this.config, baseOffset);
   }
 
   /** Rolls to a new active segment now (an empty active segment stays). */
   async roll(): Promise<void> {
-    this.core.checkUsable();
-    const roll = () => {
-      this.core.checkUsable();
-      return this.core.roll();
-    };
-    await this.core.guarded(() => this.core.queue.enqueue(roll));
+    await this.queued(() => this.rollActive(), { isExclusive: false });
   }
 
   /** Makes everything below `upToOffset` (default: the log end) durable. */
   async flush(upToOffset?: number): Promise<void> {
-    this.core.checkUsable();
+    this.checkUsable();
     const endOffset = Math.min(upToOffset ?? this.logEndOffset, this.logEndOffset);
-    await this.core.guarded(() => this.core.groupCommit.flushTo(endOffset));
+    await this.guarded(() => this.groupCommit.flushTo(endOffset));
   }
 
   /** Flushes when `flush.ms` has passed since the last flush; resolves to whether it did. */
   async maybeFlush(nowMs: number): Promise<boolean> {
-    this.core.checkUsable();
+    this.checkUsable();
     if (this.logEndOffset <= this.recoveryPoint) return false;
-    if (nowMs - this.core.lastFlushMs < this.config.flushMs) return false;
+    if (nowMs - this.lastFlushMs < this.config.flushMs) return false;
     await this.flush();
     return true;
   }
@@ -280,13 +348,251 @@ export class PartitionLog {
    * gets its final entry, so the next open reads the largest timestamp without a scan.
    */
   async close(): Promise<void> {
-    this.core.checkUsable();
-    await this.core.guarded(() => maintenance.closeLog(this.core));
+    await this.queued(async () => {
+      this.state = { kind: "closed" };
+      await this.segmentList.active.onBecomeInactive();
+      for (const segment of this.segmentList.all()) await segment.flush({ withIndexes: true });
+      await this.fileSystem.syncDirectory(this.dir);
+      this.groupCommit.markFlushed(this.logEndOffset);
+      await this.closeFiles();
+    });
   }
 
   /** Closes the log and removes its folder with everything in it. */
   async deleteFiles(): Promise<void> {
-    this.core.checkUsable();
-    await this.core.guarded(() => maintenance.deleteLog(this.core));
+    await this.queued(async () => {
+      this.state = { kind: "closed" };
+      await this.closeFiles();
+      await this.fileSystem.rmdir(this.dir, { recursive: true });
+      await this.fileSystem.syncDirectory(dirname(this.dir));
+    });
+  }
+
+  private checkUsable(): void {
+    // Not an assertion: a dir failure closes logs that callers may be using at that moment.
+    if (this.state.kind === "closed") throw new LogClosedError(this.dir);
+    if (this.state.kind === "failed") {
+      throw new LogFailedError(this.dir, { cause: this.state.error });
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.state.kind === "open") this.state = { kind: "failed", error };
+    this.logger.error("the log failed in the background", { dir: this.dir, error });
+    this.reportIoError(error);
+  }
+
+  private reportIoError(error: unknown): void {
+    if (isIoError(error)) this.onIoError?.(error);
+  }
+
+  /** Reports an I/O error of `operation` before throwing it on: the dir goes offline at once. */
+  private async guarded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      this.reportIoError(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `operation` guarded and queued if the log is still usable at its turn (a close may have
+   * run before); `isExclusive` also keeps every flush out meanwhile.
+   */
+  private queued<T>(operation: () => Promise<T>, options = { isExclusive: true }): Promise<T> {
+    return this.guarded(() => {
+      this.checkUsable();
+      return this.queue.enqueue(() => {
+        this.checkUsable();
+        return options.isExclusive ? this.groupCommit.exclusive(operation) : operation();
+      });
+    });
+  }
+
+  /**
+   * Waits for the group that takes this append (see writeGroup). With `flush.messages` reached,
+   * it then waits for the group commit outside the queue: later appends are written meanwhile.
+   */
+  private async append(records: Uint8Array, mode: AppendMode): Promise<AppendResult> {
+    this.checkUsable();
+    const written = await new Promise<WrittenAppend>((resolve, reject) => {
+      this.pendingAppends.push({ records, mode, resolve, reject });
+      // One queued group operation serves every append waiting when it runs.
+      if (this.pendingAppends.length === 1) void this.queue.enqueue(() => this.writeGroup());
+    });
+    if (written.flushTo !== undefined) await this.groupCommit.flushTo(written.flushTo);
+    return written.result;
+  }
+
+  /**
+   * One queued operation takes every waiting append (within the group limits), plans them in
+   * arrival order and writes them with one file append per segment. A refused input is answered
+   * alone; the others go on. Never rejects.
+   */
+  private async writeGroup(): Promise<void> {
+    const group = this.pendingAppends.splice(0, appendGroupSize(this.pendingAppends));
+    if (this.pendingAppends.length > 0) void this.queue.enqueue(() => this.writeGroup());
+    try {
+      this.checkUsable();
+      const nowMs = this.clock.nowMs();
+      const at = { config: this.config, logEndOffset: this.logEndOffset, nowMs };
+      const { accepted, refused } = planGroup(group, at);
+      for (const each of refused) each.input.reject(new LogAppendError(each.refusal));
+      const written = await this.writeAccepted(accepted);
+      accepted.forEach((each, index) => each.input.resolve(written[index] as WrittenAppend));
+    } catch (error) {
+      // An I/O error fails every append of the group, none of which is known to be written, and
+      // the log: the log manager takes its dir offline, as Kafka does.
+      if (!(error instanceof LogClosedError)) this.fail(error);
+      for (const each of group) each.reject(error);
+    }
+  }
+
+  private async writeAccepted(accepted: readonly PlannedInput[]): Promise<WrittenAppend[]> {
+    const batches = accepted.flatMap((each) => each.batches);
+    if (batches.length > 0) {
+      await this.epochCache.assignEpochsOf(batches);
+      const nowMs = this.clock.nowMs();
+      const active = this.segmentList.active.rollState();
+      const runs = planRuns(batches, active, { config: this.config, nowMs });
+      for (const run of runs) {
+        const write = runWrite(run);
+        if (run.rollFirst) await this.rollActive(write.baseOffset);
+        await this.segmentList.active.append(write.bytes, write.batches, nowMs);
+      }
+    }
+    return writtenAppends(accepted, {
+      logEndOffset: this.logEndOffset,
+      flushedOffset: this.groupCommit.flushedOffset,
+      flushMessages: this.config.flushMessages,
+    });
+  }
+
+  /**
+   * Rolls to a new active segment based at the log end offset or `expectedBaseOffset`, whichever
+   * is larger (a follower's input may start past the log end). An empty active segment already
+   * based there is kept. As Kafka does, the rolled segment is flushed in the background.
+   */
+  private async rollActive(expectedBaseOffset = 0): Promise<LogSegment> {
+    const active = this.segmentList.active;
+    const baseOffset = Math.max(expectedBaseOffset, this.logEndOffset);
+    if (active.baseOffset === baseOffset && active.sizeInBytes === 0) return active;
+    assert(baseOffset > active.baseOffset, "a new segment starts after the active one");
+    await active.onBecomeInactive();
+    const segment = await LogSegment.create(this.newSegmentOptions(baseOffset));
+    this.segmentList.push(segment);
+    this.isDirectoryDirty = true;
+    this.groupCommit.requestFlushTo(baseOffset);
+    return segment;
+  }
+
+  /**
+   * Makes every batch below `endOffset` durable: the segments from the one holding the recovery
+   * point, with their indexes except in the segment holding `endOffset` (a recovery rescans that
+   * one), and the folder when segments were created.
+   */
+  private async flushSegments(endOffset: number): Promise<void> {
+    const floorOfEnd = this.segmentList.floor(endOffset);
+    for (const segment of this.segmentList.range(this.groupCommit.flushedOffset, endOffset)) {
+      await segment.flush({ withIndexes: segment !== floorOfEnd });
+    }
+    await this.maybeSyncDirectory();
+    this.lastFlushMs = this.clock.nowMs();
+  }
+
+  private async maybeSyncDirectory(): Promise<void> {
+    if (!this.isDirectoryDirty) return;
+    this.isDirectoryDirty = false;
+    try {
+      await this.fileSystem.syncDirectory(this.dir);
+    } catch (error) {
+      this.isDirectoryDirty = true;
+      throw error;
+    }
+  }
+
+  private async startAt(offset: number): Promise<void> {
+    const old = this.segmentList.all();
+    await this.removeSegments(old, { isReplaced: true });
+    const fresh = await LogSegment.create(this.newSegmentOptions(offset));
+    this.segmentList.replaceAll([fresh]);
+    await this.fileSystem.syncDirectory(this.dir);
+    await this.epochCache.clearAndFlush();
+    this.startOffset = offset;
+    this.groupCommit.truncatedTo(offset);
+    this.groupCommit.markFlushed(offset);
+  }
+
+  /**
+   * Moves the log start offset up to `offset` (DeleteRecords, retention) and cuts the epoch cache
+   * below it. Nothing below the log start is ever read again, so the recovery point follows.
+   */
+  private async advanceLogStartOffset(offset: number): Promise<boolean> {
+    if (offset <= this.startOffset) return false;
+    assert(offset <= this.logEndOffset, "the log start offset never passes the log end offset");
+    this.startOffset = offset;
+    this.epochCache.truncateFromStart(offset);
+    await this.epochCache.flush();
+    this.groupCommit.markFlushed(offset);
+    return true;
+  }
+
+  private async deleteByReason(
+    reason: RetentionReason,
+    options: { readonly nowMs: number; readonly highWatermark: number },
+  ): Promise<number> {
+    const count = deletableSegmentCount(reason, {
+      segments: this.segments(),
+      logStartOffset: this.startOffset,
+      logEndOffset: this.logEndOffset,
+      highWatermark: Math.min(options.highWatermark, this.logEndOffset),
+      nowMs: options.nowMs,
+      config: this.config,
+    });
+    if (count === 0) return 0;
+    const doomed = this.segmentList.all().slice(0, count);
+    // A log keeps one segment: when all must go, roll first; an empty active one stays.
+    if (count === this.segmentList.count) {
+      const fresh = await this.rollActive();
+      if (doomed[doomed.length - 1] === fresh) doomed.pop();
+    }
+    await this.removeSegments(doomed);
+    this.logger.info("deleted old segments", { dir: this.dir, reason, count: doomed.length });
+    await this.advanceLogStartOffset(this.segmentList.first.baseOffset);
+    return doomed.length;
+  }
+
+  /** Takes `segments` out (unless replaced already); their files go later (DeletedSegments). */
+  private async removeSegments(
+    segments: readonly LogSegment[],
+    options: { readonly isReplaced?: boolean } = {},
+  ): Promise<void> {
+    if (segments.length === 0) return;
+    if (options.isReplaced !== true) this.segmentList.remove(segments);
+    await this.deletedSegments.add(segments, this.clock.nowMs() + this.config.fileDeleteDelayMs);
+    this.isDirectoryDirty = true;
+  }
+
+  private async swapIn(sorted: readonly LogSegment[], old: readonly LogSegment[]): Promise<void> {
+    // Kafka keeps the last old segment's modification time, so cleaning never resets the clock
+    // of time-based retention for segments without timestamps.
+    const lastModifiedMs = (old[old.length - 1] as LogSegment).info().lastModifiedMs;
+    for (const segment of sorted) {
+      await segment.flush({ withIndexes: true });
+      await segment.changeStage("swap");
+      segment.setLastModifiedMs(lastModifiedMs);
+    }
+    await this.fileSystem.syncDirectory(this.dir);
+    const kept = this.segmentList.all().filter((segment) => !old.includes(segment));
+    this.segmentList.replaceAll([...kept, ...sorted]);
+    await this.removeSegments(old, { isReplaced: true });
+    for (const segment of sorted) await segment.changeStage("live");
+    await this.fileSystem.syncDirectory(this.dir);
+  }
+
+  private async closeFiles(): Promise<void> {
+    for (const segment of this.segmentList.all()) await segment.close();
+    await this.deletedSegments.closeAll();
   }
 }

@@ -24,7 +24,6 @@ export interface SegmentLocation {
   readonly segmentIndexBytes: number;
 }
 
-/** The path of a segment's file of `kind` in `stage`. */
 export function segmentFilePath(
   location: Pick<SegmentLocation, "dir" | "baseOffset">,
   kind: SegmentFileKind,
@@ -36,7 +35,6 @@ export function segmentFilePath(
   );
 }
 
-/** The open files of a segment. */
 export interface SegmentHandles {
   readonly log: FileHandle;
   readonly offsetIndex: BufferedIndexFile<OffsetIndex>;

@@ -1,11 +1,11 @@
 /**
  * The segments of a log in base offset order, with the lookups the log makes: the segment that
- * holds an offset (the last one whose base offset is not above it) and the active (last) one.
- * A log always has at least one segment. Pure and generic so that it is tested without files.
+ * holds an offset (the last one whose base offset is not above it), the active (last) one, and
+ * the run of segments a cleaned group may replace. A log always has at least one segment. Pure
+ * and generic so that it is tested without files.
  */
 import { assert } from "../../common/index.js";
 
-/** Anything with a base offset. */
 export interface HasBaseOffset {
   readonly baseOffset: number;
 }
@@ -64,7 +64,6 @@ export class SegmentList<S extends HasBaseOffset> {
     return index < 0 ? undefined : this.items[index];
   }
 
-  /** The segment after `segment`, if any. */
   next(segment: S): S | undefined {
     const index = this.items.indexOf(segment);
     assert(index >= 0, "the segment is in the list");
@@ -77,7 +76,21 @@ export class SegmentList<S extends HasBaseOffset> {
     return this.items.slice(start).filter((segment) => segment.baseOffset < to);
   }
 
-  /** Adds a segment after the active one. */
+  /**
+   * The segments based at `baseOffsets` when they are consecutive in the list, in that order,
+   * and the active segment is not among them; else undefined.
+   */
+  inactiveRunAt(baseOffsets: readonly number[]): S[] | undefined {
+    const first = this.items.findIndex((segment) => segment.baseOffset === baseOffsets[0]);
+    if (first < 0 || baseOffsets.length === 0) return undefined;
+    const run = this.items.slice(first, first + baseOffsets.length);
+    const isSame =
+      run.length === baseOffsets.length &&
+      run.every((segment, index) => segment.baseOffset === baseOffsets[index]);
+    if (!isSame || run.includes(this.active)) return undefined;
+    return run;
+  }
+
   push(segment: S): void {
     assert(segment.baseOffset > this.active.baseOffset, "a new segment follows the active one");
     this.items.push(segment);
@@ -96,4 +109,21 @@ export class SegmentList<S extends HasBaseOffset> {
     const replacement = new SegmentList(segments);
     this.items = replacement.items;
   }
+}
+
+/**
+ * Whether `newSegments` (sorted) start where `old` do and end no later: a truncation inside the
+ * old segments since the new ones were made from them would otherwise bring removed batches back.
+ */
+export function isCoveredBy(
+  newSegments: readonly (HasBaseOffset & { readonly nextOffset: number })[],
+  old: readonly (HasBaseOffset & { readonly nextOffset: number })[],
+): boolean {
+  const firstNew = newSegments[0];
+  const lastNew = newSegments[newSegments.length - 1];
+  const firstOld = old[0];
+  const lastOld = old[old.length - 1];
+  if (firstNew === undefined || lastNew === undefined) return false;
+  if (firstOld === undefined || lastOld === undefined) return false;
+  return firstNew.baseOffset === firstOld.baseOffset && lastNew.nextOffset <= lastOld.nextOffset;
 }

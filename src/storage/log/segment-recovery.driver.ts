@@ -14,8 +14,18 @@ import { OffsetIndex, isRelativeOffsetInRange } from "../offset-index.js";
 import { TimeIndex } from "../time-index.js";
 import { readAt } from "./batch-scan.driver.js";
 import type { LogSegment } from "./log-segment.driver.js";
-import type { SegmentRecovery } from "./log-types.js";
 import { SegmentIndexing, type RebuiltSegment } from "./segment-indexing.js";
+
+/** What the recovery of one segment found. */
+export interface SegmentRecovery {
+  readonly baseOffset: number;
+  /** Bytes cut off the end of the log file (a torn or corrupt tail). */
+  readonly truncatedBytes: number;
+  /** The offset after the last valid batch. */
+  readonly nextOffset: number;
+  /** Why the scan stopped before the end of the file, when it did. */
+  readonly reason: string | undefined;
+}
 
 /** How much a recovery reads at a time. */
 const RECOVERY_CHUNK_BYTES = 1024 * 1024;

@@ -1,10 +1,13 @@
 /**
  * When the log rolls to a new segment, by Kafka's LogSegment.shouldRoll: the incoming bytes
  * would pass `segment.bytes`, the segment is older than `segment.ms` less its jitter, an index is
- * full, or an offset of the input cannot be stored relative to the segment's base offset. Pure.
+ * full, or an offset of the input cannot be stored relative to the segment's base offset; and
+ * the options a new segment gets, its jitter among them. Pure.
  */
+import type { FileSystem } from "../../ports/index.js";
 import { isRelativeOffsetInRange } from "../offset-index.js";
-import type { LogConfig } from "./log-config.js";
+import type { LogConfig, TopicPartition } from "./log-config.js";
+import type { SegmentOptions } from "./log-segment.driver.js";
 
 /** The state of the active segment that the roll decision reads. */
 export interface ActiveSegmentState {
@@ -24,7 +27,6 @@ export interface IncomingAppend {
   readonly sizeInBytes: number;
   /** The largest batch maxTimestamp of the input (-1 when none). */
   readonly maxTimestamp: number;
-  /** The largest offset of the input. */
   readonly lastOffset: number;
   readonly nowMs: number;
 }
@@ -80,4 +82,27 @@ export function rollJitterMs(
     hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
   }
   return hash % bound;
+}
+
+/** The options of the segment based at `baseOffset` of the log in `log.dir` under `config`. */
+export function segmentOptionsFor(
+  log: {
+    readonly fileSystem: FileSystem;
+    readonly dir: string;
+    readonly topicPartition: TopicPartition;
+    /** The log's clock now: the segment's creation time for time-based rolls. */
+    readonly nowMs: number;
+  },
+  config: LogConfig,
+  baseOffset: number,
+): SegmentOptions {
+  return {
+    fileSystem: log.fileSystem,
+    dir: log.dir,
+    baseOffset,
+    segmentIndexBytes: config.segmentIndexBytes,
+    indexIntervalBytes: config.indexIntervalBytes,
+    rollJitterMs: rollJitterMs(config, { ...log.topicPartition, baseOffset }),
+    nowMs: log.nowMs,
+  };
 }

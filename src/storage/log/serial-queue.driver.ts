@@ -11,7 +11,6 @@ interface PendingOperation {
   readonly reject: (error: unknown) => void;
 }
 
-/** Runs the operations given to `enqueue` one after another. */
 export class SerialQueue {
   private readonly pending: PendingOperation[] = [];
   private isRunning = false;

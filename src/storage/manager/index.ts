@@ -8,18 +8,15 @@ export {
   checkLogManagerConfig,
   type LogManagerConfig,
 } from "./log-manager-config.js";
-export { errorCodeOfAlterReplicaLogDir } from "./log-manager-types.js";
-export type {
-  AlterReplicaLogDirResult,
-  CatchUpResult,
-  GetOrCreateLogResult,
-  LogDirFailure,
-  LogLookup,
-  PeriodicWork,
-  ReplaceLogResult,
-} from "./log-manager-types.js";
-export { LogDirUnformattedError } from "./log-dir-loader.driver.js";
-export { NoOnlineLogDirError } from "./log-loading.driver.js";
+export type { LogLookup } from "./log-registry.js";
+export type { GetOrCreateLogResult } from "./log-creation.driver.js";
+export type { LogDirFailure } from "./log-dir-failure.driver.js";
+export type { PeriodicWork } from "./periodic-tasks.driver.js";
+export { errorCodeOfAlterReplicaLogDir } from "./replica-move.driver.js";
+export type { AlterReplicaLogDirResult, CatchUpResult } from "./replica-move.driver.js";
+export type { ReplaceLogResult } from "./future-log-swap.driver.js";
+export { LogDirUnformattedError } from "./log-dir-scan.driver.js";
+export { NoOnlineLogDirError } from "./manager-start.driver.js";
 export { DuplicateLogDirectoriesError, METADATA_TOPIC } from "./load-plan.js";
 export {
   CLEAN_SHUTDOWN_FILE,

@@ -1,14 +1,61 @@
 /**
- * Creating a partition's log (Kafka's getOrCreateLog): in the dir the caller names, or by Kafka's
- * placement rule in the online dir holding the fewest logs. The folder is created durably before
- * the log opens in it, and partition.metadata records the topic id (KIP-516).
+ * Bringing partition logs into the manager: opening one (at start, on creation, for a replica
+ * move) with the topic's config and a hook that reports its I/O errors, so that a failure in an
+ * append or a read takes the dir offline; and creating a partition's log (Kafka's getOrCreateLog)
+ * in the dir the caller names, or by Kafka's placement rule in the online dir holding the fewest
+ * logs. The folder is created durably before the log opens in it, and partition.metadata records
+ * the topic id (KIP-516).
  */
 import { joinPath, type Uuid } from "../../common/index.js";
-import type { TopicPartition } from "../log/index.js";
-import type { GetOrCreateLogResult } from "./log-manager-types.js";
-import { guarded, type ManagerCore } from "./manager-core.js";
+import { PartitionLog, type TopicPartition } from "../log/index.js";
+import { closeQuietly } from "./log-deletion.driver.js";
+import { guarded, type ManagerCore, type OpenLogRequest } from "./manager-core.js";
 import { currentDirName } from "./partition-dir-name.js";
 import { chooseLogDir } from "./placement.js";
+
+/** The answer of `getOrCreateLog`. */
+export type GetOrCreateLogResult =
+  | {
+      readonly kind: "log";
+      readonly log: PartitionLog;
+      readonly logDir: string;
+      /** False when the log existed already. */
+      readonly isNew: boolean;
+    }
+  /** The partition's log is in a dir that failed; a new one elsewhere would lose its data. */
+  | { readonly kind: "offlineDir"; readonly logDir: string }
+  /** Every log dir is offline, or the dir asked for is: KAFKA_STORAGE_ERROR. */
+  | { readonly kind: "noOnlineDir" }
+  /** A future log needs a current log to copy from, in another dir. */
+  | { readonly kind: "noCurrentLog" };
+
+/** Opens the log `request` names; undefined (and closed again) when its dir failed meanwhile. */
+export async function openPartitionLog(
+  core: ManagerCore,
+  request: OpenLogRequest,
+  onIoError: (error: unknown) => void,
+): Promise<PartitionLog | undefined> {
+  const { logDir, topicPartition } = request;
+  // Every I/O error an operation of the log meets reaches `onIoError` before the operation
+  // throws, so an append or a read that fails takes the dir offline at once.
+  const log = await PartitionLog.open({
+    fs: core.fileSystem,
+    clock: core.clock,
+    logger: core.logger.child({ partition: request.folderName }),
+    dir: joinPath(logDir, request.folderName),
+    topicPartition,
+    config: core.logConfigOf(topicPartition.topic),
+    recoveryPoint: request.recoveryPoint,
+    logStartOffset: request.logStartOffset,
+    hadCleanShutdown: request.hadCleanShutdown,
+    ...(request.topicId === undefined ? {} : { topicId: request.topicId }),
+    onIoError,
+  });
+  if (core.registry.isOnline(logDir)) return log;
+  const held = { log, logDir, topicPartition, isFuture: false };
+  await closeQuietly(core, [held]);
+  return undefined;
+}
 
 /** The partition's current log, created when there is none. */
 export async function createLog(

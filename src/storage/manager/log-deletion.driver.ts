@@ -5,8 +5,8 @@
  */
 import { AssertionError, joinPath } from "../../common/index.js";
 import type { PartitionLog, TopicPartition } from "../log/index.js";
-import { ALL_CHECKPOINTS, checkpointLogDir } from "./checkpoint-writer.driver.js";
-import { randomUuid } from "./log-dir-loader.driver.js";
+import { ALL_CHECKPOINTS, checkpointLogDir } from "./log-dir-checkpoints.driver.js";
+import { randomUuid } from "./log-dir-scan.driver.js";
 import type { HeldLog } from "./log-registry.js";
 import { guarded, type ManagerCore } from "./manager-core.js";
 import { currentDirName, deleteDirName } from "./partition-dir-name.js";

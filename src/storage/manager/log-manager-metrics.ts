@@ -4,7 +4,6 @@
  */
 import type { Counter, Gauge, MetricsSink } from "../../ports/index.js";
 
-/** The metric series of the log manager. */
 export class LogManagerMetrics {
   private readonly offline = new Map<string, Gauge>();
   private readonly truncatedBytes = new Map<string, Counter>();

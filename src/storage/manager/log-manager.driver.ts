@@ -9,37 +9,40 @@ import type { Uuid } from "../../common/index.js";
 import type { ExpectedIdentity } from "../meta-properties.js";
 import type { Clock, FileSystem, Logger, MetricsSink, Random } from "../../ports/index.js";
 import type { LogConfig, PartitionLog, TopicPartition } from "../log/index.js";
-import { ALL_CHECKPOINTS, checkpointLogDir } from "./checkpoint-writer.driver.js";
 import { previousBrokerEpoch } from "./clean-shutdown.js";
 import { deletePartitionLogs } from "./log-deletion.driver.js";
-import { LogDirCheckpoints } from "./log-dir-checkpoints.driver.js";
+import {
+  ALL_CHECKPOINTS,
+  LogDirCheckpoints,
+  checkpointLogDir,
+} from "./log-dir-checkpoints.driver.js";
 import { checkLogManagerConfig, type LogManagerConfig } from "./log-manager-config.js";
 import { LogManagerMetrics } from "./log-manager-metrics.js";
 import { LogDirFailureChannel, type LogDirFailureListener } from "./log-dir-failure.driver.js";
-import { loadLogs, NoOnlineLogDirError } from "./log-loading.driver.js";
-import type {
-  AlterReplicaLogDirResult,
-  CatchUpResult,
-  GetOrCreateLogResult,
-  LogLookup,
-  PeriodicWork,
-  ReplaceLogResult,
-} from "./log-manager-types.js";
-import { LogRegistry } from "./log-registry.js";
+import { loadLogs, NoOnlineLogDirError } from "./manager-start.driver.js";
+import { LogRegistry, type LogLookup } from "./log-registry.js";
 import type { ManagerCore, OpenLogRequest } from "./manager-core.js";
 import { OperationQueue } from "./operation-queue.driver.js";
-import { createLog } from "./log-creation.driver.js";
+import { createLog, openPartitionLog, type GetOrCreateLogResult } from "./log-creation.driver.js";
 import { currentDirName } from "./partition-dir-name.js";
 import { PeriodicSchedule } from "./periodic-schedule.js";
-import { openPartitionLog } from "./log-opening.driver.js";
-import { periodicSchedule, runDueWork, type PeriodicTaskName } from "./periodic-tasks.driver.js";
-import { alterReplicaLogDir, catchUpFutureLog } from "./replica-move.driver.js";
-import { replaceCurrentWithFutureLog } from "./log-swap.driver.js";
-import { shutdownLogDir } from "./log-shutdown.driver.js";
-import { CleanerTask } from "./log-cleaning.driver.js";
+import {
+  periodicSchedule,
+  runDueWork,
+  type PeriodicTaskName,
+  type PeriodicWork,
+} from "./periodic-tasks.driver.js";
+import {
+  alterReplicaLogDir,
+  catchUpFutureLog,
+  type AlterReplicaLogDirResult,
+  type CatchUpResult,
+} from "./replica-move.driver.js";
+import { replaceCurrentWithFutureLog, type ReplaceLogResult } from "./future-log-swap.driver.js";
+import { shutdownLogDir } from "./clean-shutdown.driver.js";
+import { CleanerTask } from "./cleaner-task.driver.js";
 import { isStorageFailure } from "./storage-failure.js";
 
-/** What the log manager is built from. */
 export interface LogManagerOptions {
   readonly fileSystem: FileSystem;
   readonly clock: Clock;
@@ -55,7 +58,6 @@ export interface LogManagerOptions {
   readonly logConfigOf?: (topic: string) => LogConfig;
 }
 
-/** The log manager of one node. */
 export class LogManager implements ManagerCore {
   readonly fileSystem: FileSystem;
   readonly clock: Clock;
@@ -140,12 +142,10 @@ export class LogManager implements ManagerCore {
     return this.registry.isOnline(logDir);
   }
 
-  /** The topic configs of `topic`. */
   logConfigOf(topic: string): LogConfig {
     return this.configOf(topic);
   }
 
-  /** The checkpoint files of `logDir`. */
   checkpointsOf(logDir: string): LogDirCheckpoints {
     let files = this.checkpointFiles.get(logDir);
     if (files === undefined) {
@@ -157,11 +157,7 @@ export class LogManager implements ManagerCore {
 
   /** The current log of a partition, or why there is none. */
   getLog(topicPartition: TopicPartition): LogLookup {
-    const held = this.registry.current(topicPartition);
-    if (held !== undefined) return { kind: "online", log: held.log, logDir: held.logDir };
-    const offlineDir = this.registry.offlineDirOf(topicPartition);
-    if (offlineDir !== undefined) return { kind: "offlineDir", logDir: offlineDir };
-    return { kind: "notFound" };
+    return this.registry.lookup(topicPartition);
   }
 
   /** The future log of a partition being moved between dirs, if any. */
@@ -179,7 +175,6 @@ export class LogManager implements ManagerCore {
     return this.registry.allFuture().map((held) => held.log);
   }
 
-  /** The dir that holds the current log of a partition. */
   logDirOf(topicPartition: TopicPartition): string | undefined {
     return this.registry.current(topicPartition)?.logDir;
   }
@@ -233,7 +228,6 @@ export class LogManager implements ManagerCore {
     return openPartitionLog(this, request, (error) => this.reportIoError(request.logDir, error));
   }
 
-  /** Counts bytes recovery cut from a log of `logDir`. */
   recordRecovery(logDir: string, truncatedBytes: number): void {
     this.metrics.recoveryTruncated(logDir, truncatedBytes);
   }

@@ -62,3 +62,17 @@ test("due deletions are handed out once, in order", () => {
     ["/a/2"],
   );
 });
+
+test("a lookup finds the current log, or the failed dir that held it, or nothing", () => {
+  const registry = new LogRegistry<string>(["/a", "/b"], []);
+  registry.add(held("/a", "t", 0));
+  registry.add(held("/b", "t", 1));
+  registry.markOffline("/b");
+  assert.deepEqual(registry.lookup(partition("t", 0)), {
+    kind: "online",
+    log: "/a/t-0",
+    logDir: "/a",
+  });
+  assert.deepEqual(registry.lookup(partition("t", 1)), { kind: "offlineDir", logDir: "/b" });
+  assert.deepEqual(registry.lookup(partition("t", 2)), { kind: "notFound" });
+});

@@ -8,9 +8,8 @@
  * Kafka). A partition key is `<topic>-<partition>`.
  */
 import { assert } from "../../common/index.js";
-import type { TopicPartition } from "../log/index.js";
+import type { PartitionLog, TopicPartition } from "../log/index.js";
 import { currentDirName } from "./partition-dir-name.js";
-import type { LogDirFailure } from "./log-manager-types.js";
 import type { PlacementCandidate } from "./placement.js";
 
 /** A log the manager holds, and where. */
@@ -28,13 +27,19 @@ export interface PendingDeletion {
   readonly dueMs: number;
 }
 
+/** Where the current log of a partition is, or why there is none (LogManager.getLog). */
+export type LogLookup<L = PartitionLog> =
+  | { readonly kind: "online"; readonly log: L; readonly logDir: string }
+  /** The log is in a dir that failed: KAFKA_STORAGE_ERROR. */
+  | { readonly kind: "offlineDir"; readonly logDir: string }
+  | { readonly kind: "notFound" };
+
 /** What a dir failure removed. */
 export interface RemovedByFailure<L> {
   readonly logs: readonly HeldLog<L>[];
   readonly isLastOnlineDir: boolean;
 }
 
-/** The state of the dirs and the logs in them. */
 export class LogRegistry<L> {
   private readonly onlineDirs: Set<string>;
   private readonly currentLogs = new Map<string, HeldLog<L>>();
@@ -87,6 +92,14 @@ export class LogRegistry<L> {
 
   future(topicPartition: TopicPartition): HeldLog<L> | undefined {
     return this.futureLogs.get(currentDirName(topicPartition));
+  }
+
+  lookup(topicPartition: TopicPartition): LogLookup<L> {
+    const held = this.current(topicPartition);
+    if (held !== undefined) return { kind: "online", log: held.log, logDir: held.logDir };
+    const offlineDir = this.offlineDirOf(topicPartition);
+    if (offlineDir !== undefined) return { kind: "offlineDir", logDir: offlineDir };
+    return { kind: "notFound" };
   }
 
   /** The failed dir that held the partition's current log, if it was lost that way. */
@@ -153,21 +166,4 @@ export class LogRegistry<L> {
   pending(): readonly PendingDeletion[] {
     return this.pendingDeletions;
   }
-}
-
-/** The failure event for a dir whose logs `removed` lists. */
-export function describeDirFailure<L>(
-  logDir: string,
-  removed: RemovedByFailure<L>,
-  cause: unknown,
-): LogDirFailure {
-  return {
-    logDir,
-    partitions: removed.logs.filter((held) => !held.isFuture).map((held) => held.topicPartition),
-    futurePartitions: removed.logs
-      .filter((held) => held.isFuture)
-      .map((held) => held.topicPartition),
-    cause,
-    isLastOnlineDir: removed.isLastOnlineDir,
-  };
 }

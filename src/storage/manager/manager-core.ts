@@ -6,7 +6,7 @@
 import type { Uuid } from "../../common/index.js";
 import type { Clock, FileSystem, Logger, Random } from "../../ports/index.js";
 import type { LogConfig, PartitionLog, TopicPartition } from "../log/index.js";
-import type { CleanerTask } from "./log-cleaning.driver.js";
+import type { CleanerTask } from "./cleaner-task.driver.js";
 import type { LogDirCheckpoints } from "./log-dir-checkpoints.driver.js";
 import type { LogManagerConfig } from "./log-manager-config.js";
 import type { LogRegistry } from "./log-registry.js";

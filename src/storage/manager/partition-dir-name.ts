@@ -18,7 +18,6 @@ const FILE_NAME_LENGTH_MAX = 255;
 /** What a folder of a log dir holds, by its name. */
 export type PartitionDirKind = "current" | "future" | "delete" | "stray";
 
-/** A parsed partition folder name. */
 export interface PartitionDirName {
   readonly kind: PartitionDirKind;
   readonly topicPartition: TopicPartition;

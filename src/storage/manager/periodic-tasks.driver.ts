@@ -6,14 +6,25 @@
  */
 import { assertNever } from "../../common/index.js";
 import { NEVER, type PartitionLog } from "../log/index.js";
-import { checkpointAllLogDirs } from "./checkpoint-writer.driver.js";
+import { checkpointAllLogDirs } from "./log-dir-checkpoints.driver.js";
 import type { LogManagerConfig } from "./log-manager-config.js";
-import type { PeriodicWork } from "./log-manager-types.js";
 import type { HeldLog } from "./log-registry.js";
 import { guarded, type ManagerCore } from "./manager-core.js";
 import { currentDirName } from "./partition-dir-name.js";
 import { PeriodicSchedule } from "./periodic-schedule.js";
 import { catchUpFutureLog } from "./replica-move.driver.js";
+
+/** What one call of `runPeriodicTasks` did. */
+export interface PeriodicWork {
+  /** The scheduled tasks that ran (by Kafka's task names without the "kafka-" prefix). */
+  readonly tasks: readonly string[];
+  readonly flushedLogs: number;
+  readonly deletedSegments: number;
+  /** Logs the cleaner compacted (at most one per online dir per pass). */
+  readonly cleanedLogs: number;
+  readonly deletedFolders: number;
+  readonly copiedBytes: number;
+}
 
 /** Kafka's periodic tasks of the log manager (and the replica manager's checkpoint). */
 export type PeriodicTaskName =

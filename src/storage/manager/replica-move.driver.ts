@@ -12,17 +12,55 @@
  * log without a current one, complete and flushed, which start-up promotes (load-plan.ts);
  * after 3 the new layout and a `-delete` folder.
  */
-import { assert, joinPath } from "../../common/index.js";
+import { assert, assertNever, ErrorCode, joinPath } from "../../common/index.js";
 import type { PartitionLog, TopicPartition } from "../log/index.js";
 import { readPartitionMetadata } from "../partition-metadata.driver.js";
-import { ALL_CHECKPOINTS, checkpointLogDir } from "./checkpoint-writer.driver.js";
+import { ALL_CHECKPOINTS, checkpointLogDir } from "./log-dir-checkpoints.driver.js";
 import { deleteHeldLog } from "./log-deletion.driver.js";
-import { randomUuid } from "./log-dir-loader.driver.js";
-import type { AlterReplicaLogDirResult, CatchUpResult } from "./log-manager-types.js";
+import { randomUuid } from "./log-dir-scan.driver.js";
 import type { HeldLog } from "./log-registry.js";
 import { guarded, type ManagerCore } from "./manager-core.js";
 import { futureDirName } from "./partition-dir-name.js";
 import { copyBatches, reconcileFutureLog } from "./future-log-copy.driver.js";
+
+/** The answer of `alterReplicaLogDir` (AlterReplicaLogDirs). */
+export type AlterReplicaLogDirResult =
+  /** The future log exists in the target dir and catches up in the periodic work. */
+  | { readonly kind: "moving"; readonly futureDir: string }
+  /** The current log already lives in the target dir; a move elsewhere, if any, was cancelled. */
+  | { readonly kind: "alreadyInDir" }
+  /** The target is not one of `log.dirs`: LOG_DIR_NOT_FOUND. */
+  | { readonly kind: "unknownLogDir" }
+  /** The target dir is offline: KAFKA_STORAGE_ERROR. */
+  | { readonly kind: "targetDirOffline" }
+  /** The partition's current log is in an offline dir: KAFKA_STORAGE_ERROR. */
+  | { readonly kind: "currentDirOffline" }
+  /** This broker has no log of the partition: REPLICA_NOT_AVAILABLE. */
+  | { readonly kind: "unknownPartition" };
+
+/** The Kafka error code an AlterReplicaLogDirs result answers with. */
+export function errorCodeOfAlterReplicaLogDir(result: AlterReplicaLogDirResult): number {
+  switch (result.kind) {
+    case "moving":
+    case "alreadyInDir":
+      return ErrorCode.NONE;
+    case "unknownLogDir":
+      return ErrorCode.LOG_DIR_NOT_FOUND;
+    case "targetDirOffline":
+    case "currentDirOffline":
+      return ErrorCode.KAFKA_STORAGE_ERROR;
+    case "unknownPartition":
+      return ErrorCode.REPLICA_NOT_AVAILABLE;
+    default:
+      return assertNever(result, "alter replica log dir result");
+  }
+}
+
+/** One step of copying a current log into its future log. */
+export type CatchUpResult =
+  | { readonly kind: "copied"; readonly bytes: number; readonly isCaughtUp: boolean }
+  | { readonly kind: "noFutureLog" }
+  | { readonly kind: "dirFailed"; readonly logDir: string };
 
 /** Starts (or confirms, or cancels) the move of a partition's replica to `targetDir`. */
 export async function alterReplicaLogDir(

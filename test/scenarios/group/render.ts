@@ -40,6 +40,7 @@ export function joinLine(result: JoinResult, options: { readonly isNewMember: bo
   if (result.errorCode !== ErrorCode.NONE) return parts.join(" ");
   parts.push(`generation=${result.generationId}`, `leader=${result.leader || "-"}`);
   parts.push(`protocol=${result.protocolName ?? "-"}`);
+  if (result.skipAssignment) parts.push("skip-assignment");
   if (result.members.length > 0) {
     const members = result.members.map(({ memberId, metadata }) =>
       metadata.length === 0 ? memberId : `${memberId}:${textOf(metadata)}`,
@@ -74,6 +75,7 @@ export function describeLines(described: GroupDescription): string[] {
   const members = described.members.map(
     (member) =>
       `  ${member.memberId}: client=${member.clientId} host=${member.clientHost}` +
+      (member.groupInstanceId === null ? "" : ` instance=${member.groupInstanceId}`) +
       ` metadata=${textOr(member.metadata)} assignment=${textOr(member.assignment)}`,
   );
   return [head, ...members];
@@ -126,6 +128,7 @@ export function describeGroup(group: ClassicGroup): string[] {
   for (const member of group.members.values()) {
     const parts = [
       `  ${member.memberId}: session-deadline=${member.sessionDeadlineMs}`,
+      ...(member.groupInstanceId === null ? [] : [`instance=${member.groupInstanceId}`]),
       `protocols=${listOf(member.protocols.map((protocol) => protocol.name))}`,
       `assignment=${textOr(member.assignment)}`,
     ];
@@ -157,6 +160,11 @@ export function factsOf(state: GroupCoordinatorState, groupId: string): Record<s
     type: group.protocolType ?? "-",
     protocol: group.protocolName ?? "-",
     members: idsWhere(() => true),
+    instances: listOf(
+      members.flatMap(({ memberId, groupInstanceId }) =>
+        groupInstanceId === null ? [] : [`${groupInstanceId}:${memberId}`],
+      ),
+    ),
     pending: listOf([...group.pendingMembers.keys()]),
     "awaiting-join": idsWhere((member) => member.isAwaitingJoin),
     "awaiting-sync": idsWhere((member) => member.isAwaitingSync),

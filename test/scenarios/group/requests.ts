@@ -7,6 +7,7 @@ import {
   DEFAULT_GROUP_CONFIG,
   type GroupConfig,
   type JoinRequest,
+  type MemberIdentity,
   type MemberProtocol,
   type OffsetRecord,
   type SyncRequest,
@@ -32,7 +33,8 @@ export function configOf(args: string[]): GroupConfig {
 
 /**
  * A JoinGroup as the handler builds it for version `v` (default 3): v0 has no rebalance
- * timeout (the session timeout stands for it), from v4 a new member needs a known id (KIP-394).
+ * timeout (the session timeout stands for it), from v4 a new member needs a known id (KIP-394),
+ * from v9 a leader may be told to skip its assignment; `instance=` makes a static member.
  */
 export function joinRequestOf(
   memberId: string,
@@ -51,6 +53,7 @@ export function joinRequestOf(
     });
   return {
     memberId: isNewMember ? "" : memberId,
+    groupInstanceId: instanceOf(options),
     clientId: "client",
     clientHost: "/127.0.0.1",
     sessionTimeoutMs,
@@ -59,7 +62,20 @@ export function joinRequestOf(
     protocols,
     requiresKnownMemberId: version >= 4,
     newMemberId: memberId,
+    supportsSkippingAssignment: version >= 9,
   };
+}
+
+/** The `instance=<id>` of a command: a static member's group.instance.id, else null. */
+export function instanceOf(options: Map<string, string>): string | null {
+  return options.get("instance") ?? null;
+}
+
+/** A member of `leave`: `<member>`, `<member>@<instance>`, or `@<instance>` (no member id). */
+export function leavingMemberOf(text: string): MemberIdentity {
+  const at = text.indexOf("@");
+  if (at < 0) return { memberId: text, groupInstanceId: null };
+  return { memberId: text.slice(0, at), groupInstanceId: text.slice(at + 1) };
 }
 
 export function generationOf(options: Map<string, string>): number {
@@ -84,6 +100,7 @@ export function syncRequestOf(memberId: string, options: Map<string, string>): S
   });
   return {
     memberId,
+    groupInstanceId: instanceOf(options),
     generationId: generationOf(options),
     protocolType: options.get("type") ?? null,
     protocolName: options.get("protocol") ?? null,
@@ -98,7 +115,7 @@ export function commitRecordsOf(
   nowMs: number,
 ): OffsetRecord[] {
   return [...options]
-    .filter(([key]) => key !== "gen")
+    .filter(([key]) => key !== "gen" && key !== "instance")
     .map(([partition, offset]) => ({
       key: { groupId, ...topicPartitionOf(partition) },
       value: {

@@ -27,7 +27,9 @@ import {
   commitRecordsOf,
   configOf,
   generationOf,
+  instanceOf,
   joinRequestOf,
+  leavingMemberOf,
   syncRequestOf,
   topicPartitionOf,
 } from "./requests.js";
@@ -110,16 +112,18 @@ export class GroupScriptRunner implements ScenarioRunner {
       case "sync":
         return this.sync(state, { groupId, memberId, args: rest });
       case "heartbeat": {
-        const request = { memberId, generationId: generationOf(optionsOf(rest)) };
+        const options = optionsOf(rest);
+        const groupInstanceId = instanceOf(options);
+        const request = { memberId, groupInstanceId, generationId: generationOf(options) };
         const outcome = state.heartbeat(groupId, request, this.nowMs);
         this.say(`${memberId}: Heartbeat ${errorName(outcome.result)}`);
         return this.deliver(outcome.deliveries);
       }
       case "leave": {
-        const memberIds = args.slice(1);
-        const outcome = state.leave(groupId, memberIds, this.nowMs);
-        memberIds.forEach((id, index) => {
-          this.say(`${id}: LeaveGroup ${errorName(outcome.result[index] ?? -1)}`);
+        const leaving = args.slice(1);
+        const outcome = state.leave(groupId, leaving.map(leavingMemberOf), this.nowMs);
+        leaving.forEach((text, index) => {
+          this.say(`${text}: LeaveGroup ${errorName(outcome.result[index] ?? -1)}`);
         });
         return this.deliver(outcome.deliveries);
       }
@@ -203,7 +207,9 @@ export class GroupScriptRunner implements ScenarioRunner {
   private commit(state: GroupCoordinatorState, command: MemberCommand): void {
     const { groupId } = command;
     const memberId = command.memberId === "-" ? "" : command.memberId;
-    const commit = { memberId, generationId: generationOf(optionsOf(command.args)) };
+    const options = optionsOf(command.args);
+    const groupInstanceId = instanceOf(options);
+    const commit = { memberId, groupInstanceId, generationId: generationOf(options) };
     const errorCode = state.validateCommit(groupId, commit, this.nowMs);
     if (errorCode === ErrorCode.NONE) {
       const records = commitRecordsOf(groupId, optionsOf(command.args), this.nowMs);

@@ -37,6 +37,16 @@ export function configRecords(options: Map<string, string>): MetadataRecord[] {
   return [...options].map(([name, value]) => topicConfig(name, value));
 }
 
+/** `broker-config <id>|default <name>=<value>...`: a broker's dynamic configs, or the default. */
+export function brokerConfigRecords(target: string | undefined, args: string[]): MetadataRecord[] {
+  const BROKER_RESOURCE = 4;
+  assert.ok(target !== undefined && !target.includes("="), "broker-config <id>|default ...");
+  const name = target === "default" ? "" : target;
+  return [...optionsOf(args)].map(([key, value]) =>
+    configRecord(BROKER_RESOURCE, name, key, value),
+  );
+}
+
 function topicConfig(name: string, value: string): MetadataRecord {
   const TOPIC_RESOURCE = 2;
   return configRecord(TOPIC_RESOURCE, ORDERS.topic, name, value);

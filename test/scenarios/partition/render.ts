@@ -5,7 +5,7 @@
  */
 import { decodeRecords, iterateBatches } from "../../../src/protocol/index.js";
 import type { Partition } from "../../../src/replication/index.js";
-import type { BrokerProcess } from "./broker.js";
+import { ORDERS, type BrokerProcess } from "./broker.js";
 import type { ScenarioWorld } from "./world.js";
 
 const decoder = new TextDecoder();
@@ -32,6 +32,34 @@ export function brokerFacts(process: BrokerProcess | undefined): Record<string, 
   if (role.kind === "follower") facts["leader"] = String(role.leaderId);
   facts["fetch"] = process.fetchState ?? "none";
   return facts;
+}
+
+/**
+ * The replica manager's summary (what its metrics show) as facts: `leaders`, `partitions`,
+ * `under-replicated`, `under-min-isr`, `at-min-isr`, `offline-replicas`, `reassigning`,
+ * `isr-shrinks`, `isr-expands`, `failed-isr-updates`, `max-lag` and `lag` (the scenario
+ * partition's follower lag, `-` while unknown).
+ */
+export function metricFacts(process: BrokerProcess): Record<string, string> {
+  const summary = process.replicaManager.replicationSummary();
+  const lag = summary.followerLags.find(
+    ({ topicPartition }) => topicPartition.topic === ORDERS.topic,
+  );
+  const facts = {
+    leaders: summary.leaderCount,
+    partitions: summary.partitionCount,
+    "under-replicated": summary.underReplicatedPartitions,
+    "under-min-isr": summary.underMinIsrPartitionCount,
+    "at-min-isr": summary.atMinIsrPartitionCount,
+    "offline-replicas": summary.offlineReplicaCount,
+    reassigning: summary.reassigningPartitions,
+    "isr-shrinks": summary.isrShrinks,
+    "isr-expands": summary.isrExpands,
+    "failed-isr-updates": summary.failedIsrUpdates,
+    "max-lag": summary.maxLag,
+    lag: lag?.lag ?? "-",
+  };
+  return Object.fromEntries(Object.entries(facts).map(([name, value]) => [name, String(value)]));
 }
 
 function pendingOf(partition: Partition): string {

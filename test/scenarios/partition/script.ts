@@ -10,13 +10,14 @@ import { PartitionCluster } from "./cluster.js";
 import { describeRegistration } from "./controller.js";
 import {
   alterPartition,
+  brokerConfigRecords,
   configRecords,
   elect,
   isrChange,
   topicRecords,
 } from "./metadata-commands.js";
 import type { Link } from "./network.js";
-import { brokerFacts, describeBroker, logOf } from "./render.js";
+import { brokerFacts, describeBroker, logOf, metricFacts } from "./render.js";
 import { ScenarioWorld } from "./world.js";
 
 /** Kafka's defaults for the settings `cluster` may change. */
@@ -76,6 +77,7 @@ function commandsOf(cluster: PartitionCluster, clients: ScenarioClients): Map<st
   return new Map<string, Command>([
     ["create-topic", (args) => cluster.commit(topicRecords(optionsOf(args)))],
     ["config", (args) => cluster.commit(configRecords(optionsOf(args)))],
+    ["broker-config", (args) => cluster.commit(brokerConfigRecords(args[0], args.slice(1)))],
     ["elect", (args) => elect(cluster, args)],
     ["set-isr", (args) => cluster.commit(isrChange(args[0]))],
     ["alter-partition", (args) => alterPartition(cluster, optionsOf(args))],
@@ -190,7 +192,7 @@ async function check(cluster: PartitionCluster, args: string[]): Promise<void> {
   }
   const id = Number(args[0]);
   const process = cluster.running(id);
-  const facts = brokerFacts(process);
+  const facts = { ...brokerFacts(process), ...(process ? metricFacts(process) : {}) };
   const partition = process?.partition;
   if (expectations.some((expectation) => expectation.startsWith("log="))) {
     const records = partition === undefined ? [] : await logOf(cluster.world, partition);

@@ -10,6 +10,7 @@ import { OFFSETS_TOPIC, type GroupCoordinator } from "../../../coordinator/index
 import { ApiKey, createTopics } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+import { createdTopicsShown } from "../forwarded-effects.js";
 import type { Forwarder } from "../forwarder.js";
 
 export const FIND_COORDINATOR_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
@@ -113,7 +114,9 @@ async function createOffsetsTopic(dependencies: FindCoordinatorDependencies): Pr
     },
   ];
   const body = { topics, timeoutMs: dependencies.requestTimeoutMs, validateOnly: false };
-  await dependencies.forwarder.forward(createTopics, 7, body);
+  await dependencies.forwarder.forward(createTopics, 7, body, (response, image) =>
+    createdTopicsShown(body, response, image),
+  );
 }
 
 /** Transaction coordinators (key type 1) do not exist yet; other key types are invalid. */

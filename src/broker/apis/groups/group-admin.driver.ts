@@ -45,7 +45,8 @@ export function describeGroupsHandler(
           protocolData: described.protocolName,
           members: described.members.map((member) => ({
             memberId: member.memberId,
-            groupInstanceId: null,
+            // Ignorable: the codec leaves it out before v4.
+            groupInstanceId: member.groupInstanceId,
             clientId: member.clientId,
             clientHost: member.clientHost,
             memberMetadata: member.metadata,

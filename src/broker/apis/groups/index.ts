@@ -13,3 +13,4 @@ export {
   DESCRIBE_GROUPS_VERSIONS,
   LIST_GROUPS_VERSIONS,
 } from "./group-admin.driver.js";
+export { OFFSET_DELETE_VERSIONS } from "./offset-delete.driver.js";

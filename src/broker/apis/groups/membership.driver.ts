@@ -1,10 +1,9 @@
 /**
  * JoinGroup (11, v0-9), SyncGroup (14, v0-5), Heartbeat (12, v0-4) and LeaveGroup (13, v0-5):
- * thin handlers that fit the coordinator's answers to each version. Static membership
- * (group.instance.id, KIP-345) is not served: a request carrying one is refused with
- * UNSUPPORTED_VERSION, so that the client reports it instead of misbehaving.
+ * thin handlers that fit the coordinator's answers to each version, static members
+ * (`group.instance.id`, KIP-345) included from JoinGroup v5, SyncGroup, Heartbeat and
+ * LeaveGroup v3.
  */
-import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator } from "../../../coordinator/index.js";
 import { ApiKey } from "../../../protocol/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
@@ -22,12 +21,11 @@ export function joinGroupHandler(
     ...JOIN_GROUP_VERSIONS,
     handle: async (request, context) => {
       const version = context.header.apiVersion;
-      if (request.groupInstanceId !== null) {
-        return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION, memberId: request.memberId });
-      }
       const clientId = context.header.clientId ?? "";
+      const { groupInstanceId } = request;
       const result = await coordinator.join(request.groupId, {
         memberId: request.memberId,
+        groupInstanceId,
         clientId,
         clientHost: `/${context.connection.remoteHost}`,
         sessionTimeoutMs: request.sessionTimeoutMs,
@@ -36,7 +34,9 @@ export function joinGroupHandler(
         protocolType: request.protocolType,
         protocols: request.protocols,
         requiresKnownMemberId: version >= 4,
-        newMemberId: coordinator.newMemberId(clientId),
+        // Kafka names a static member after its instance id.
+        newMemberId: coordinator.newMemberId(groupInstanceId ?? clientId),
+        supportsSkippingAssignment: version >= 9,
       });
       return respond({
         throttleTimeMs: 0,
@@ -46,9 +46,10 @@ export function joinGroupHandler(
         // Before v7 the field is not nullable: Kafka sends "" when no protocol is chosen.
         protocolName: result.protocolName ?? (version >= 7 ? null : ""),
         leader: result.leader,
-        skipAssignment: false,
+        skipAssignment: result.skipAssignment,
         memberId: result.memberId,
-        members: result.members.map((member) => ({ ...member, groupInstanceId: null })),
+        // The instance id is ignorable: the codec leaves it out before v5, as Kafka's writer.
+        members: result.members,
       });
     },
   });
@@ -61,11 +62,9 @@ export function syncGroupHandler(
   return defineHandler(ApiKey.SyncGroup, {
     ...SYNC_GROUP_VERSIONS,
     handle: async (request) => {
-      if (request.groupInstanceId !== null) {
-        return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION });
-      }
       const result = await coordinator.sync(request.groupId, {
         memberId: request.memberId,
+        groupInstanceId: request.groupInstanceId,
         generationId: request.generationId,
         protocolType: request.protocolType,
         protocolName: request.protocolName,
@@ -82,11 +81,9 @@ export function heartbeatHandler(
   return defineHandler(ApiKey.Heartbeat, {
     ...HEARTBEAT_VERSIONS,
     handle: (request) => {
-      if (request.groupInstanceId !== null) {
-        return respond({ errorCode: ErrorCode.UNSUPPORTED_VERSION });
-      }
       const errorCode = coordinator.heartbeat(request.groupId, {
         memberId: request.memberId,
+        groupInstanceId: request.groupInstanceId,
         generationId: request.generationId,
       });
       return respond({ throttleTimeMs: 0, errorCode });
@@ -102,12 +99,11 @@ export function leaveGroupHandler(
     ...LEAVE_GROUP_VERSIONS,
     handle: (request, context) => {
       const version = context.header.apiVersion;
-      const members = version >= 3 ? request.members : [{ memberId: request.memberId }];
-      if (members.some((member) => "groupInstanceId" in member && member.groupInstanceId)) {
-        return respond({ throttleTimeMs: 0, errorCode: ErrorCode.UNSUPPORTED_VERSION });
-      }
-      const memberIds = members.map((member) => member.memberId);
-      const left = coordinator.leave(request.groupId, memberIds);
+      const members =
+        version >= 3
+          ? request.members.map(({ memberId, groupInstanceId }) => ({ memberId, groupInstanceId }))
+          : [{ memberId: request.memberId, groupInstanceId: null }];
+      const left = coordinator.leave(request.groupId, members);
       if (version < 3) {
         return respond({ throttleTimeMs: 0, errorCode: left.errorCode || (left.members[0] ?? 0) });
       }
@@ -115,8 +111,8 @@ export function leaveGroupHandler(
         throttleTimeMs: 0,
         errorCode: left.errorCode,
         members: left.members.map((errorCode, index) => ({
-          memberId: memberIds[index] ?? "",
-          groupInstanceId: null,
+          memberId: members[index]?.memberId ?? "",
+          groupInstanceId: members[index]?.groupInstanceId ?? null,
           errorCode,
         })),
       });

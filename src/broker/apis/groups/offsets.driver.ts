@@ -1,7 +1,10 @@
 /**
  * OffsetCommit (8, v0-8) and OffsetFetch (9, v1-7): commits are checked against the group's
  * generation and member, written durably to the group's `__consumer_offsets` partition, and only
- * then answered and visible to OffsetFetch. Static members are refused (UNSUPPORTED_VERSION).
+ * then answered and visible to OffsetFetch; a static member's commit (v7+) is fenced as Kafka's
+ * validateOffsetCommit does. A partition the metadata does not know is answered
+ * UNKNOWN_TOPIC_OR_PARTITION and not stored, before the group is looked at, as Kafka's
+ * handleOffsetCommitRequest filters with its metadata cache; the other partitions still commit.
  */
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
@@ -10,6 +13,7 @@ import {
   type OffsetCommitRequest,
   type OffsetCommitResponse,
 } from "../../../protocol/index.js";
+import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
 const UTF8 = new TextEncoder();
@@ -20,11 +24,13 @@ export const OFFSET_FETCH_VERSIONS = { minVersion: 1, maxVersion: 7 } as const;
 export function offsetCommitHandler(
   coordinator: GroupCoordinator,
   clock: { nowMs(): number },
+  metadataCache: MetadataCache,
 ): ApiHandler<typeof ApiKey.OffsetCommit> {
   return defineHandler(ApiKey.OffsetCommit, {
     ...OFFSET_COMMIT_VERSIONS,
     handle: async (request, context) => {
       const version = context.header.apiVersion;
+      const unknown = unknownPartitionsOf(request, metadataCache);
       const answer = (codeOf: (topic: string, partition: number) => number) =>
         respond<OffsetCommitResponse>({
           throttleTimeMs: 0,
@@ -32,13 +38,18 @@ export function offsetCommitHandler(
             name: topic.name,
             partitions: topic.partitions.map(({ partitionIndex }) => ({
               partitionIndex,
-              errorCode: codeOf(topic.name, partitionIndex),
+              errorCode: unknown.has(partitionKey(topic.name, partitionIndex))
+                ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                : codeOf(topic.name, partitionIndex),
             })),
           })),
         });
-      const refused = topLevelRefusal(coordinator, request, version, clock.nowMs());
+      const known = withoutPartitions(request, unknown);
+      // Nothing left to commit: Kafka answers without asking the coordinator.
+      if (known.topics.length === 0) return answer(() => ErrorCode.NONE);
+      const refused = topLevelRefusal(coordinator, known, version, clock.nowMs());
       if (refused !== ErrorCode.NONE) return answer(() => refused);
-      const { records, tooLarge } = recordsOf(request, {
+      const { records, tooLarge } = recordsOf(known, {
         version,
         nowMs: clock.nowMs(),
         metadataMaxBytes: coordinator.state.config.offsetMetadataMaxBytes,
@@ -49,7 +60,9 @@ export function offsetCommitHandler(
           ? ErrorCode.NONE
           : await coordinator.writeOffsets(request.groupId, records);
       return answer((topic, partition) =>
-        tooLarge.has(`${topic}\u0000${partition}`) ? ErrorCode.OFFSET_METADATA_TOO_LARGE : written,
+        tooLarge.has(partitionKey(topic, partition))
+          ? ErrorCode.OFFSET_METADATA_TOO_LARGE
+          : written,
       );
     },
     errorResponse: (request, _context, errorCode) => {
@@ -62,6 +75,38 @@ export function offsetCommitHandler(
   });
 }
 
+function partitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}
+
+/** The partitions of a commit that the current metadata image does not hold. */
+function unknownPartitionsOf(request: OffsetCommitRequest, metadataCache: MetadataCache) {
+  const topics = metadataCache.image.topics.byName;
+  const unknown = new Set<string>();
+  for (const topic of request.topics) {
+    const partitions = topics.get(topic.name)?.partitions;
+    for (const { partitionIndex } of topic.partitions) {
+      if (partitions?.get(partitionIndex) === undefined) {
+        unknown.add(partitionKey(topic.name, partitionIndex));
+      }
+    }
+  }
+  return unknown;
+}
+
+/** The commit without the partitions of `left`, and without topics left empty. */
+function withoutPartitions(request: OffsetCommitRequest, left: Set<string>): OffsetCommitRequest {
+  const topics = request.topics
+    .map((topic) => ({
+      ...topic,
+      partitions: topic.partitions.filter(
+        ({ partitionIndex }) => !left.has(partitionKey(topic.name, partitionIndex)),
+      ),
+    }))
+    .filter((topic) => topic.partitions.length > 0);
+  return { ...request, topics };
+}
+
 /** The error every partition of a commit gets, or NONE when the commit may be written. */
 function topLevelRefusal(
   coordinator: GroupCoordinator,
@@ -69,15 +114,18 @@ function topLevelRefusal(
   version: number,
   nowMs: number,
 ): number {
-  if (request.groupInstanceId !== null) return ErrorCode.UNSUPPORTED_VERSION;
   if (request.groupId === "") return ErrorCode.INVALID_GROUP_ID;
   const refused = coordinator.errorCodeFor(request.groupId);
   if (refused !== ErrorCode.NONE) return refused;
   // v0 commits outside any generation, like an admin commit.
   const commit =
     version === 0
-      ? { memberId: "", generationId: -1 }
-      : { memberId: request.memberId, generationId: request.generationIdOrMemberEpoch };
+      ? { memberId: "", groupInstanceId: null, generationId: -1 }
+      : {
+          memberId: request.memberId,
+          groupInstanceId: request.groupInstanceId,
+          generationId: request.generationIdOrMemberEpoch,
+        };
   return coordinator.state.validateCommit(request.groupId, commit, nowMs);
 }
 
@@ -97,7 +145,7 @@ function recordsOf(
     for (const partition of topic.partitions) {
       const metadata = partition.committedMetadata ?? "";
       if (UTF8.encode(metadata).length > at.metadataMaxBytes) {
-        tooLarge.add(`${topic.name}\u0000${partition.partitionIndex}`);
+        tooLarge.add(partitionKey(topic.name, partition.partitionIndex));
         continue;
       }
       // v1 may carry the commit time; v2-4 a retention time; both give the record an expiry.

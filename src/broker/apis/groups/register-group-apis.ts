@@ -1,7 +1,7 @@
 /**
  * Registers the group APIs of the classic protocol on a client router, over one
  * GroupCoordinator: FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
- * OffsetFetch, DescribeGroups, ListGroups and DeleteGroups.
+ * OffsetFetch, DescribeGroups, ListGroups, DeleteGroups and OffsetDelete.
  */
 import type { GroupCoordinator } from "../../../coordinator/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
@@ -20,6 +20,7 @@ import {
   leaveGroupHandler,
   syncGroupHandler,
 } from "./membership.driver.js";
+import { offsetDeleteHandler } from "./offset-delete.driver.js";
 import { offsetCommitHandler, offsetFetchHandler } from "./offsets.driver.js";
 
 export interface GroupApiDependencies {
@@ -38,7 +39,7 @@ export function registerGroupApis(
   dependencies: GroupApiDependencies,
 ): void {
   const { coordinator } = dependencies;
-  router.register(offsetCommitHandler(coordinator, dependencies.clock));
+  router.register(offsetCommitHandler(coordinator, dependencies.clock, dependencies.metadataCache));
   router.register(offsetFetchHandler(coordinator));
   router.register(findCoordinatorHandler(dependencies));
   router.register(joinGroupHandler(coordinator));
@@ -48,4 +49,5 @@ export function registerGroupApis(
   router.register(describeGroupsHandler(coordinator));
   router.register(listGroupsHandler(coordinator));
   router.register(deleteGroupsHandler(coordinator));
+  router.register(offsetDeleteHandler(coordinator, dependencies.metadataCache));
 }

@@ -1,5 +1,5 @@
 /**
- * Loading the logs at start: the dirs are opened and scanned (log-dir-loader.driver.ts), the
+ * Loading the logs at start: the dirs are opened and scanned (log-dir-scan.driver.ts), the
  * listings become a plan (load-plan.ts), interrupted swaps are finished, `-delete` folders are
  * scheduled for removal, and the logs of each dir are opened `num.recovery.threads.per.data.dir`
  * at a time, all dirs side by side.
@@ -7,7 +7,7 @@
 import { joinPath, type Uuid } from "../../common/index.js";
 import type { PartitionLog } from "../log/index.js";
 import { mapWithConcurrency } from "./bounded-concurrency.driver.js";
-import { startLogDirs, type DirScan } from "./log-dir-loader.driver.js";
+import { startLogDirs, type DirScan } from "./log-dir-scan.driver.js";
 import type { LogManagerOptions } from "./log-manager.driver.js";
 import { planLoad, type PartitionFolder } from "./load-plan.js";
 import { guarded, type ManagerCore } from "./manager-core.js";

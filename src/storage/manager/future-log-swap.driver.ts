@@ -6,13 +6,20 @@
  */
 import { basename, joinPath } from "../../common/index.js";
 import type { PartitionLog, TopicPartition } from "../log/index.js";
-import { ALL_CHECKPOINTS, checkpointLogDir } from "./checkpoint-writer.driver.js";
-import { randomUuid } from "./log-dir-loader.driver.js";
-import type { ReplaceLogResult } from "./log-manager-types.js";
+import { ALL_CHECKPOINTS, checkpointLogDir } from "./log-dir-checkpoints.driver.js";
+import { randomUuid } from "./log-dir-scan.driver.js";
 import type { HeldLog } from "./log-registry.js";
 import { guarded, type ManagerCore } from "./manager-core.js";
 import { currentDirName, deleteDirName } from "./partition-dir-name.js";
 import { checkpointBoth, finishCatchUp } from "./replica-move.driver.js";
+
+/** The answer of `replaceCurrentWithFutureLog`, the last step of a replica move. */
+export type ReplaceLogResult =
+  | { readonly kind: "replaced"; readonly log: PartitionLog; readonly logDir: string }
+  /** There is no move of the partition under way. */
+  | { readonly kind: "noFutureLog" }
+  /** A dir failed during the swap; it is offline now and the failure event has fired. */
+  | { readonly kind: "dirFailed"; readonly logDir: string };
 
 /** Replaces the current log of `topicPartition` with its caught-up future log. */
 export async function replaceCurrentWithFutureLog(

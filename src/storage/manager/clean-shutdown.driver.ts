@@ -5,12 +5,12 @@
  */
 import { joinPath } from "../../common/index.js";
 import { writeTextFileAtomically } from "../atomic-file.driver.js";
-import { writeOffsets } from "./log-dir-checkpoints.driver.js";
 import {
   highWatermarksOf,
   logStartOffsetsOf,
   recoveryPointsOf,
-} from "./checkpoint-writer.driver.js";
+  writeOffsets,
+} from "./log-dir-checkpoints.driver.js";
 import { CLEAN_SHUTDOWN_FILE, formatCleanShutdown } from "./clean-shutdown.js";
 import { guarded, type ManagerCore } from "./manager-core.js";
 

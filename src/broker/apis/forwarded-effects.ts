@@ -1,0 +1,57 @@
+/**
+ * What a broker's image must show before it relays the controller's answer to a topic change,
+ * so that the client's next request to the same broker sees its own change: kafkajs's
+ * createTopics asks the broker it created through for the new topics' metadata right after, and
+ * fails on UNKNOWN_TOPIC_OR_PARTITION. The controller answers once the change is committed, but
+ * this broker may learn of the commit after the answer arrives, so waiting for the high
+ * watermark it knows of is not enough; each answer's effect is checked on the image instead.
+ */
+import type { Uuid } from "../../common/index.js";
+import type { MetadataImage } from "../../metadata/index.js";
+import type {
+  CreatePartitionsRequest,
+  CreatePartitionsResponse,
+  CreateTopicsRequest,
+  CreateTopicsResponse,
+  DeleteTopicsResponse,
+  MessageInput,
+} from "../../protocol/index.js";
+
+/** The topics CreateTopics reports created exist in `image`, every partition of each. */
+export function createdTopicsShown(
+  request: MessageInput<CreateTopicsRequest>,
+  response: CreateTopicsResponse,
+  image: MetadataImage,
+): boolean {
+  if (request.validateOnly === true) return true;
+  return response.topics.every((topic) => {
+    if (topic.errorCode !== 0) return true;
+    const found = image.topics.byName.get(topic.name);
+    if (found === undefined) return false;
+    return topic.numPartitions < 0 || found.partitions.size >= topic.numPartitions;
+  });
+}
+
+/** The topics DeleteTopics reports deleted are gone from `image`, by name and by id. */
+export function deletedTopicsShown(response: DeleteTopicsResponse, image: MetadataImage): boolean {
+  return response.responses.every((topic) => {
+    if (topic.errorCode !== 0) return true;
+    if (topic.name !== null && image.topics.byName.has(topic.name)) return false;
+    return !image.topics.byId.has(topic.topicId as Uuid);
+  });
+}
+
+/** The topics CreatePartitions reports grown have at least the partitions asked for. */
+export function addedPartitionsShown(
+  request: MessageInput<CreatePartitionsRequest>,
+  response: CreatePartitionsResponse,
+  image: MetadataImage,
+): boolean {
+  if (request.validateOnly === true) return true;
+  return response.results.every((result) => {
+    if (result.errorCode !== 0) return true;
+    const asked = request.topics?.find((topic) => topic.name === result.name);
+    const found = image.topics.byName.get(result.name);
+    return asked === undefined || (found?.partitions.size ?? 0) >= (asked.count ?? 0);
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * OffsetDelete (47, v0, KIP-496): removes a group's committed offsets of some partitions with
+ * tombstones written durably before the answer. As Kafka: a partition the metadata does not
+ * hold is UNKNOWN_TOPIC_OR_PARTITION; a topic the group still consumes (its members' consumer
+ * protocol subscriptions) is GROUP_SUBSCRIBED_TO_TOPIC; a missing group is GROUP_ID_NOT_FOUND
+ * and a non-Empty group outside the consumer protocol NON_EMPTY_GROUP, at the top level.
+ */
+import { ErrorCode } from "../../../common/index.js";
+import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
+import { ApiKey, type OffsetDeleteResponse } from "../../../protocol/index.js";
+import type { MetadataCache } from "../../metadata-cache/index.js";
+import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+
+export const OFFSET_DELETE_VERSIONS = { minVersion: 0, maxVersion: 0 } as const;
+
+export function offsetDeleteHandler(
+  coordinator: GroupCoordinator,
+  metadataCache: MetadataCache,
+): ApiHandler<typeof ApiKey.OffsetDelete> {
+  return defineHandler(ApiKey.OffsetDelete, {
+    ...OFFSET_DELETE_VERSIONS,
+    handle: async (request) => {
+      const { groupId } = request;
+      // A top-level error replaces every partition's answer, as Kafka's response builder does.
+      const refuse = (errorCode: number) =>
+        respond<OffsetDeleteResponse>({ throttleTimeMs: 0, errorCode, topics: [] });
+      if (groupId === "") return refuse(ErrorCode.INVALID_GROUP_ID);
+      const refused = coordinator.errorCodeFor(groupId);
+      if (refused !== ErrorCode.NONE) return refuse(refused);
+      const deletable = coordinator.state.checkOffsetsDeletable(groupId);
+      const group = coordinator.state.group(groupId);
+      if (deletable !== ErrorCode.NONE || group === undefined) return refuse(deletable);
+      const known = metadataCache.image.topics.byName;
+      const tombstones: OffsetRecord[] = [];
+      const topics = request.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map(({ partitionIndex }) => {
+          const key = { groupId, topic: topic.name, partition: partitionIndex };
+          let errorCode: number = ErrorCode.NONE;
+          if (known.get(topic.name)?.partitions.get(partitionIndex) === undefined) {
+            errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+          } else if (group.isSubscribedTo(topic.name)) {
+            errorCode = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC;
+          } else if (coordinator.state.offsets.get(key) !== undefined) {
+            tombstones.push({ key, value: null });
+          }
+          return { partitionIndex, errorCode };
+        }),
+      }));
+      if (tombstones.length > 0) {
+        const written = await coordinator.writeOffsets(groupId, tombstones);
+        if (written !== ErrorCode.NONE) return refuse(written);
+      }
+      return respond({ throttleTimeMs: 0, errorCode: ErrorCode.NONE, topics });
+    },
+  });
+}
