@@ -29,3 +29,4 @@ export {
   uuidToBase64,
   uuidFromBase64,
 } from "./uuid.js";
+export { shownText } from "./shown-text.js";

@@ -20,6 +20,7 @@ import { RaftDriver, type RaftListener } from "../raft/index.js";
 import { readMetaProperties, writeMetaProperties } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { ClientRaftTransport, raftConfigOf, registerRaftApis } from "./controller-node-raft.js";
+import { socketServerConfigOf } from "./node-settings.js";
 
 export interface ControllerNodePorts {
   readonly fs: FileSystem;
@@ -70,6 +71,7 @@ export async function startControllerNode(
     ...ports,
     config: raftConfigOf(config, { nodeId, ...identity }),
     metadataLogDir: config.log.metadataLogDir,
+    segmentBytes: config.metadataLogSegmentBytes,
     transport,
     listeners: options.listeners ?? [],
     onFatalError: options.onFatalError,
@@ -78,12 +80,7 @@ export async function startControllerNode(
   const router = new RequestRouter({ logger: ports.logger });
   registerApiVersions(router);
   registerRaftApis(router, () => raft);
-  const server = new SocketServer(ports, router, {
-    config: {
-      socketRequestMaxBytes: config.socketRequestMaxBytes,
-      connectionsMaxIdleMs: config.connectionsMaxIdleMs,
-    },
-  });
+  const server = new SocketServer(ports, router, { config: socketServerConfigOf(config) });
   const listeners = [];
   for (const listener of config.listeners) {
     if (!config.controllerListenerNames.includes(listener.name)) continue;

@@ -9,6 +9,7 @@ import type { BrokerSide } from "./node-broker.js";
 import { openClientListener } from "./node-client-listener.js";
 import { controllerRouter, type ControllerSide } from "./node-controller.js";
 import type { NodeParts } from "./node-shutdown.js";
+import { socketServerConfigOf } from "./node-settings.js";
 import { NodeTasks } from "./node-tasks.js";
 import { NodeStartError } from "./node-types.js";
 
@@ -66,10 +67,7 @@ export async function startBrokerServing(
 function serverFor(parts: NodeParts, router: RequestRouter, metrics: MetricsSink): SocketServer {
   const { config } = parts;
   return new SocketServer({ ...parts.ports, metrics }, router, {
-    config: {
-      socketRequestMaxBytes: config.socketRequestMaxBytes,
-      connectionsMaxIdleMs: config.connectionsMaxIdleMs,
-    },
+    config: socketServerConfigOf(config),
   });
 }
 

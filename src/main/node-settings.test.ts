@@ -8,6 +8,7 @@ import {
   defaultLogConfigOf,
   defaultPartitionConfigOf,
   logManagerConfigOf,
+  socketServerConfigOf,
   staticConfigOf,
 } from "./node-settings.js";
 
@@ -53,6 +54,40 @@ test("the static config holds the keys the operator set, and only those", () => 
   assert.equal(staticConfig["node.id"], "1");
   assert.equal(staticConfig["log.dirs"], "./data");
   assert.equal(staticConfig["log.segment.bytes"], undefined);
+});
+
+test("the connection keys reach every server of the node", () => {
+  const config = configOf([
+    "queued.max.requests=7",
+    "max.connections=40",
+    "max.connections.per.ip=3",
+    "socket.request.max.bytes=65536",
+  ]);
+  assert.deepEqual(socketServerConfigOf(config), {
+    socketRequestMaxBytes: 65_536,
+    connectionsMaxIdleMs: 600_000,
+    queuedMaxRequests: 7,
+    maxConnections: 40,
+    maxConnectionsPerIp: 3,
+  });
+});
+
+test("metadata.log.segment.bytes below metadata.log.segment.min.bytes is refused", () => {
+  const refused = loadNodeConfig({
+    base: SINGLE_NODE_PRESET,
+    flags: ["metadata.log.segment.bytes=1048576"],
+    environment: {},
+  });
+  assert.equal(refused.kind, "invalid");
+  if (refused.kind === "invalid") {
+    assert.equal(refused.problems[0]?.key, "metadata.log.segment.bytes");
+    assert.match(refused.problems[0]?.message ?? "", /at least 8388608/);
+  }
+  const lowered = configOf([
+    "metadata.log.segment.min.bytes=4096",
+    "metadata.log.segment.bytes=4096",
+  ]);
+  assert.equal(lowered.metadataLogSegmentBytes, 4096);
 });
 
 test("the replication quota window keys become the throttles' rate window", () => {

@@ -10,6 +10,7 @@ import {
   type QuorumControllerSettings,
   type StaticBrokerConfig,
 } from "../controller/index.js";
+import type { SocketServerConfig } from "../broker/index.js";
 import { defaultPartitionConfig, type PartitionConfig } from "../replication/index.js";
 import {
   defaultLogConfig,
@@ -114,5 +115,16 @@ export function controllerSettingsOf(
       "metadata.log.max.record.bytes.between.snapshots",
     ),
     maxSnapshotIntervalMs: config.values.number("metadata.log.max.snapshot.interval.ms"),
+  };
+}
+
+/** The connection limits of every server of the node, the client's and the controller's. */
+export function socketServerConfigOf(config: NodeConfig): Partial<SocketServerConfig> {
+  return {
+    socketRequestMaxBytes: config.socketRequestMaxBytes,
+    connectionsMaxIdleMs: config.connectionsMaxIdleMs,
+    queuedMaxRequests: config.queuedMaxRequests,
+    maxConnections: config.maxConnections,
+    maxConnectionsPerIp: config.maxConnectionsPerIp,
   };
 }

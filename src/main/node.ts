@@ -64,11 +64,8 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
           raftLeader,
         });
   const { identity } = assigned;
-  const { logManager, broker, controller } = await buildSides(ports, config, {
-    ...assigned,
-    late,
-    raftLeader,
-  });
+  const sideContext = { ...assigned, late, raftLeader };
+  const { logManager, broker, controller } = await buildSides(ports, config, sideContext);
   const listeners: RaftListener[] = [];
   if (controller !== undefined) listeners.push(controller.raftListener);
   if (broker !== undefined) listeners.push(broker.loader, controllerLeaderFollower(broker.channel));
@@ -77,6 +74,7 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
     ...ports,
     config: raftConfigOf(config, { ...identity, directoryId: identity.metadataDirectoryId }),
     metadataLogDir: config.log.metadataLogDir,
+    segmentBytes: config.metadataLogSegmentBytes,
     transport,
     listeners,
     onFatalError: options.onFatalError,

@@ -10,7 +10,6 @@
 import { ErrorCode } from "../common/index.js";
 import {
   completeBatches,
-  decompressionLimitFor,
   describeBatchError,
   errorCodeOfBatchError,
   validateBatch,
@@ -80,18 +79,15 @@ export function validateProduceRecords(
       `The baseOffset of the record batch should be 0, but it is ${header.baseOffset}`,
     );
   }
-  const limit = decompressionLimitFor({ messageMaxBytes: Math.max(1, rules.maxMessageBytes) });
-  const validated = validateBatch(header.bytes, { origin: "client", maxDecompressedBytes: limit });
+  // Only the compressed size is bounded, as in Kafka; the records are read one at a time.
+  const validated = validateBatch(header.bytes, { origin: "client" });
   if (!validated.ok) {
     return refuse(errorCodeOfBatchError(validated.error), describeBatchError(validated.error));
   }
   const recordErrors = recordErrorsOf(
     header,
     { ...rules, nowMs },
-    {
-      maxDecompressedBytes: limit,
-      maxTimestamp: validated.maxTimestamp,
-    },
+    { maxTimestamp: validated.maxTimestamp },
   );
   if (recordErrors.length > 0) return refuseRecords(recordErrors);
   fixMaxTimestamp(header, rules, {

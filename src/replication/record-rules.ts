@@ -6,7 +6,7 @@
  */
 import { assert, ErrorCode } from "../common/index.js";
 import {
-  decodeRecords,
+  forEachDecodedRecord,
   NO_TIMESTAMP,
   type DecodedRecord,
   type RecordBatchHeader,
@@ -54,18 +54,16 @@ function needsRecordScan(
 export function recordErrorsOf(
   header: RecordBatchHeader,
   rules: RecordRules,
-  batch: { readonly maxDecompressedBytes: number; readonly maxTimestamp: number },
+  batch: { readonly maxTimestamp: number },
 ): RecordError[] {
   if (!needsRecordScan(header, rules, batch.maxTimestamp)) return [];
-  const { maxDecompressedBytes } = batch;
-  const decoded = decodeRecords(header.bytes, { maxDecompressedBytes });
-  // validateBatch accepted these very bytes under the same limit.
-  assert(decoded.ok, "a validated batch decodes");
   const errors: RecordError[] = [];
-  decoded.records.forEach((record, batchIndex) => {
+  const decoded = forEachDecodedRecord(header.bytes, (record, batchIndex) => {
     const error = recordError(header, record, rules);
     if (error !== undefined) errors.push({ batchIndex, ...error });
   });
+  // validateBatch accepted these very bytes.
+  assert(decoded.ok, "a validated batch decodes");
   return errors;
 }
 

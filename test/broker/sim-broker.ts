@@ -80,8 +80,9 @@ export async function startSimBroker(
   });
   const address = await server.listen("PLAINTEXT", { host: "broker", port: 9092 });
   let clients = 0;
-  const connect = async (): Promise<RawClient> => {
-    const network: Network = simNetwork.forNode(`client-${clients++}`);
+  /** Connects from host `fromHost`, by default a host of its own. */
+  const connect = async (fromHost?: string): Promise<RawClient> => {
+    const network: Network = simNetwork.forNode(fromHost ?? `client-${clients++}`);
     return new RawClient(await settle(scheduler, network.connect(address as Address)));
   };
   return { scheduler, simNetwork, server, router, logger, metrics, fatalErrors, connect };

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { CleanerCheckpoint, type PartitionLog } from "../../src/storage/index.js";
+import { encodeBatch } from "../../src/protocol/index.js";
+import { CleanerCheckpoint, LogCleaner, type PartitionLog } from "../../src/storage/index.js";
 import {
   appendWrites,
   cleanerOf,
@@ -183,4 +184,43 @@ test("a crash at any step of cleaning leaves each group old or new, never a mix"
     [...seen].sort((a, b) => a - b),
     states.map((_, index) => index),
   );
+});
+
+test("a zstd batch that inflates past 8 MiB is compacted like any other", async () => {
+  const harness = new LogHarness(8);
+  const config = { ...compactConfig, segmentBytes: 2048 };
+  const log = await harness.open(config);
+  const bigRecords = ["a", "b", "c"].map((key, index) => ({
+    timestamp: 1000 + index,
+    key: new TextEncoder().encode(key),
+    value: new Uint8Array(3 * 1024 * 1024).fill(index + 1),
+  }));
+  const big = encodeBatch({
+    ...{ baseOffset: 0, partitionLeaderEpoch: 0, compression: "zstd" as const },
+    ...{ timestampType: "createTime" as const, isTransactional: false, isControl: false },
+    ...{ producerId: -1, producerEpoch: -1, baseSequence: -1, records: bigRecords },
+  });
+  const newer: Write[] = [
+    ["a", "1"],
+    ["b", "2"],
+    ["c", "3"],
+  ];
+  const filler: Write[] = Array.from({ length: 40 }, (_, index) => ["z", String(index)]);
+  await harness.run(
+    log
+      .appendAsLeader(big, { leaderEpoch: 0 })
+      .then(() => appendWrites(log, [...newer, ...filler], 2000))
+      .then(() => log.flush()),
+  );
+  assert.ok(log.segments().length > 1, "the big batch's segment is not the active one");
+  const cleaner = new LogCleaner({
+    fileSystem: harness.fs,
+    logger: harness.logger,
+    logs: () => [{ log, logDir, config, highWatermark: log.logEndOffset }],
+  });
+  const result = await harness.run(cleaner.cleanOnce(3000));
+  assert.equal(result.markedUncleanable, undefined);
+  assert.ok(result.cleaned !== undefined, "the log was cleaned");
+  const offsets = (await readRecords(harness, log)).map((record) => record.offset);
+  assert.ok(!offsets.includes(0) && !offsets.includes(2), "the big batch's records are gone");
 });

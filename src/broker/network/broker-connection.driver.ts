@@ -3,9 +3,10 @@
  * requests to the router, responses out in request order. States: open → closed (by the
  * broker for a protocol violation, idleness or shutdown, or by the peer). Limits: a frame is at
  * most `socketRequestMaxBytes`; at most `queuedMaxRequestsPerConnection` requests are in
- * flight; frames past that limit wait in a queue holding at most what one read delivered, since
- * reading pauses whenever the queue is not empty; a write refused for back-pressure stops
- * taking up requests until `drain`.
+ * flight, and at most `queued.max.requests` over every connection of the server
+ * (`QueuedRequests`); frames past either limit wait in a queue holding at most what one read
+ * delivered, since reading pauses whenever the queue is not empty; a write refused for
+ * back-pressure stops taking up requests until `drain`.
  */
 import { assertNever } from "../../common/index.js";
 import type { Clock, Connection, Logger } from "../../ports/index.js";
@@ -14,6 +15,7 @@ import type { RequestRouter, RoutedResponse } from "../router/request-router.dri
 import { ANONYMOUS_PRINCIPAL, type ConnectionInfo } from "../router/handler.js";
 import { requestBodyOf } from "../router/request-body.js";
 import type { CloseReason, NetworkMetrics } from "./network-metrics.js";
+import type { QueuedRequests, RequestTaker } from "./queued-requests.js";
 import {
   apiName,
   clientSoftwareOf,
@@ -31,6 +33,7 @@ export interface ConnectionHost {
   readonly logger: Logger;
   readonly metrics: NetworkMetrics;
   readonly config: SocketServerConfig;
+  readonly queuedRequests: QueuedRequests;
   /** Bytes moved on `connection`: it is not idle. */
   touched(connection: BrokerConnection): void;
   /** `connection` closed, by either side; the server forgets it. */
@@ -50,7 +53,7 @@ const EMPTY_FRAME = new Uint8Array(0);
 /** Taken frames at the head of the queue tolerated before the array is compacted. */
 const FRAMES_COMPACT_AT = 1024;
 
-export class BrokerConnection {
+export class BrokerConnection implements RequestTaker {
   readonly connectionId: string;
   private readonly decoder: FrameDecoder;
   private readonly responses = new ResponseSequence<FinishedRequest>();
@@ -86,6 +89,15 @@ export class BrokerConnection {
   /** Frames received but not yet taken up. */
   get queuedFrameCount(): number {
     return this.frames.length - this.framesHead;
+  }
+
+  /** The host the peer connected from, as `max.connections.per.ip` counts it. */
+  get remoteHost(): string {
+    return this.connection.remoteAddress.host;
+  }
+
+  resumeTakingUp(): void {
+    if (this.state === "open") this.pump();
   }
 
   /** Starts receiving. */
@@ -152,11 +164,13 @@ export class BrokerConnection {
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
+      const isOnlyRequest = this.responses.inFlightCount === 0;
+      if (!this.host.queuedRequests.tryTake(this, isOnlyRequest)) break;
       const frame = this.frames[this.framesHead] as Uint8Array;
       // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
       this.frames[this.framesHead] = EMPTY_FRAME;
       this.framesHead++;
-      this.takeUp(frame);
+      if (!this.takeUp(frame)) this.host.queuedRequests.release();
     }
     this.compactFrames();
     this.isPumping = false;
@@ -183,8 +197,11 @@ export class BrokerConnection {
     this.isReadingPaused = shouldPause;
   }
 
-  /** Decodes one frame and starts its request, or closes the connection when it cannot. */
-  private takeUp(frame: Uint8Array): void {
+  /**
+   * Decodes one frame and starts its request, or closes the connection when it cannot. True
+   * when a handler took the request, which then holds its place in the server's queue.
+   */
+  private takeUp(frame: Uint8Array): boolean {
     const decoded = decodeRequest(frame, this.host.router.isBodyRead);
     switch (decoded.kind) {
       case "request":
@@ -192,19 +209,21 @@ export class BrokerConnection {
           this.noteTrailingBytes(decoded.header, decoded.trailingBytes);
         if (this.host.router.isSupported(decoded.header.apiKey, decoded.header.apiVersion)) {
           this.dispatch(decoded.header, decoded.body);
-        } else this.answerUnsupported(decoded.header, decoded.body);
-        return;
+          return true;
+        }
+        this.answerUnsupported(decoded.header, decoded.body);
+        return false;
       case "unsupportedVersion":
         this.answerUnsupported(decoded.header, undefined);
-        return;
+        return false;
       case "unknownApi":
         this.close("unknownApi", `API key ${decoded.apiKey} v${decoded.apiVersion}`, "abort");
-        return;
+        return false;
       case "malformed":
         this.close("malformedRequest", describeMalformed(decoded.header, decoded.error), "abort");
-        return;
+        return false;
       default:
-        assertNever(decoded, "decoded request");
+        return assertNever(decoded, "decoded request");
     }
   }
 
@@ -240,7 +259,10 @@ export class BrokerConnection {
     this.host.metrics.requestRouted(header.apiKey, header.apiVersion, this.clientSoftware?.name);
     const context = { header, body, connection: this.info(), nowMs: this.host.clock.nowMs() };
     this.host.router.route(context).then(
-      (response) => this.finish(slot, response),
+      (response) => {
+        this.host.queuedRequests.release();
+        this.finish(slot, response);
+      },
       (error: unknown) => this.host.fatal(error),
     );
   }

@@ -10,6 +10,7 @@ export type CloseReason =
   | "unsupportedVersion"
   | "handler"
   | "maxConnections"
+  | "maxConnectionsPerIp"
   | "shutdown";
 
 /** How many client software names get series of their own. */

@@ -16,6 +16,12 @@ export interface SocketServerConfig {
    * to this many concurrently and still answers in request order.
    */
   readonly queuedMaxRequestsPerConnection: number;
+  /**
+   * `queued.max.requests`: requests taken up and not yet handled over all of the server's
+   * connections, as Kafka bounds its RequestChannel queue; at the limit connections stop reading,
+   * save to take up one request on a connection with none in flight (see QueuedRequests).
+   */
+  readonly queuedMaxRequests: number;
   /** `connections.max.idle.ms`: a connection with no traffic and nothing in flight is closed. */
   readonly connectionsMaxIdleMs: number;
   /**
@@ -24,14 +30,18 @@ export interface SocketServerConfig {
    * once.
    */
   readonly maxConnections: number;
+  /** `max.connections.per.ip`: open connections from one host; one more is closed at once. */
+  readonly maxConnectionsPerIp: number;
 }
 
 /** Kafka's defaults, and 100 requests in flight per connection. */
 export const DEFAULT_SOCKET_SERVER_CONFIG: SocketServerConfig = Object.freeze({
   socketRequestMaxBytes: FRAME_BYTES_MAX_DEFAULT,
   queuedMaxRequestsPerConnection: 100,
+  queuedMaxRequests: 500,
   connectionsMaxIdleMs: 600_000,
   maxConnections: 2_147_483_647,
+  maxConnectionsPerIp: 2_147_483_647,
 });
 
 /** The defaults with `overrides` applied, checked. */
@@ -43,8 +53,12 @@ export function socketServerConfig(
   assert(config.socketRequestMaxBytes >= 0, "socketRequestMaxBytes is not negative");
   assert(Number.isInteger(config.queuedMaxRequestsPerConnection), "queued max is an integer");
   assert(config.queuedMaxRequestsPerConnection >= 1, "at least one request in flight");
+  assert(Number.isInteger(config.queuedMaxRequests), "queuedMaxRequests is an integer");
+  assert(config.queuedMaxRequests >= 1, "at least one request queued");
   assert(config.connectionsMaxIdleMs > 0, "connectionsMaxIdleMs is positive");
   assert(Number.isInteger(config.maxConnections), "maxConnections is an integer");
   assert(config.maxConnections >= 0, "maxConnections is not negative");
+  assert(Number.isInteger(config.maxConnectionsPerIp), "maxConnectionsPerIp is an integer");
+  assert(config.maxConnectionsPerIp >= 0, "maxConnectionsPerIp is not negative");
   return config;
 }

@@ -13,6 +13,7 @@ import type { RequestRouter } from "../router/request-router.driver.js";
 import { BrokerConnection, type ConnectionHost } from "./broker-connection.driver.js";
 import { IdleConnections } from "./idle-connections.js";
 import { NetworkMetrics } from "./network-metrics.js";
+import { QueuedRequests } from "./queued-requests.js";
 import { socketServerConfig, type SocketServerConfig } from "./socket-server-config.js";
 
 /** The ports the connection layer runs on. */
@@ -37,15 +38,18 @@ export interface SocketServerOptions {
 
 /**
  * Kafka's SocketServer over the Network port: accepts connections on named listeners, counts
- * them against `max.connections`, closes idle ones with ONE timer for all (armed for the
- * quietest connection), and gives each connection to a BrokerConnection that frames, routes and
- * answers its requests. States: running → stopped; `close` stops the listeners and closes every
- * connection.
+ * them against `max.connections` and `max.connections.per.ip` (Kafka's ConnectionQuotas),
+ * bounds the requests being handled by `queued.max.requests`, closes idle ones with ONE timer
+ * for all (armed for the quietest connection), and gives each connection to a BrokerConnection
+ * that frames, routes and answers its requests. States: running → stopped; `close` stops the
+ * listeners and closes every connection.
  */
 export class SocketServer {
   readonly config: SocketServerConfig;
   readonly metrics: NetworkMetrics;
   private readonly connections = new Set<BrokerConnection>();
+  private readonly connectionsPerHost = new Map<string, number>();
+  private readonly queuedRequests: QueuedRequests;
   private readonly idle: IdleConnections<BrokerConnection>;
   private readonly listeners: Listener[] = [];
   private readonly host: ConnectionHost;
@@ -60,6 +64,7 @@ export class SocketServer {
     this.config = socketServerConfig(options.config);
     this.metrics = new NetworkMetrics(ports.metrics);
     this.idle = new IdleConnections(this.config.connectionsMaxIdleMs);
+    this.queuedRequests = new QueuedRequests(this.config.queuedMaxRequests);
     const onFatalError = options.onFatalError ?? rethrowOutsidePromises;
     this.host = {
       router,
@@ -67,6 +72,7 @@ export class SocketServer {
       logger: ports.logger,
       metrics: this.metrics,
       config: this.config,
+      queuedRequests: this.queuedRequests,
       touched: (connection) => this.touched(connection),
       closed: (connection) => this.forget(connection),
       fatal: onFatalError,
@@ -77,6 +83,11 @@ export class SocketServer {
   /** How many connections are open. */
   get openConnectionCount(): number {
     return this.connections.size;
+  }
+
+  /** Requests taken up and not yet handled, over every connection. */
+  get queuedRequestCount(): number {
+    return this.queuedRequests.size;
   }
 
   /** The open connections, in no particular order. */
@@ -112,25 +123,48 @@ export class SocketServer {
       connection.destroy();
       return;
     }
-    if (this.connections.size >= this.config.maxConnections) {
-      this.ports.logger.warn("refusing connection: max.connections reached", {
+    const refusal = this.refusalOf(connection.remoteAddress.host);
+    if (refusal !== undefined) {
+      this.ports.logger.warn(`refusing connection: ${refusal.key} reached`, {
         listener: listenerName,
         remote: `${connection.remoteAddress.host}:${connection.remoteAddress.port}`,
-        maxConnections: this.config.maxConnections,
+        limit: refusal.limit,
       });
-      this.metrics.connectionClosed("maxConnections");
+      this.metrics.connectionClosed(refusal.reason);
       connection.destroy();
       return;
     }
     const brokerConnection = new BrokerConnection(connection, listenerName, this.host);
     this.connections.add(brokerConnection);
+    const host = brokerConnection.remoteHost;
+    this.connectionsPerHost.set(host, (this.connectionsPerHost.get(host) ?? 0) + 1);
     this.metrics.openConnections.set(this.connections.size);
     this.touched(brokerConnection);
     brokerConnection.start();
   }
 
+  /**
+   * Which limit a new connection from `host` would break. Kafka's ConnectionQuotas closes a
+   * connection over the per-host limit at once; at `max.connections` its acceptor waits for a
+   * slot, but the Network port cannot hold a connection back, so that one is closed too.
+   */
+  private refusalOf(host: string) {
+    if (this.connections.size >= this.config.maxConnections) {
+      return { key: "max.connections", limit: this.config.maxConnections, ...MAX_CONNECTIONS };
+    }
+    if ((this.connectionsPerHost.get(host) ?? 0) >= this.config.maxConnectionsPerIp) {
+      return { key: "max.connections.per.ip", limit: this.config.maxConnectionsPerIp, ...PER_IP };
+    }
+    return undefined;
+  }
+
   private forget(connection: BrokerConnection): void {
-    this.connections.delete(connection);
+    if (!this.connections.delete(connection)) return;
+    this.queuedRequests.forget(connection);
+    const host = connection.remoteHost;
+    const count = (this.connectionsPerHost.get(host) ?? 1) - 1;
+    if (count > 0) this.connectionsPerHost.set(host, count);
+    else this.connectionsPerHost.delete(host);
     this.idle.remove(connection);
     this.metrics.openConnections.set(this.connections.size);
   }
@@ -165,6 +199,9 @@ export class SocketServer {
     this.armIdleTimer();
   }
 }
+
+const MAX_CONNECTIONS = { reason: "maxConnections" } as const;
+const PER_IP = { reason: "maxConnectionsPerIp" } as const;
 
 function rethrowOutsidePromises(error: unknown): void {
   queueMicrotask(() => {

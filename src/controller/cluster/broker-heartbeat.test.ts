@@ -102,7 +102,10 @@ test("controlled shutdown: entered on wantShutDown, finished once the broker lea
   );
   const done = run(idle, heartbeat({ wantShutDown: true }));
   assert.equal(done.response.shouldShutDown, true);
-  assert.deepEqual(done.records, []);
+  // Kafka's SHUTDOWN_NOW: the broker is fenced as it is let go.
+  assert.equal(done.response.isFenced, true);
+  assert.equal(done.next.cluster.brokers.get(B1)?.isFenced, true);
+  assert.deepEqual(done.calls, [{ hook: "brokerFenced", brokerId: 1 }]);
 });
 
 test("a fenced broker that wants to shut down may do so at once", () => {

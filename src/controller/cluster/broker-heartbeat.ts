@@ -5,11 +5,13 @@
  *
  *   fenced ──caught up, not wantFence──▶ unfenced ──wantShutDown──▶ controlled shutdown
  *      ▲                                    │                            │
- *      └───────────── wantFence ────────────┴──────── wantFence ─────────┘
+ *      └───────────── wantFence ────────────┴─── wantFence, or it leads ─┘
+ *                                                 nothing (shut down now)
  *
  * A fenced broker that wants to shut down may do so at once; one in controlled shutdown may once
- * it leads no partition. A broker is caught up once its metadata offset reaches the offset of its
- * own RegisterBrokerRecord (its broker epoch), which is Kafka's unfencing rule.
+ * it leads no partition, and is fenced as it is told so. A broker is caught up once its metadata
+ * offset reaches the offset of its own RegisterBrokerRecord (its broker epoch), which is Kafka's
+ * unfencing rule.
  */
 import { ErrorCode } from "../../common/index.js";
 import type { BrokerId, Uuid } from "../../common/index.js";
@@ -135,10 +137,14 @@ function decide(
     // As in Kafka, the broker learns it may stop on a later heartbeat, once the moves committed.
     return { records, isFenced: false, shouldShutDown: false };
   }
-  // In controlled shutdown: done once it leads nothing. Leaderships it gained since (or that
-  // could not move before) are moved again.
+  // In controlled shutdown: done once it leads nothing, and then fenced, as Kafka's SHUTDOWN_NOW
+  // state fences it, so that its next incarnation may register at once instead of waiting out
+  // this one's session. Leaderships it gained since (or that could not move before) are moved
+  // again first.
   if (leadershipCount(image, broker.id) === 0) {
-    return { records: [], isFenced: false, shouldShutDown: true };
+    const fence = registrationChangeRecord(image, broker, { fence: "fence" });
+    const records = [...hooks.brokerFenced(image, broker.id), fence];
+    return { records, isFenced: true, shouldShutDown: true };
   }
   const records = hooks.brokerShuttingDown(image, broker.id);
   return { records, isFenced: false, shouldShutDown: false };

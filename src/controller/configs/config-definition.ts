@@ -38,6 +38,8 @@ export type ConfigRule =
   | { readonly kind: "oneOf"; readonly values: readonly string[] }
   | { readonly kind: "listOf"; readonly values: readonly string[] }
   | { readonly kind: "throttledReplicas" }
+  /** A Kafka release or inter-broker protocol version, as Kafka 3.x's MetadataVersion reads. */
+  | { readonly kind: "kafkaVersion" }
   | {
       readonly kind: "compressionLevel";
       readonly min: number;

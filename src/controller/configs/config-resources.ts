@@ -3,7 +3,7 @@
  * a broker resource is a broker id in decimal or "" for the cluster-wide default, as Kafka's
  * controller requires; other resource types are not served by the controller.
  */
-import { ErrorCode } from "../../common/index.js";
+import { ErrorCode, shownText } from "../../common/index.js";
 import { ConfigResourceType } from "../../metadata/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
 import { MetadataRecordType } from "../../protocol/index.js";
@@ -25,7 +25,7 @@ export function checkResource(
 ): CheckedResource {
   if (resourceType === ConfigResourceType.TOPIC) {
     if (image.topics.byName.has(resourceName)) return { kind: "topic", name: resourceName };
-    const errorMessage = `topic "${resourceName}" does not exist`;
+    const errorMessage = `topic "${shownText(resourceName)}" does not exist`;
     return { kind: "refused", errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage };
   }
   if (resourceType === ConfigResourceType.BROKER) {
@@ -33,7 +33,8 @@ export function checkResource(
     if (/^\d+$/.test(resourceName) && Number(resourceName) <= 2 ** 31 - 1) {
       return { kind: "broker", name: resourceName, brokerId: Number(resourceName) };
     }
-    const errorMessage = `broker resource name "${resourceName}" is not a broker id or ""`;
+    const shown = shownText(resourceName);
+    const errorMessage = `broker resource name "${shown}" is not a broker id or ""`;
     return { kind: "refused", errorCode: ErrorCode.INVALID_REQUEST, errorMessage };
   }
   const errorMessage = `the controller serves no configs of resource type ${resourceType}`;

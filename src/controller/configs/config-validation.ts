@@ -3,13 +3,17 @@
  * Integers are checked as Kafka's types are (int is 32-bit, long 64-bit), with bigint arithmetic
  * for longs since their defaults (Long.MAX_VALUE) lie beyond JavaScript's safe integers.
  */
+import { shownText } from "../../common/index.js";
 import { listItems } from "./config-definition.js";
+import { isKafkaVersion } from "./kafka-versions.js";
 import type { ConfigDefinition, ConfigRule } from "./config-definition.js";
 
 const INT_MIN = -(2n ** 31n);
 const INT_MAX = 2n ** 31n - 1n;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
+/** The most of a refused value that its message repeats. */
+const VALUE_SHOWN_MAX = 1000;
 
 /** Why `value` is not valid for `definition`, naming the key, or undefined when it is valid. */
 export function invalidValueReason(
@@ -19,7 +23,7 @@ export function invalidValueReason(
   const reason = typeReason(definition, value.trim()) ?? ruleReason(definition.rule, value.trim());
   return reason === undefined
     ? undefined
-    : `invalid value "${value}" for ${definition.name}: ${reason}`;
+    : `invalid value "${shownText(value, VALUE_SHOWN_MAX)}" for ${definition.name}: ${reason}`;
 }
 
 function typeReason(definition: ConfigDefinition, value: string): string | undefined {
@@ -71,10 +75,12 @@ function ruleReason(rule: ConfigRule, value: string): string | undefined {
       const unknown = items.find((item) => !rule.values.includes(item));
       return unknown === undefined
         ? undefined
-        : `"${unknown}" is not one of ${rule.values.join(", ")}`;
+        : `"${shownText(unknown, VALUE_SHOWN_MAX)}" is not one of ${rule.values.join(", ")}`;
     }
     case "throttledReplicas":
       return throttledReplicasReason(value);
+    case "kafkaVersion":
+      return isKafkaVersion(value) ? undefined : "is not a Kafka version";
     case "compressionLevel":
       return compare(value, rule.other) === 0 ||
         (compare(value, rule.min) >= 0 && compare(value, rule.max) <= 0)
@@ -88,5 +94,7 @@ function throttledReplicasReason(value: string): string | undefined {
   const items = listItems(value);
   if (items.length === 1 && items[0] === "*") return undefined;
   const bad = items.find((item) => !/^\d+:\d+$/.test(item));
-  return bad === undefined ? undefined : `"${bad}" is not "*" or partition:broker`;
+  return bad === undefined
+    ? undefined
+    : `"${shownText(bad, VALUE_SHOWN_MAX)}" is not "*" or partition:broker`;
 }

@@ -1,8 +1,8 @@
 /**
- * The topic configs Sluice knows: Kafka 4.0's topic-level configs with their defaults, value
- * rules and the broker configs that supply their defaults (Kafka's LogConfig synonyms). The
- * tiered-storage configs are left out, since Sluice has no remote storage; setting one is an
- * unknown config. Documentation texts are our own.
+ * The topic configs Sluice knows: Kafka 4.0's topic-level configs and the three of Kafka 3.x
+ * that 4.0 removed, with their defaults, value rules and the broker configs that supply their
+ * defaults (Kafka's LogConfig synonyms). The tiered-storage configs are left out, since Sluice
+ * has no remote storage; setting one is an unknown config. Documentation texts are our own.
  */
 import type {
   BrokerSynonym,
@@ -147,6 +147,33 @@ export const TOPIC_CONFIGS: readonly ConfigDefinition[] = [
     atLeast(0),
     [ms("message.max.bytes")],
     "The largest record batch the topic accepts.",
+  ),
+  // Kafka 3.x's topic configs that 4.0 removed, still accepted and described for the clients
+  // and tools that set them. Every batch Sluice stores and serves is v2 (Fetch v4 and up), so
+  // Kafka 3.x with inter-broker protocol 3.0 or later ignores the first two as Sluice does.
+  define(
+    "message.downconversion.enable",
+    "boolean",
+    "true",
+    none,
+    [ms("log.message.downconversion.enable")],
+    "Kafka 3.x: whether fetches below v4 may get down-converted batches; no effect on v4 and up.",
+  ),
+  define(
+    "message.format.version",
+    "string",
+    "3.0-IV1",
+    { kind: "kafkaVersion" },
+    [ms("log.message.format.version")],
+    "Kafka 3.x: the record format of old brokers; ignored from protocol 3.0 on.",
+  ),
+  define(
+    "message.timestamp.difference.max.ms",
+    "long",
+    LONG_MAX,
+    atLeast(0),
+    [ms("log.message.timestamp.difference.max.ms")],
+    "Kafka 3.x: both timestamp bounds at once, where neither newer key is set.",
   ),
   define(
     "message.timestamp.after.max.ms",

@@ -6,7 +6,7 @@
  * the leader left. A target that already holds the ISR completes at once. A null target cancels
  * the ongoing reassignment. All partitions' records go in one atomic batch.
  */
-import { ErrorCode } from "../../common/index.js";
+import { ErrorCode, shownText } from "../../common/index.js";
 import type { BrokerId } from "../../common/index.js";
 import type { MetadataImage, PartitionRegistration, TopicImage } from "../../metadata/index.js";
 import type {
@@ -96,7 +96,7 @@ function decide(
   if (partition === undefined) {
     return refused(
       ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-      `there is no partition ${topic.name}-${target.partitionIndex}`,
+      `there is no partition ${shownText(topic.name)}-${target.partitionIndex}`,
     );
   }
   if (target.replicas === null) return cancel(image, defaults, topic.name, partition);
@@ -126,7 +126,7 @@ function alterOne(
   const partitionIndex = target.partitionIndex;
   const topic = image.topics.byName.get(topicName);
   if (topic === undefined) {
-    const message = `there is no topic named ${topicName}`;
+    const message = `there is no topic named ${shownText(topicName)}`;
     return {
       partitionIndex,
       errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,

@@ -5,6 +5,7 @@
  * ones). Each topic succeeds or fails alone; validateOnly checks and writes nothing.
  */
 import { ErrorCode } from "../../common/index.js";
+import { shownTopicName } from "./topic-names.js";
 import type { BrokerId } from "../../common/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
 import type { Random } from "../../ports/index.js";
@@ -40,7 +41,7 @@ export function createPartitions(
       (counts.get(topic.name) ?? 0) > 1
         ? {
             errorCode: ErrorCode.INVALID_REQUEST,
-            errorMessage: `topic ${topic.name} is named more than once`,
+            errorMessage: `topic ${shownTopicName(topic.name)} is named more than once`,
           }
         : growTopic(image, topic, context.random);
     if ("errorCode" in outcome) return { name: topic.name, ...outcome };
@@ -61,7 +62,7 @@ function growTopic(
   if (topic === undefined) {
     return {
       errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-      errorMessage: `topic ${request.name} does not exist`,
+      errorMessage: `topic ${shownTopicName(request.name)} does not exist`,
     };
   }
   const existing = topic.partitions.size;

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../common/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
+import { ApiKey, encodeResponse } from "../../protocol/index.js";
 import type { CreateTopicsRequestCreatableTopic } from "../../protocol/index.js";
 import { ConfigSource } from "../configs/index.js";
 import {
@@ -94,6 +95,18 @@ test("bad names are refused with INVALID_TOPIC_EXCEPTION", () => {
     create(cluster, [topic("a".repeat(249))]).response.topics[0]?.errorCode,
     ErrorCode.NONE,
   );
+});
+
+test("a name of the longest a request carries is refused in a response that encodes", () => {
+  const name = "a".repeat(32_767);
+  const { response } = create(cluster, [topic(name), topic(name)]);
+  for (const answer of response.topics) {
+    assert.ok((answer.errorMessage ?? "").length < 1000, "the message quotes a bounded part");
+  }
+  for (const version of [3, 4, 5, 7]) {
+    const frame = encodeResponse({ correlationId: 1 }, ApiKey.CreateTopics, version, response);
+    assert.ok(frame.length > 0, `CreateTopics v${version}`);
+  }
 });
 
 test("existing topics, collisions and names given twice are refused", () => {

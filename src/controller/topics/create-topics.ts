@@ -26,7 +26,7 @@ import { planTopicPartitions } from "./partition-plan.js";
 import type { TopicDefaults } from "./partition-plan.js";
 import { invalidTopicConfigs } from "./topic-configs.js";
 import { newTopicId } from "./topic-ids.js";
-import { invalidTopicNameReason, unifiedTopicName } from "./topic-names.js";
+import { invalidTopicNameReason, shownTopicName, unifiedTopicName } from "./topic-names.js";
 import { newPartitionRecord, topicRecord } from "./topic-records.js";
 
 /** The most partitions one request may create, so one request cannot flood the metadata log. */
@@ -68,7 +68,7 @@ export function createTopics(
     if ((counts.get(topic.name) ?? 0) > 1) {
       return failed(topic.name, {
         errorCode: ErrorCode.INVALID_REQUEST,
-        errorMessage: `topic ${topic.name} is named more than once`,
+        errorMessage: `topic ${shownTopicName(topic.name)} is named more than once`,
       });
     }
     return createTopic(context, batch, topic);

@@ -5,6 +5,7 @@
  * topic named twice (or an entry with both or neither of name and id) INVALID_REQUEST.
  */
 import { ErrorCode, ZERO_UUID } from "../../common/index.js";
+import { shownTopicName } from "./topic-names.js";
 import type { Uuid } from "../../common/index.js";
 import type { MetadataImage, TopicImage } from "../../metadata/index.js";
 import type {
@@ -48,7 +49,7 @@ export function deleteTopics(
       }
       const { topic } = found;
       if ((counts.get(topic.id) ?? 0) > 1) {
-        const errorMessage = `topic ${topic.name} is named more than once`;
+        const errorMessage = `topic ${shownTopicName(topic.name)} is named more than once`;
         return {
           name: topic.name,
           topicId: topic.id,
@@ -79,7 +80,7 @@ function findTopic(image: MetadataImage, reference: TopicReference): Lookup {
   if (reference.name !== null) {
     const topic = image.topics.byName.get(reference.name);
     if (topic !== undefined) return { kind: "found", topic };
-    const errorMessage = `topic ${reference.name} does not exist`;
+    const errorMessage = `topic ${shownTopicName(reference.name)} does not exist`;
     return { kind: "refused", errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage };
   }
   if (!hasId) {

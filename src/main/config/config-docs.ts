@@ -108,6 +108,8 @@ function ruleText(rule: ConfigRule): string {
       return `a list of ${rule.values.join(", ")}`;
     case "throttledReplicas":
       return "partition:broker,... or *";
+    case "kafkaVersion":
+      return "a Kafka version: 2.8, 3.0-IV1, ...";
     case "compressionLevel":
       return `${rule.other} or [${rule.min},...,${rule.max}]`;
   }

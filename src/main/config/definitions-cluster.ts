@@ -115,7 +115,24 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
     defaultValue: 500,
     validator: atLeast(1),
     importance: "high",
-    description: "How many decoded requests may wait for a handler before reading pauses.",
+    description: "Requests in flight at which connections stop reading; idle ones take one.",
+  },
+  {
+    name: "max.connections",
+    type: "int",
+    defaultValue: 2_147_483_647,
+    validator: atLeast(0),
+    importance: "medium",
+    description: "Open connections per server (client or controller); one more is closed.",
+  },
+  {
+    name: "max.connections.per.ip",
+    type: "int",
+    // Kafka accepts 0 only together with max.connections.per.ip.overrides, which Sluice has not.
+    defaultValue: 2_147_483_647,
+    validator: atLeast(1),
+    importance: "medium",
+    description: "Open connections from one host per server; one more is closed at once.",
   },
   {
     name: "message.max.bytes",

@@ -173,4 +173,14 @@ export const quorumDefinitions: readonly ConfigDefinition[] = [
     importance: "high",
     description: "The largest segment of the metadata log before a new one is rolled.",
   },
+  {
+    // Kafka's internal key, a floor for metadata.log.segment.bytes at the largest metadata batch
+    // (8 MiB): below it a batch may not fit a segment, and the metadata log stops the node.
+    name: "metadata.log.segment.min.bytes",
+    type: "int",
+    defaultValue: 8_388_608,
+    validator: atLeast(12),
+    importance: "high",
+    description: "The smallest metadata.log.segment.bytes allowed; lowered only for testing.",
+  },
 ];

@@ -58,7 +58,11 @@ export interface NodeConfig extends Roles, ListenerSettings {
   readonly socketRequestMaxBytes: number;
   readonly connectionsMaxIdleMs: number;
   readonly queuedMaxRequests: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerIp: number;
   readonly messageMaxBytes: number;
+  /** `metadata.log.segment.bytes`, at least `metadata.log.segment.min.bytes`. */
+  readonly metadataLogSegmentBytes: number;
   /** Sluice's HTTP endpoint (sluice.http.listener). */
   readonly httpListener: HostPort;
   readonly values: ConfigValues;
@@ -86,6 +90,7 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
   const listeners = processRoles.length === 0 ? undefined : resolveListeners(values, roles);
   if (listeners !== undefined && !listeners.ok) problems.push(...listeners.problems);
   const log = logSettings(values, problem);
+  checkMetadataLogSegment(values, problem);
   if (problems.length > 0 || listeners === undefined || !listeners.ok || log === undefined) {
     return { kind: "invalid", problems };
   }
@@ -102,6 +107,20 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
     values,
   };
   return { kind: "valid", config };
+}
+
+/** Kafka's KafkaMetadataLog refuses a metadata segment size below the floor. */
+function checkMetadataLogSegment(
+  values: ConfigValues,
+  problem: (key: string, message: string) => void,
+): void {
+  const minimum = values.number("metadata.log.segment.min.bytes");
+  if (values.number("metadata.log.segment.bytes") < minimum) {
+    problem(
+      "metadata.log.segment.bytes",
+      `must be at least ${minimum} (metadata.log.segment.min.bytes)`,
+    );
+  }
 }
 
 function checkNodeId(
@@ -173,7 +192,10 @@ function plainSettings(values: ConfigValues) {
     socketRequestMaxBytes: values.number("socket.request.max.bytes"),
     connectionsMaxIdleMs: values.number("connections.max.idle.ms"),
     queuedMaxRequests: values.number("queued.max.requests"),
+    maxConnections: values.number("max.connections"),
+    maxConnectionsPerIp: values.number("max.connections.per.ip"),
     messageMaxBytes: values.number("message.max.bytes"),
+    metadataLogSegmentBytes: values.number("metadata.log.segment.bytes"),
     // The validator has already accepted the text, so the fallback is never used.
     httpListener: http.ok ? http.value : { host: "127.0.0.1", port: 9644 },
   };

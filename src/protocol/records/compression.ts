@@ -10,9 +10,10 @@ import { zstdCompress, zstdDecompress } from "./zstd.js";
 export const MIN_DECOMPRESSION_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /**
- * A decompression limit from the broker's `message.max.bytes`: twice it, and at least 8 MiB.
- * Producers bound a batch by its uncompressed size (batch.size, max.request.size), so an honest
- * batch stays far below; a larger output is a decompression bomb or a misconfigured client.
+ * A limit for decompressing a stored batch whole (`decodeRecords`), from `message.max.bytes`:
+ * twice it, and at least 8 MiB. Most producers bound a batch by its uncompressed size
+ * (batch.size), so most batches stay far below; produce validation does not use it, since it
+ * reads the records as a stream and accepts a batch whatever it inflates to, as Kafka does.
  */
 export function decompressionLimitFor(settings: { readonly messageMaxBytes: number }): number {
   assert(settings.messageMaxBytes > 0, "message.max.bytes is positive");

@@ -54,10 +54,17 @@ export {
 export { decodeKraftControlValue, type KraftControlValue } from "./control-kraft.js";
 export { crc32c } from "./crc32c.js";
 export { crc32cTable } from "./crc32c-table.js";
-export { decodeRecords, type DecodedBatch, type DecodedRecord } from "./decode.js";
+export {
+  decodeRecords,
+  forEachDecodedRecord,
+  type DecodedBatch,
+  type DecodedRecord,
+} from "./decode.js";
 export { encodeBatch, type EncodeBatchOptions, type NewRecord } from "./encode.js";
 export type { BatchReadLimits } from "./parse-batch.js";
 export type { RecordHeader } from "./record.js";
+export { RECORD_BYTES_MAX } from "./record-stream.js";
+export { WHOLE_BATCH_BYTES_MAX } from "./inflate-chunks.js";
 export {
   validateBatch,
   type AppendOrigin,

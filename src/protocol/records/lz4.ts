@@ -68,8 +68,29 @@ export function lz4Decompress(bytes: Uint8Array, maxDecompressedBytes: number): 
   return decompressed(concatenate(pieces, total));
 }
 
-/** Reads the frame (or skippable frame) at `start` without decompressing it. */
-function scanFrame(bytes: Uint8Array, start: number): FrameScan {
+/** One block of an LZ4 frame: its bytes, and the most it may decompress to. */
+export interface Lz4Block {
+  readonly bytes: Uint8Array;
+  readonly isUncompressed: boolean;
+  readonly maximumBytes: number;
+}
+
+/** The blocks of one or more concatenated LZ4 frames, in order, or why they are malformed. */
+export function lz4Blocks(bytes: Uint8Array): Lz4Block[] | string {
+  const blocks: Lz4Block[] = [];
+  for (let start = 0; start < bytes.length;) {
+    const scan = scanFrame(bytes, start, blocks);
+    if (!scan.ok) return scan.detail;
+    start = scan.end;
+  }
+  return blocks;
+}
+
+/**
+ * Reads the frame (or skippable frame) at `start` without decompressing it, adding its blocks
+ * to `blocks` when given.
+ */
+function scanFrame(bytes: Uint8Array, start: number, blocks?: Lz4Block[]): FrameScan {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length - start < 4) return { ok: false, detail: "frame magic truncated" };
   const magic = view.getUint32(start, true);
@@ -82,7 +103,7 @@ function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   if (magic !== LZ4_FRAME_MAGIC) return { ok: false, detail: "not an LZ4 frame" };
   const header = readFrameHeader(bytes, view, start + 4);
   if (typeof header === "string") return { ok: false, detail: header };
-  return scanBlocks(bytes, view, header);
+  return scanBlocks(bytes, view, header, blocks);
 }
 
 interface FrameHeader {
@@ -113,7 +134,12 @@ function readFrameHeader(bytes: Uint8Array, view: DataView, at: number): FrameHe
 }
 
 /** Walks the block headers up to the end mark, summing how much each block can produce. */
-function scanBlocks(bytes: Uint8Array, view: DataView, header: FrameHeader): FrameScan {
+function scanBlocks(
+  bytes: Uint8Array,
+  view: DataView,
+  header: FrameHeader,
+  blocks: Lz4Block[] | undefined,
+): FrameScan {
   let at = header.blocksStart;
   let boundBytes = 0;
   for (;;) {
@@ -126,6 +152,8 @@ function scanBlocks(bytes: Uint8Array, view: DataView, header: FrameHeader): Fra
     if (size > header.blockMaximumBytes) return { ok: false, detail: `block of ${size} bytes` };
     const blockBytes = size + (header.hasBlockChecksum ? 4 : 0);
     if (bytes.length - at < blockBytes) return { ok: false, detail: "block truncated" };
+    const maximumBytes = header.blockMaximumBytes;
+    blocks?.push({ bytes: bytes.subarray(at, at + size), isUncompressed, maximumBytes });
     at += blockBytes;
     boundBytes += isUncompressed
       ? size

@@ -1,13 +1,7 @@
-import { batchFailure, type BatchResult } from "./batch-error.js";
-import {
-  BatchLayout,
-  checkBatchFraming,
-  readBatchHeader,
-  type RecordBatchHeader,
-} from "./batch-header.js";
-import { crc32c } from "./crc32c.js";
-import { compressionIdOf } from "./attributes.js";
+import type { BatchResult } from "./batch-error.js";
+import type { RecordBatchHeader } from "./batch-header.js";
 import { decompressRecords } from "./compression.js";
+import { openBatch } from "./record-stream.js";
 import { parseRecords, type RawRecord } from "./record.js";
 
 export interface BatchReadLimits {
@@ -24,36 +18,14 @@ export interface ParsedBatch {
 }
 
 /**
- * Checks `bytes` as exactly one batch v2 and parses its records, in Kafka's order: framing
- * (magic, batchLength against the bytes), then the CRC-32C over attributes to the end, then the
- * header fields, the codec and the records. Refusals are values; nothing here throws on bad bytes.
+ * Checks `bytes` as exactly one batch v2 (`openBatch`) and parses all its records at once, the
+ * whole records section decompressed within `maxDecompressedBytes`. Refusals are values;
+ * nothing here throws on bad bytes.
  */
 export function parseBatch(bytes: Uint8Array, limits: BatchReadLimits): BatchResult<ParsedBatch> {
-  const framing = checkBatchFraming(bytes);
-  if (!framing.ok) return framing;
-  const sizeInBytes = BatchLayout.LOG_OVERHEAD + framing.batchLength;
-  if (bytes.length < sizeInBytes) {
-    const availableBytes = bytes.length;
-    return batchFailure({ kind: "truncated", neededBytes: sizeInBytes, availableBytes });
-  }
-  if (bytes.length > sizeInBytes) {
-    return batchFailure({ kind: "trailingBytes", count: bytes.length - sizeInBytes });
-  }
-  // The CRC comes before any field it protects is trusted, as in Kafka's ensureValid.
-  const storedCrc = new DataView(bytes.buffer, bytes.byteOffset).getUint32(BatchLayout.CRC);
-  const computedCrc = crc32c(bytes.subarray(BatchLayout.ATTRIBUTES));
-  if (computedCrc !== storedCrc) {
-    return batchFailure({ kind: "crcMismatch", storedCrc, computedCrc });
-  }
-  const read = readBatchHeader(bytes);
-  if (!read.ok) return read;
-  const { header } = read;
-  const compression = header.compression;
-  if (compression === undefined) {
-    const compressionId = compressionIdOf(header.attributes);
-    return batchFailure({ kind: "unknownCompression", compressionId });
-  }
-  const payload = bytes.subarray(BatchLayout.RECORDS, header.sizeInBytes);
+  const opened = openBatch(bytes);
+  if (!opened.ok) return opened;
+  const { header, compression, payload } = opened;
   const inflated = decompressRecords(compression, payload, limits.maxDecompressedBytes);
   if (!inflated.ok) return inflated;
   const parsed = parseRecords(inflated.bytes, header);

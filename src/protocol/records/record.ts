@@ -27,7 +27,7 @@ export interface RawRecord {
 /** The smallest record: a one-byte length and six one-byte fields. */
 export const MIN_RECORD_BYTES = 7;
 /** The smallest record body after its length: attributes and five one-byte varints. */
-const MIN_RECORD_BODY_BYTES = 6;
+export const MIN_RECORD_BODY_BYTES = 6;
 /** The smallest header: two one-byte varint lengths. */
 const MIN_HEADER_BYTES = 2;
 
@@ -73,7 +73,7 @@ export function parseRecords(
 }
 
 /** Reads one record, or says what is wrong with it; the reader's DecodeErrors become details. */
-function readRecordOrDetail(reader: ByteReader): RawRecord | string {
+export function readRecordOrDetail(reader: ByteReader): RawRecord | string {
   try {
     return readRecord(reader);
   } catch (cause) {

@@ -73,19 +73,14 @@ export function snappyDecompress(
   bytes: Uint8Array,
   maxDecompressedBytes: number,
 ): DecompressResult {
-  const blocks = isXerialFramed(bytes) ? splitXerialBlocks(bytes) : [bytes];
+  const blocks = snappyBlocks(bytes);
   if (typeof blocks === "string") return decompressionFailed("snappy", blocks);
-  let total = 0;
-  for (const block of blocks) {
-    const length = rawBlockLength(block);
-    if (length === undefined) return decompressionFailed("snappy", "bad block length preamble");
-    total += length;
-    if (total > maxDecompressedBytes) return decompressedTooLarge("snappy", maxDecompressedBytes);
-  }
+  const total = blocks.reduce((sum, block) => sum + block.length, 0);
+  if (total > maxDecompressedBytes) return decompressedTooLarge("snappy", maxDecompressedBytes);
   const pieces: Uint8Array[] = [];
   for (const block of blocks) {
     try {
-      pieces.push(snappy.uncompressSync(block, { asBuffer: true }) as Uint8Array);
+      pieces.push(snappy.uncompressSync(block.bytes, { asBuffer: true }) as Uint8Array);
     } catch (cause) {
       return decompressionFailed("snappy", messageOf(cause));
     }
@@ -93,6 +88,25 @@ export function snappyDecompress(
   const produced = pieces.reduce((sum, piece) => sum + piece.length, 0);
   if (produced !== total) return decompressionFailed("snappy", "block longer than its preamble");
   return decompressed(concatenate(pieces, total));
+}
+
+/** A raw snappy block and the uncompressed length its preamble declares. */
+export interface SnappyBlock {
+  readonly bytes: Uint8Array;
+  readonly length: number;
+}
+
+/** The raw blocks of xerial-framed or raw snappy, or why they cannot be found. */
+export function snappyBlocks(bytes: Uint8Array): SnappyBlock[] | string {
+  const raw = isXerialFramed(bytes) ? splitXerialBlocks(bytes) : [bytes];
+  if (typeof raw === "string") return raw;
+  const blocks: SnappyBlock[] = [];
+  for (const block of raw) {
+    const length = rawBlockLength(block);
+    if (length === undefined) return "bad block length preamble";
+    blocks.push({ bytes: block, length });
+  }
+  return blocks;
 }
 
 /** The raw blocks of a xerial stream, or why they cannot be found. */

@@ -8,12 +8,13 @@ import { BatchLayout } from "./batch-header.js";
 import { encodeTransactionMarkerBatch } from "./control.js";
 import { crc32cTable } from "./crc32c-table.js";
 import { encodeBatch, type EncodeBatchOptions } from "./encode.js";
+import { RECORD_BYTES_MAX } from "./record-stream.js";
 import { validateBatch, type AppendOrigin } from "./validate.js";
 
 const MiB = 1024 * 1024;
 const text = (value: string) => new TextEncoder().encode(value);
 const headerHx = { key: "h", value: text("x") };
-const asClient = { maxDecompressedBytes: 8 * MiB, origin: "client" } as const;
+const asClient = { origin: "client" } as const;
 const arbOrigin = fc.constantFrom<AppendOrigin>("client", "coordinator", "replication");
 
 const baseOptions: EncodeBatchOptions = {
@@ -45,8 +46,8 @@ function withFreshCrc(bytes: Uint8Array): Uint8Array {
   return bytes;
 }
 
-function refusal(bytes: Uint8Array, origin: AppendOrigin = "client", max = 8 * MiB): BatchError {
-  const result = validateBatch(bytes, { maxDecompressedBytes: max, origin });
+function refusal(bytes: Uint8Array, origin: AppendOrigin = "client"): BatchError {
+  const result = validateBatch(bytes, { origin });
   assert.ok(!result.ok, "expected a refusal");
   return result.error;
 }
@@ -171,7 +172,7 @@ test("a client's lastOffsetDelta must be the records count minus one", () => {
   withFreshCrc(bytes);
   assert.equal(refusal(bytes).kind, "recordCountMismatch");
   // A replica copies compacted batches whose range is wider than their records.
-  assert.ok(validateBatch(bytes, { maxDecompressedBytes: MiB, origin: "replication" }).ok);
+  assert.ok(validateBatch(bytes, { origin: "replication" }).ok);
 });
 
 test("offset deltas must run 0, 1, ... for a client and increase for a replica", () => {
@@ -214,7 +215,7 @@ test("arbitrary bytes with a fresh CRC never throw, for every origin", () => {
       bytes.set(template.subarray(0, BatchLayout.RECORDS));
       bytes.set(tail, BatchLayout.RECORDS);
       new DataView(bytes.buffer).setInt32(8, bytes.length - 12);
-      const result = validateBatch(withFreshCrc(bytes), { maxDecompressedBytes: MiB, origin });
+      const result = validateBatch(withFreshCrc(bytes), { origin });
       if (!result.ok) assert.ok(errorCodeOfBatchError(result.error) > 0);
     }),
     { seed: 7, numRuns: 2000 },
@@ -229,14 +230,28 @@ test("codec ids 5 to 7 are unknownCompression, CORRUPT_MESSAGE", () => {
   assert.equal(errorCodeOfBatchError(error), ErrorCode.CORRUPT_MESSAGE);
 });
 
-test("a batch whose records decompress past the limit is refused as MESSAGE_TOO_LARGE", () => {
+test("a compressed batch is accepted whatever its records inflate to, for every codec", () => {
   for (const compression of compressionTypes.filter((type) => type !== "none")) {
-    const records = [{ timestamp: 0, key: null, value: new Uint8Array(4 * MiB) }];
+    // 12 MiB of records: past the old bound of twice message.max.bytes or 8 MiB.
+    const records = Array.from({ length: 12 }, (_, index) => ({
+      timestamp: index,
+      key: null,
+      value: new Uint8Array(MiB).fill(index),
+    }));
     const bytes = encodeBatch({ ...baseOptions, compression, records });
-    const error = refusal(bytes, "client", MiB);
-    assert.equal(error.kind, "decompressedTooLarge", compression);
-    assert.equal(errorCodeOfBatchError(error), ErrorCode.MESSAGE_TOO_LARGE);
+    const result = validateBatch(bytes, asClient);
+    assert.ok(result.ok, compression);
+    assert.equal(result.recordCount, 12);
+    assert.equal(result.recordsBytes > 12 * MiB, true);
   }
+});
+
+test("one record past RECORD_BYTES_MAX is refused as MESSAGE_TOO_LARGE", () => {
+  const records = [{ timestamp: 0, key: null, value: new Uint8Array(RECORD_BYTES_MAX + 1) }];
+  const bytes = encodeBatch({ ...baseOptions, compression: "zstd", records });
+  const error = refusal(bytes);
+  assert.equal(error.kind, "decompressedTooLarge");
+  assert.equal(errorCodeOfBatchError(error), ErrorCode.MESSAGE_TOO_LARGE);
 });
 
 test("a client may not write control batches; a coordinator may", () => {
@@ -250,7 +265,7 @@ test("a client may not write control batches; a coordinator may", () => {
     timestamp: 123,
   });
   assert.deepEqual(refusal(marker), { kind: "controlBatchFromClient" });
-  assert.ok(validateBatch(marker, { maxDecompressedBytes: MiB, origin: "coordinator" }).ok);
+  assert.ok(validateBatch(marker, { origin: "coordinator" }).ok);
 });
 
 test("an idempotent client batch needs a sequence", () => {

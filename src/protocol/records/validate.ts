@@ -1,6 +1,6 @@
 import { NO_PRODUCER_ID, NO_TIMESTAMP, type RecordBatchHeader } from "./batch-header.js";
 import { batchFailure, type BatchError, type BatchResult } from "./batch-error.js";
-import { parseBatch, type BatchReadLimits } from "./parse-batch.js";
+import { forEachRecord, openBatch } from "./record-stream.js";
 import type { RawRecord } from "./record.js";
 
 /**
@@ -11,7 +11,7 @@ import type { RawRecord } from "./record.js";
 export type AppendOrigin = "client" | "coordinator" | "replication";
 
 /** Options for validateBatch; pass them explicitly, since they decide what is accepted. */
-export interface ValidateOptions extends BatchReadLimits {
+export interface ValidateOptions {
   readonly origin: AppendOrigin;
 }
 
@@ -35,34 +35,32 @@ export interface ValidatedBatch {
 
 /**
  * Validates `bytes` as exactly one record batch v2, as a Kafka leader does on append: framing,
- * CRC-32C, codec stream (bounded by maxDecompressedBytes), every record's structure, the
- * records count against lastOffsetDelta and the offset deltas, record timestamps, and for a
- * client Kafka's produce rules (no control batches, a sequence for an idempotent producer).
+ * CRC-32C, for a client Kafka's produce rules (no control batches, a sequence for an idempotent
+ * producer), the records count against lastOffsetDelta, then record by record as the codec
+ * stream yields them (so memory holds one record, whatever the batch inflates to) their
+ * structure, offset deltas and timestamps.
  */
 export function validateBatch(
   bytes: Uint8Array,
   options: ValidateOptions,
 ): BatchResult<ValidatedBatch> {
-  const parsed = parseBatch(bytes, options);
-  if (!parsed.ok) return parsed;
-  const { header, records } = parsed;
-  const batchError = checkBatchRules(header, options.origin);
+  const opened = openBatch(bytes);
+  if (!opened.ok) return opened;
+  const { header } = opened;
+  const batchError = checkBatchRules(header, options.origin) ?? checkCount(header, options.origin);
   if (batchError !== undefined) return batchFailure(batchError);
-  const offsetError =
-    options.origin === "replication"
-      ? checkIncreasingOffsets(records, header)
-      : checkContiguousOffsets(records, header);
-  if (offsetError !== undefined) return batchFailure(offsetError);
-  const timestamps = scanTimestamps(records, header);
-  if ("kind" in timestamps) return batchFailure(timestamps);
+  const scan = new RecordScan(header, options.origin);
+  const streamed = forEachRecord(opened, (record, index) => scan.visit(record, index));
+  if (!streamed.ok) return streamed;
+  const { maxTimestamp, offsetDeltaOfMaxTimestamp } = scan.timestamps();
   return {
     ok: true,
     header,
-    recordCount: records.length,
-    maxTimestamp: timestamps.maxTimestamp,
-    offsetDeltaOfMaxTimestamp: timestamps.offsetDeltaOfMaxTimestamp,
-    isMaxTimestampConsistent: timestamps.maxTimestamp === header.maxTimestamp,
-    recordsBytes: parsed.recordsBytes,
+    recordCount: header.recordCount,
+    maxTimestamp,
+    offsetDeltaOfMaxTimestamp,
+    isMaxTimestampConsistent: maxTimestamp === header.maxTimestamp,
+    recordsBytes: streamed.recordsBytes,
   };
 }
 
@@ -81,77 +79,77 @@ function checkBatchRules(header: RecordBatchHeader, origin: AppendOrigin): Batch
 }
 
 /**
- * A leader-assigned batch: records count equal to lastOffsetDelta + 1 and at least one, and
- * offset deltas 0, 1, ... in order, as Kafka checks on produce. Kafka rewrites a compressed
- * batch whose inner offsets are wrong instead of refusing it; Sluice never re-encodes a batch
- * (DESIGN: bytes stay bytes), and no v2 producer writes such offsets, so it refuses.
+ * A leader-assigned batch has records count equal to lastOffsetDelta + 1 and at least one, as
+ * Kafka checks on produce; a replicated one may have gaps (compaction) but no more records than
+ * its offset range holds.
  */
-function checkContiguousOffsets(
-  records: readonly RawRecord[],
-  header: RecordBatchHeader,
-): BatchError | undefined {
+function checkCount(header: RecordBatchHeader, origin: AppendOrigin): BatchError | undefined {
   const { recordCount, lastOffsetDelta } = header;
-  if (recordCount <= 0 || lastOffsetDelta + 1 !== recordCount) {
-    const detail = "records count must be lastOffsetDelta + 1 and positive";
-    return { kind: "recordCountMismatch", recordCount, lastOffsetDelta, detail };
-  }
-  for (let index = 0; index < records.length; index++) {
-    const offsetDelta = (records[index] as RawRecord).offsetDelta;
-    if (offsetDelta !== index) {
-      const detail = `expected offsetDelta ${index}`;
-      return { kind: "offsetDeltaInvalid", recordIndex: index, offsetDelta, detail };
-    }
-  }
-  return undefined;
-}
-
-/** A replicated batch: deltas strictly increase within [0, lastOffsetDelta]; gaps are allowed. */
-function checkIncreasingOffsets(
-  records: readonly RawRecord[],
-  header: RecordBatchHeader,
-): BatchError | undefined {
-  const { recordCount, lastOffsetDelta } = header;
-  if (lastOffsetDelta < -1 || recordCount > lastOffsetDelta + 1) {
+  if (origin === "replication") {
+    if (lastOffsetDelta >= -1 && recordCount <= lastOffsetDelta + 1) return undefined;
     const detail = "more records than the offset range holds";
     return { kind: "recordCountMismatch", recordCount, lastOffsetDelta, detail };
   }
-  let previous = -1;
-  for (let index = 0; index < records.length; index++) {
-    const offsetDelta = (records[index] as RawRecord).offsetDelta;
-    if (offsetDelta <= previous || offsetDelta > lastOffsetDelta) {
-      const detail = `offsetDelta must pass ${previous} and not pass ${lastOffsetDelta}`;
-      return { kind: "offsetDeltaInvalid", recordIndex: index, offsetDelta, detail };
-    }
-    previous = offsetDelta;
-  }
-  return undefined;
+  if (recordCount > 0 && lastOffsetDelta + 1 === recordCount) return undefined;
+  const detail = "records count must be lastOffsetDelta + 1 and positive";
+  return { kind: "recordCountMismatch", recordCount, lastOffsetDelta, detail };
 }
 
-/** The records' largest timestamp and where it is; every timestamp must be a safe integer. */
-function scanTimestamps(
-  records: readonly RawRecord[],
-  header: RecordBatchHeader,
-): { maxTimestamp: number; offsetDeltaOfMaxTimestamp: number } | BatchError {
-  const baseTimestamp = header.baseTimestamp;
-  let maxTimestamp = NO_TIMESTAMP;
-  let offsetDeltaOfMaxTimestamp = -1;
-  for (let index = 0; index < records.length; index++) {
-    const record = records[index] as RawRecord;
-    const timestamp = baseTimestamp + record.timestampDelta;
-    if (!Number.isSafeInteger(timestamp)) {
+/**
+ * The per-record checks, one record at a time. Leader-assigned offset deltas are 0, 1, ... in
+ * order: Kafka rewrites a compressed batch whose inner offsets are wrong instead of refusing
+ * it; Sluice never re-encodes a batch (DESIGN: bytes stay bytes), and no v2 producer writes
+ * such offsets, so it refuses. Replicated deltas strictly increase within [0, lastOffsetDelta].
+ * Every timestamp must be a safe integer; the largest is kept with its offset delta.
+ */
+class RecordScan {
+  private previousOffsetDelta = -1;
+  private maxTimestamp = NO_TIMESTAMP;
+  private offsetDeltaOfMaxTimestamp = -1;
+
+  constructor(
+    private readonly header: RecordBatchHeader,
+    private readonly origin: AppendOrigin,
+  ) {}
+
+  visit(record: RawRecord, index: number): BatchError | undefined {
+    const { offsetDelta } = record;
+    const offsetError = this.offsetError(offsetDelta, index);
+    if (offsetError !== undefined) return offsetError;
+    this.previousOffsetDelta = offsetDelta;
+    const timestamp = this.header.baseTimestamp + record.timestampDelta;
+    if (!Number.isSafeInteger(timestamp))
       return { kind: "timestampOutOfRange", recordIndex: index };
-    }
     // As Kafka: start from NO_TIMESTAMP and keep the first record holding the maximum.
-    if (timestamp > maxTimestamp) {
-      maxTimestamp = timestamp;
-      offsetDeltaOfMaxTimestamp = record.offsetDelta;
+    if (timestamp > this.maxTimestamp) {
+      this.maxTimestamp = timestamp;
+      this.offsetDeltaOfMaxTimestamp = offsetDelta;
     }
+    return undefined;
   }
-  if (header.timestampType === "logAppendTime") {
-    // The broker's append time replaces every record's timestamp; it is the last record's.
-    const last = records[records.length - 1];
-    const offsetDeltaOfLast = last?.offsetDelta ?? -1;
-    return { maxTimestamp: header.maxTimestamp, offsetDeltaOfMaxTimestamp: offsetDeltaOfLast };
+
+  private offsetError(offsetDelta: number, index: number): BatchError | undefined {
+    if (this.origin !== "replication") {
+      if (offsetDelta === index) return undefined;
+      const detail = `expected offsetDelta ${index}`;
+      return { kind: "offsetDeltaInvalid", recordIndex: index, offsetDelta, detail };
+    }
+    const previous = this.previousOffsetDelta;
+    const lastOffsetDelta = this.header.lastOffsetDelta;
+    if (offsetDelta > previous && offsetDelta <= lastOffsetDelta) return undefined;
+    const detail = `offsetDelta must pass ${previous} and not pass ${lastOffsetDelta}`;
+    return { kind: "offsetDeltaInvalid", recordIndex: index, offsetDelta, detail };
   }
-  return { maxTimestamp, offsetDeltaOfMaxTimestamp };
+
+  /** In a LogAppendTime batch the broker's append time, the last record's, replaces them all. */
+  timestamps(): { maxTimestamp: number; offsetDeltaOfMaxTimestamp: number } {
+    if (this.header.timestampType === "logAppendTime") {
+      const maxTimestamp = this.header.maxTimestamp;
+      return { maxTimestamp, offsetDeltaOfMaxTimestamp: this.previousOffsetDelta };
+    }
+    return {
+      maxTimestamp: this.maxTimestamp,
+      offsetDeltaOfMaxTimestamp: this.offsetDeltaOfMaxTimestamp,
+    };
+  }
 }

@@ -7,7 +7,7 @@
  * LogCleanerManager does; I/O errors propagate to the caller, which takes the log dir offline.
  */
 import type { FileSystem, Logger } from "../../ports/index.js";
-import { decompressionLimitFor } from "../../protocol/index.js";
+import { WHOLE_BATCH_BYTES_MAX } from "../../protocol/index.js";
 import type { LogConfig, TopicPartition } from "../log/log-config.js";
 import {
   chooseFilthiestLog,
@@ -174,7 +174,9 @@ export class LogCleaner {
       ioBufferBytes: this.config.ioBufferBytes,
       // A batch is never larger than the segment it was written to, whatever the configs became.
       maxBatchBytes: Math.min(0x7fffffff, Math.max(config.maxMessageBytes, config.segmentBytes)),
-      maxDecompressedBytes: decompressionLimitFor({ messageMaxBytes: config.maxMessageBytes }),
+      // Produce accepts a batch whatever it inflates to (records are streamed); the cleaner
+      // rewrites from a batch's records, so it inflates it whole, within the widest bound.
+      maxDecompressedBytes: WHOLE_BATCH_BYTES_MAX,
     };
   }
 }

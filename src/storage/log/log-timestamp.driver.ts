@@ -3,7 +3,7 @@
  * segment whose largest timestamp reaches the target, the time index for where to start in it,
  * a header scan to the first batch that reaches the target, and a decode of that batch only.
  */
-import { decodeRecords, decompressionLimitFor } from "../../protocol/index.js";
+import { forEachDecodedRecord } from "../../protocol/index.js";
 import { scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
 import type { LogSegment } from "./log-segment.driver.js";
@@ -26,7 +26,6 @@ export interface TimestampLookup {
   readonly segments: readonly LogSegment[];
   readonly logStartOffset: number;
   readonly logEndOffset: number;
-  readonly maxMessageBytes: number;
   readonly epochCache: Pick<LeaderEpochFileCache, "epochForOffset" | "latestEpoch">;
 }
 
@@ -48,7 +47,7 @@ export async function fetchOffsetByTimestamp(
     const leaderEpoch = epochCache.latestEpoch() ?? -1;
     return { offset: log.logEndOffset, timestamp: -1, leaderEpoch };
   }
-  const options = { startingOffset: logStartOffset, maxMessageBytes: log.maxMessageBytes };
+  const options = { startingOffset: logStartOffset };
   if (timestampMs === MAX_TIMESTAMP) return findMaxTimestamp(log.segments, options);
   return findOffsetByTimestamp(log.segments, { ...options, timestampMs });
 }
@@ -62,7 +61,6 @@ export async function findOffsetByTimestamp(
   options: {
     readonly timestampMs: number;
     readonly startingOffset: number;
-    readonly maxMessageBytes: number;
   },
 ): Promise<TimestampAndOffset | undefined> {
   for (const segment of segments) {
@@ -77,7 +75,7 @@ export async function findOffsetByTimestamp(
 /** The record with the largest timestamp in `segments` (ListOffsets MAX_TIMESTAMP, KIP-734). */
 export async function findMaxTimestamp(
   segments: readonly LogSegment[],
-  options: { readonly startingOffset: number; readonly maxMessageBytes: number },
+  options: { readonly startingOffset: number },
 ): Promise<TimestampAndOffset | undefined> {
   let best: LogSegment | undefined;
   for (const segment of segments) {
@@ -92,17 +90,11 @@ async function findInSegment(
   options: {
     readonly timestampMs: number;
     readonly startingOffset: number;
-    readonly maxMessageBytes: number;
   },
 ): Promise<TimestampAndOffset | undefined> {
   const { timestampMs, startingOffset } = options;
   const fromTime = segment.timeIndex.lookup(timestampMs);
   let position = segment.offsetIndex.lookup(Math.max(fromTime.offset, startingOffset)).position;
-  const limits = {
-    maxDecompressedBytes: decompressionLimitFor({
-      messageMaxBytes: Math.max(1, options.maxMessageBytes),
-    }),
-  };
   while (position < segment.sizeInBytes) {
     let candidate: ScannedBatch | undefined;
     await scanBatches(
@@ -115,18 +107,17 @@ async function findInSegment(
       },
     );
     if (candidate === undefined) return undefined;
-    const decoded = decodeRecords(
-      await segment.readBytes(candidate.position, candidate.sizeInBytes),
-      limits,
-    );
+    const bytes = await segment.readBytes(candidate.position, candidate.sizeInBytes);
+    let found: { offset: number; timestamp: number } | undefined;
+    // Records are read one at a time, so a batch that inflates to any size can answer.
+    const decoded = forEachDecodedRecord(bytes, (record) => {
+      if (found !== undefined || record.timestamp < timestampMs) return;
+      if (record.offset >= startingOffset) found = record;
+    });
     // A batch that does not decode cannot answer; the search goes on after it.
-    if (decoded.ok) {
-      for (const record of decoded.records) {
-        if (record.timestamp < timestampMs || record.offset < startingOffset) continue;
-        const leaderEpoch =
-          candidate.partitionLeaderEpoch < 0 ? -1 : candidate.partitionLeaderEpoch;
-        return { offset: record.offset, timestamp: record.timestamp, leaderEpoch };
-      }
+    if (decoded.ok && found !== undefined) {
+      const leaderEpoch = candidate.partitionLeaderEpoch < 0 ? -1 : candidate.partitionLeaderEpoch;
+      return { offset: found.offset, timestamp: found.timestamp, leaderEpoch };
     }
     position = candidate.position + candidate.sizeInBytes;
   }

@@ -184,3 +184,26 @@ test("a broker that cannot register before the initial timeout gives up", async 
   assert.equal(broker.manager.state, "shuttingDown");
   assert.ok(broker.events.some((event) => event.kind === "registrationTimedOut"));
 });
+
+test("after a controlled shutdown the broker's next incarnation registers at once", async () => {
+  const { world, quorum } = await startQuorum(17);
+  const first = brokerProcess(world, { name: "broker-9", nodeId: brokerId(9) });
+  first.metadataOffset = 1_000_000;
+  first.manager.start();
+  await settle(world.scheduler, first.manager.whenUnfenced());
+  assert.equal(await settle(world.scheduler, first.manager.beginControlledShutdown()), "approved");
+  first.manager.close();
+  // Kafka's SHUTDOWN_NOW: the approval fenced the registration, so no session outlives it.
+  assert.equal(quorum.image.cluster.brokers.get(9 as BrokerId)?.isFenced, true);
+  const before = quorum.received.length;
+  const next = brokerProcess(world, { name: "broker-9-again", nodeId: brokerId(9) });
+  next.manager.start();
+  await settle(world.scheduler, next.manager.whenRegistered());
+  const answered = quorum.received
+    .slice(before)
+    .filter(
+      (request) => request.apiKey === REGISTRATION_KEY && request.voterId === quorum.activeId,
+    );
+  assert.equal(answered.length, 1, "the first registration the active controller saw succeeded");
+  next.manager.close();
+});
