@@ -43,6 +43,12 @@ const regressionSeeds: readonly RegressionSeed[] = [
       "a candidate paused with its vote grants held wins epoch 1 after epoch 2 committed more; " +
       "the checker required the later commits of a leader of an earlier epoch",
   },
+  {
+    seed: 11580,
+    found:
+      "a voter whose epoch-2 vote requests were lost stayed in epoch 2 for good: its pre-votes " +
+      "asked for epoch 3 and moved nobody, and the epoch-1 voters' refusals were older than it",
+  },
 ];
 
 test("the seeds that once failed hold every invariant", async () => {
