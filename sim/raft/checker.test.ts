@@ -82,3 +82,21 @@ test("a durable log that lost or changed entries below its announced watermark i
   checker.afterCrash(stale, 2);
   assert.throws(() => checker.afterCrash(stale, 4), violation(/never lost or changed/));
 });
+
+test("a leader of an earlier epoch must hold what was committed before its epoch only", () => {
+  const history = (): RaftChecker => {
+    const checker = new RaftChecker();
+    checker.highWatermarkMoved(replica(1, "leader", 1, [batch(0, 2, 1)]), 2);
+    checker.highWatermarkMoved(replica(3, "leader", 3, [batch(0, 2, 1), batch(2, 2, 3)]), 4);
+    return checker;
+  };
+  // Epoch 2 was won late, by vote grants held while epoch 3 committed [2..3]; its leader has
+  // its own uncommitted batch there and will truncate it once it hears of epoch 3.
+  history().afterInput(replica(2, "leader", 2, [batch(0, 2, 1), batch(2, 1, 2, "stale")]));
+  const missingEarlier = replica(2, "leader", 2, []);
+  assert.throws(() => history().afterInput(missingEarlier), violation(/never lost/));
+  const changedEarlier = replica(2, "leader", 2, [batch(0, 2, 1, "other")]);
+  assert.throws(() => history().afterInput(changedEarlier), violation(/never lost or changed/));
+  const missingLater = replica(4, "leader", 4, [batch(0, 2, 1)]);
+  assert.throws(() => history().afterInput(missingLater), violation(/never lost/));
+});

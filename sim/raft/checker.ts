@@ -4,9 +4,9 @@
  *
  * - at most one leader per epoch, over the whole run;
  * - committed entries (below a leader's announced high watermark) never change or go missing:
- *   each is recorded once as (base offset, last offset, epoch, bytes hash) and every later
- *   sighting must agree: a follower's log below its high watermark, a new leader's log, a
- *   durable log after a crash, every snapshot's state digest;
+ *   each is recorded once (offsets, epoch, bytes hash, the committing leader's epoch) and every
+ *   later sighting must agree: a follower's log below its high watermark, the log of a leader
+ *   of a later epoch, a durable log after a crash, every snapshot's state digest;
  * - a node's high watermark never moves backwards within one incarnation;
  * - at the end, every live voter and observer holds the whole committed history durably.
  */
@@ -32,6 +32,8 @@ interface CommittedBatch {
   readonly lastOffset: number;
   readonly epoch: number;
   readonly hash: string;
+  /** The epoch of the leader whose high watermark committed the batch. */
+  readonly commitEpoch: number;
 }
 
 interface ReplicaProgress {
@@ -91,7 +93,11 @@ export class RaftChecker {
     const progress = this.progressOf(replica);
     if (progress.checkedLeaderEpoch === epoch) return;
     progress.checkedLeaderEpoch = epoch;
-    this.checkHoldsCommitted(replica, replica.visibleDisk, `leader of epoch ${epoch}`);
+    // Leader completeness binds a leader to what leaders of earlier epochs committed: a node
+    // that won an older epoch late (its vote grants held by a pause while a newer epoch
+    // committed more) leads it without the newer entries, and can commit nothing in it.
+    const end = this.committedEndBefore(epoch);
+    this.checkHoldsCommitted(replica, replica.visibleDisk, `leader of epoch ${epoch}`, end);
   }
 
   /**
@@ -107,14 +113,15 @@ export class RaftChecker {
       );
     }
     progress.highWatermark = highWatermark;
-    const isLeader = replica.node?.state.kind === "leader";
+    const node = replica.node;
+    const commitEpoch = node !== null && node.state.kind === "leader" ? node.epoch : null;
     const state = replica.visibleDisk;
     const from = Math.max(progress.verifiedUpTo, state.logStartOffset);
     for (let index = state.firstBatchAtOrAfter(from); index < state.batches.length; index++) {
       const batch = state.batches[index] as StoredBatch;
       if (batch.lastOffset >= highWatermark) break;
       if (batch.baseOffset < from) continue;
-      this.checkBatch(replica.id, batch, isLeader);
+      this.checkBatch(replica.id, batch, commitEpoch);
       progress.verifiedUpTo = batch.lastOffset + 1;
     }
   }
@@ -148,7 +155,7 @@ export class RaftChecker {
     for (const snapshot of state.snapshots.values()) this.snapshotAppeared(replica, snapshot);
     for (const batch of state.batches) {
       if (batch.lastOffset >= highWatermark) break;
-      this.checkBatch(replica.id, batch, false);
+      this.checkBatch(replica.id, batch, null);
     }
   }
 
@@ -176,11 +183,25 @@ export class RaftChecker {
             `${this.committedEndOffset}`,
         );
       }
-      this.checkHoldsCommitted(replica, replica.durableDisk, "live node at the end");
+      const end = this.committedEndOffset;
+      this.checkHoldsCommitted(replica, replica.durableDisk, "live node at the end", end);
     }
   }
 
-  private checkHoldsCommitted(replica: CheckedReplica, state: DiskState, role: string): void {
+  /** The end of what leaders of epochs before `epoch` committed. */
+  private committedEndBefore(epoch: number): number {
+    let index = this.committed.length - 1;
+    while (index >= 0 && (this.committed[index] as CommittedBatch).commitEpoch >= epoch) index--;
+    return index < 0 ? 0 : (this.committed[index] as CommittedBatch).lastOffset + 1;
+  }
+
+  /** `state` holds the committed history up to `requiredEnd`, unchanged. */
+  private checkHoldsCommitted(
+    replica: CheckedReplica,
+    state: DiskState,
+    role: string,
+    requiredEnd: number,
+  ): void {
     const who = `n${replica.id} (${role})`;
     const latest = state.latestSnapshot();
     if (latest !== undefined) this.snapshotAppeared(replica, latest);
@@ -188,19 +209,20 @@ export class RaftChecker {
     if (state.logStartOffset > coveredBySnapshot) {
       this.fail("committed entries are never lost", `${who} log starts past its snapshot`);
     }
-    if (state.endOffset() < this.committedEndOffset) {
+    if (state.endOffset() < requiredEnd) {
       this.fail(
         "committed entries are never lost",
-        `${who} log ends at ${state.endOffset()}, committed end ${this.committedEndOffset}`,
+        `${who} log ends at ${state.endOffset()}, committed end ${requiredEnd}`,
       );
     }
     for (const batch of state.batches) {
-      if (batch.baseOffset >= this.committedEndOffset) break;
-      if (batch.baseOffset >= coveredBySnapshot) this.checkBatch(replica.id, batch, false);
+      if (batch.baseOffset >= requiredEnd) break;
+      if (batch.baseOffset >= coveredBySnapshot) this.checkBatch(replica.id, batch, null);
     }
   }
 
-  private checkBatch(id: number, batch: StoredBatch, mayCommit: boolean): void {
+  /** Checks `batch` against the history; `commitEpoch` is the epoch of a leader committing it. */
+  private checkBatch(id: number, batch: StoredBatch, commitEpoch: number | null): void {
     const index = this.indexByBase.get(batch.baseOffset);
     const hash = batchHash(batch.bytes);
     if (index !== undefined) {
@@ -226,7 +248,7 @@ export class RaftChecker {
           `committed batch boundaries`,
       );
     }
-    if (!mayCommit) {
+    if (commitEpoch === null) {
       this.fail(
         "logs match up to the high watermark",
         `n${id} counts ${describe(batch.baseOffset, batch.lastOffset, batch.epoch)} as ` +
@@ -241,6 +263,7 @@ export class RaftChecker {
       lastOffset: batch.lastOffset,
       epoch: batch.epoch,
       hash,
+      commitEpoch,
     });
   }
 

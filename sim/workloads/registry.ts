@@ -77,3 +77,22 @@ export function registeredWorkloads(): readonly Workload[] {
 export function findWorkload(name: string): Workload | undefined {
   return registered.get(name);
 }
+
+/** A seed that once failed, kept as a regression test with what it found. */
+export interface RegressionSeed {
+  readonly seed: number;
+  readonly found: string;
+}
+
+/** The seeds `workload` fails on now, each with what it once found and the reason now. */
+export async function regressionFailures(
+  workload: Workload,
+  seeds: readonly RegressionSeed[],
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const { seed, found } of seeds) {
+    const outcome = await workload.run(seed);
+    if (outcome.kind === "failed") failures.push(`seed ${seed} (${found}): ${outcome.reason}`);
+  }
+  return failures;
+}

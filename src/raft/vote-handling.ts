@@ -1,7 +1,7 @@
 /**
  * Elections (KIP-595) with pre-vote (KIP-996): sending Vote requests, deciding whether to grant
  * a vote, and counting the answers. A real vote is cast once per epoch and persisted before
- * its response is sent; a pre-vote changes nothing on the voter.
+ * its response is sent; a pre-vote casts nothing, but a newer epoch in it moves the voter up.
  */
 import { ErrorCode } from "../common/index.js";
 import type { VoteRequest, VoteResponse } from "../protocol/index.js";
@@ -70,6 +70,14 @@ export function handleVoteRequest(core: NodeCore, requestId: number, body: VoteR
   if (!clusterIdMatches(core, body.clusterId)) {
     return reply(ErrorCode.INCONSISTENT_CLUSTER_ID, ErrorCode.NONE, false);
   }
+  // A candidate bumps its epoch before asking, so its log cannot hold that epoch yet; a
+  // prospective asks in its own epoch, which its log may hold (Kafka's raft client checks both).
+  const epoch = partition.candidateEpoch;
+  const lastEpoch = partition.lastOffsetEpoch;
+  const isIllegalEpoch = partition.preVote ? lastEpoch > epoch : lastEpoch >= epoch;
+  if (partition.lastOffset < 0 || lastEpoch < 0 || isIllegalEpoch) {
+    return reply(ErrorCode.NONE, ErrorCode.INVALID_REQUEST, false);
+  }
   if (partition.candidateEpoch < core.epoch()) {
     return reply(ErrorCode.NONE, ErrorCode.FENCED_LEADER_EPOCH, false);
   }
@@ -78,8 +86,10 @@ export function handleVoteRequest(core: NodeCore, requestId: number, body: VoteR
     return reply(ErrorCode.NONE, ErrorCode.INVALID_VOTER_KEY, false);
   }
   const isPreVote = partition.preVote;
-  // A real vote in a newer epoch moves this node to it first; a pre-vote never does (KIP-996).
-  if (!isPreVote && partition.candidateEpoch > core.epoch()) {
+  // A newer epoch moves this node to it first, for a pre-vote too, as in Kafka's raft client: a
+  // pre-vote carries the prospective's own epoch, so a voter left alone in a newer epoch by a
+  // lost election brings the others up to it, rather than asking, refused, forever.
+  if (partition.candidateEpoch > core.epoch()) {
     becomeUnattached(core, partition.candidateEpoch, null);
   }
   const key = {
@@ -149,8 +159,8 @@ export function sendVoteRequests(core: NodeCore): void {
     if (core.hasInflight("vote", id) || !core.mayContact(id)) continue;
     const body = buildVoteRequest({
       clusterId: core.config.clusterId,
-      // A pre-vote asks for the epoch the node would have as candidate, without taking it.
-      epoch: isPreVote ? state.epoch + 1 : state.epoch,
+      // A pre-vote carries the prospective's own epoch (KIP-996's ReplicaEpoch), unbumped.
+      epoch: state.epoch,
       candidateKey: core.localKey(),
       voterKey: voter.key,
       lastOffsetEpoch: local.epoch,
