@@ -83,7 +83,7 @@ export async function topicCommand(
     options.values.get("--bootstrap-server"),
     io,
     { prefix: "Error while executing topic command : ", requestTimeoutMs },
-    (session) => runSubcommand(subcommand, session, options, io),
+    (session) => session.retrying(() => runSubcommand(subcommand, session, options, io)),
   );
 }
 
