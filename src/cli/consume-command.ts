@@ -146,9 +146,10 @@ async function consumeLoop(
         Math.min(FETCH_WAIT_MS_MAX, (settings.timeoutMs ?? Infinity) - quietMs),
       );
       const consumed = await fetchOnce(session, leader, settings.topic, own, waitMs);
-      for (const { partition, record } of consumed) {
+      for (const entry of consumed) {
+        const { partition, record } = entry;
         if (settings.maxMessages !== undefined && count >= settings.maxMessages) break;
-        io.write(formatRecord(settings, partition, record));
+        io.write(formatRecord(settings, entry));
         count++;
         // The group commits what was printed, not what was fetched past it.
         positions.set(partition, record.offset + 1);

@@ -10,6 +10,7 @@ import {
   iterateBatches,
   listOffsets,
   type DecodedRecord,
+  type TimestampType,
 } from "../protocol/index.js";
 import { kafkaFailure, type ClusterSession } from "./cluster-session.js";
 
@@ -58,6 +59,7 @@ export async function listPartitionOffsets(
 export interface ConsumedRecord {
   readonly partition: number;
   readonly record: DecodedRecord;
+  readonly timestampType: TimestampType;
 }
 
 /**
@@ -101,8 +103,8 @@ export async function fetchOnce(
       if (data.errorCode !== ErrorCode.NONE) throw kafkaFailure(data.errorCode);
       const position = positions.get(data.partitionIndex);
       if (position === undefined || data.records === null) continue;
-      const next = readRecords(data.records, position, (record) =>
-        consumed.push({ partition: data.partitionIndex, record }),
+      const next = readRecords(data.records, position, (record, timestampType) =>
+        consumed.push({ partition: data.partitionIndex, record, timestampType }),
       );
       positions.set(data.partitionIndex, next);
     }
@@ -114,7 +116,7 @@ export async function fetchOnce(
 function readRecords(
   bytes: Uint8Array,
   position: number,
-  take: (record: DecodedRecord) => void,
+  take: (record: DecodedRecord, timestampType: TimestampType) => void,
 ): number {
   let next = position;
   for (const entry of iterateBatches(bytes, { maxBatchBytes: BATCH_BYTES_MAX })) {
@@ -126,7 +128,8 @@ function readRecords(
     if (!header.isControl) {
       const decoded = decodeRecords(entry.bytes, { maxDecompressedBytes: BATCH_BYTES_MAX });
       if (!decoded.ok) throw kafkaFailure(ErrorCode.CORRUPT_MESSAGE);
-      for (const record of decoded.records) if (record.offset >= next) take(record);
+      for (const record of decoded.records)
+        if (record.offset >= next) take(record, header.timestampType);
     }
     next = Math.max(next, batchEnd);
   }

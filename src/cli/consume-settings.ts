@@ -3,7 +3,7 @@
  * the fields of Kafka's DefaultMessageFormatter in its order (timestamp, partition, offset, key,
  * value), each asked for with a `print.*` property.
  */
-import type { DecodedRecord } from "../protocol/index.js";
+import type { ConsumedRecord } from "./consume-fetch.js";
 import type { ParsedOptions } from "./command-options.js";
 import { propertiesOf, wholeNumber } from "./produce-settings.js";
 
@@ -98,16 +98,16 @@ export function consumerSettings(parsed: OkOptions): ConsumerSettings | Usage {
 const decoder = new TextDecoder();
 
 /** The line kafka-console-consumer prints for `record` with these settings. */
-export function formatRecord(
-  settings: ConsumerSettings,
-  partition: number,
-  record: DecodedRecord,
-): string {
+export function formatRecord(settings: ConsumerSettings, consumed: ConsumedRecord): string {
+  const { partition, record, timestampType } = consumed;
   const { print } = settings;
   const text = (bytes: Uint8Array | null): string =>
     bytes === null ? "null" : decoder.decode(bytes);
   let line = "";
-  if (print.timestamp) line += `CreateTime:${record.timestamp}\t`;
+  if (print.timestamp) {
+    const name = timestampType === "logAppendTime" ? "LogAppendTime" : "CreateTime";
+    line += `${name}:${record.timestamp}\t`;
+  }
   if (print.partition) line += `Partition:${partition}\t`;
   if (print.offset) line += `Offset:${record.offset}\t`;
   if (print.key) line += `${text(record.key)}${print.value ? print.keySeparator : ""}`;

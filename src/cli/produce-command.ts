@@ -6,7 +6,7 @@
  * partition per batch, as Kafka's sticky partitioner does. A refused record is reported as the
  * Java producer's logging callback reports it, and the command exits 1.
  */
-import { ErrorCode, type BrokerId } from "../common/index.js";
+import { ErrorCode, isRetriable, type BrokerId } from "../common/index.js";
 import type { ClientPorts } from "../client/index.js";
 import {
   encodeBatch,
@@ -44,6 +44,7 @@ export interface ProduceIo extends CommandOutput, ClientPorts {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** Runs `sluice produce` with the arguments after `produce`. */
 export async function produceCommand(args: readonly string[], io: ProduceIo): Promise<number> {
@@ -103,7 +104,7 @@ class LineProducer {
   constructor(
     private readonly session: ClusterSession,
     private readonly settings: ProducerSettings,
-    private readonly leaders: Leaders,
+    private leaders: Leaders,
     private readonly io: CommandOutput & ClientPorts,
   ) {
     this.stickyPartition = this.randomPartition();
@@ -132,33 +133,46 @@ class LineProducer {
     if (this.pending.length >= this.settings.batchSize) await this.flush();
   }
 
-  /** Sends what is pending, one Produce request per leader. */
+  /**
+   * Sends what is pending, one Produce request per leader. Partitions refused with a retriable
+   * error (a leader that moved) are sent again to the leaders Metadata names then, as the Java
+   * producer retries; the others are done, written or reported.
+   */
   async flush(): Promise<void> {
-    const byPartition = new Map<number, NewRecord[]>();
+    const remaining = new Map<number, NewRecord[]>();
     for (const { partition, record } of this.pending) {
-      const records = byPartition.get(partition) ?? [];
+      const records = remaining.get(partition) ?? [];
       records.push(record);
-      byPartition.set(partition, records);
+      remaining.set(partition, records);
     }
     this.pending = [];
     this.stickyPartition = this.randomPartition();
-    const byLeader = new Map<BrokerId, number[]>();
-    for (const partition of byPartition.keys()) {
-      const leader = leaderOf(this.leaders, this.settings.topic, partition);
-      byLeader.set(leader, [...(byLeader.get(leader) ?? []), partition]);
-    }
-    for (const [leader, partitions] of byLeader) {
-      await this.send(
-        leader,
-        partitions.map((index) => ({ index, records: byPartition.get(index) ?? [] })),
-      );
-    }
+    let isFirst = true;
+    await this.session.retrying(async () => {
+      if (!isFirst) this.leaders = await partitionLeaders(this.session, this.settings.topic);
+      isFirst = false;
+      const byLeader = new Map<BrokerId, number[]>();
+      for (const partition of remaining.keys()) {
+        const leader = leaderOf(this.leaders, this.settings.topic, partition);
+        byLeader.set(leader, [...(byLeader.get(leader) ?? []), partition]);
+      }
+      let retriable: number | undefined;
+      for (const [leader, partitions] of byLeader) {
+        const sent = partitions.map((index) => ({ index, records: remaining.get(index) ?? [] }));
+        for (const { index, errorCode } of await this.send(leader, sent)) {
+          if (isRetriable(errorCode)) retriable = errorCode;
+          else remaining.delete(index);
+        }
+      }
+      if (retriable !== undefined) throw kafkaFailure(retriable);
+    });
   }
 
+  /** Sends `partitions` to `leader`, reports refused records, and returns every outcome. */
   private async send(
     leader: BrokerId,
     partitions: readonly { readonly index: number; readonly records: readonly NewRecord[] }[],
-  ): Promise<void> {
+  ): Promise<{ readonly index: number; readonly errorCode: number }[]> {
     const { topic, acks, compression } = this.settings;
     const partitionData = partitions.map(({ index, records }) => ({
       index,
@@ -171,21 +185,21 @@ class LineProducer {
       topicData: [{ name: topic, partitionData }],
     };
     const response = await this.session.send(produce, body, { maxVersion: 11, target: leader });
-    for (const topicResponse of response.responses) {
-      for (const result of topicResponse.partitionResponses) {
-        if (result.errorCode === ErrorCode.NONE) continue;
-        this.hasFailed = true;
-        const failure = kafkaFailure(result.errorCode, result.errorMessage).message;
-        const records = partitions.find((entry) => entry.index === result.index)?.records ?? [];
-        for (const record of records) {
-          const key = record.key === null ? "null" : new TextDecoder().decode(record.key);
-          this.io.error(
-            `Error when sending message to topic ${topic} with key: ${key}, ` +
-              `value: ${record.value?.length ?? 0} bytes with error: ${failure}`,
-          );
-        }
+    const results = response.responses.flatMap((entry) => entry.partitionResponses);
+    for (const result of results) {
+      if (result.errorCode === ErrorCode.NONE || isRetriable(result.errorCode)) continue;
+      this.hasFailed = true;
+      const failure = kafkaFailure(result.errorCode, result.errorMessage).message;
+      const records = partitions.find((entry) => entry.index === result.index)?.records ?? [];
+      for (const record of records) {
+        const key = record.key === null ? "null" : decoder.decode(record.key);
+        this.io.error(
+          `Error when sending message to topic ${topic} with key: ${key}, ` +
+            `value: ${record.value?.length ?? 0} bytes with error: ${failure}`,
+        );
       }
     }
+    return results;
   }
 
   private randomPartition(): number {

@@ -53,6 +53,11 @@ function topic(subcommand: string, ...args: string[]): Promise<Outcome> {
   return sluice(["topic", subcommand, "--bootstrap-server", node.bootstrap, ...args]);
 }
 
+/** `sluice consume NAME ... --bootstrap-server` the node. */
+function consume(name: string, ...args: string[]): Promise<Outcome> {
+  return sluice(["consume", name, "--bootstrap-server", node.bootstrap, ...args]);
+}
+
 function lines(text: string): string[] {
   return text.split("\n").filter((line) => line !== "");
 }
@@ -142,19 +147,13 @@ test("keyed records produced from standard input are consumed back with their ke
     `${records.join("\n")}\n`,
   );
   assert.equal(produced.code, 0, produced.stderr);
-  const consumed = await sluice([
-    "consume",
-    "keyed",
-    "--bootstrap-server",
-    node.bootstrap,
+  const consumeArgs = [
     "--from-beginning",
-    "--max-messages",
-    "30",
-    "--property",
-    "print.key=true",
-    "--property",
-    "print.partition=true",
-  ]);
+    "--max-messages=30",
+    "--property=print.key=true",
+    "--property=print.partition=true",
+  ];
+  const consumed = await consume("keyed", ...consumeArgs);
   assert.equal(consumed.code, 0, consumed.stderr);
   assert.equal(consumed.stderr, "Processed a total of 30 messages\n");
   const got = lines(consumed.stdout).map((line) => line.split("\t"));
@@ -176,20 +175,13 @@ test("consume starts at --offset of a --partition and stops after --max-messages
   const input = "zero\none\ntwo\nthree\n";
   const produce = ["produce", "offsets", "--bootstrap-server", node.bootstrap, "--partition", "0"];
   assert.equal((await sluice(produce, input)).code, 0);
-  const consumed = await sluice([
-    "consume",
-    "offsets",
-    "--bootstrap-server",
-    node.bootstrap,
-    "--partition",
-    "0",
-    "--offset",
-    "2",
-    "--max-messages",
-    "2",
-    "--property",
-    "print.offset=true",
-  ]);
+  const consumeArgs = [
+    "--partition=0",
+    "--offset=2",
+    "--max-messages=2",
+    "--property=print.offset=true",
+  ];
+  const consumed = await consume("offsets", ...consumeArgs);
   assert.equal(consumed.code, 0, consumed.stderr);
   assert.equal(consumed.stdout, "Offset:2\ttwo\nOffset:3\tthree\n");
   const noPartition = await sluice(["consume", "offsets", "--offset", "2"]);
@@ -234,4 +226,16 @@ test("each command explains itself with --help", async () => {
     assert.equal(help.code, 0, args.join(" "));
     assert.match(help.stdout, /^usage: sluice /, args.join(" "));
   }
+});
+
+test("consume prints the timestamp under the topic's timestamp type", async () => {
+  const config = "message.timestamp.type=LogAppendTime";
+  assert.equal((await topic("create", "--topic", "stamped", "--config", config)).code, 0);
+  const produce = ["produce", "stamped", "--bootstrap-server", node.bootstrap, "--acks", "1"];
+  const produced = await sluice([...produce, "--compression", "zstd"], "v\n");
+  assert.equal(produced.code, 0, produced.stderr);
+  const consumeArgs = ["--from-beginning", "--max-messages=1", "--property=print.timestamp=true"];
+  const consumed = await consume("stamped", ...consumeArgs);
+  assert.equal(consumed.code, 0, consumed.stderr);
+  assert.match(consumed.stdout, /^LogAppendTime:\d+\tv\n$/);
 });
