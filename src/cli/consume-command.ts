@@ -28,11 +28,13 @@ export const CONSUME_USAGE =
 /** The longest one Fetch waits on the broker, so --timeout-ms is honoured to about this. */
 const FETCH_WAIT_MS_MAX = 500;
 
+export interface ConsumeIo extends CommandOutput, ClientPorts {
+  /** True once the user asked the command to stop (SIGINT, SIGTERM). */
+  readonly isStopped: () => boolean;
+}
+
 /** Runs `sluice consume` with the arguments after `consume`. */
-export async function consumeCommand(
-  args: readonly string[],
-  io: CommandOutput & ClientPorts,
-): Promise<number> {
+export async function consumeCommand(args: readonly string[], io: ConsumeIo): Promise<number> {
   if (args.includes("--help")) {
     io.write(CONSUME_USAGE);
     io.write(`--bootstrap-server defaults to ${DEFAULT_BOOTSTRAP_SERVER}.`);
@@ -127,7 +129,7 @@ async function consumeLoop(
   settings: ConsumerSettings,
   leaders: Leaders,
   positions: Map<number, number>,
-  io: CommandOutput & ClientPorts,
+  io: ConsumeIo,
 ): Promise<number> {
   const byLeader = new Map<BrokerId, Map<number, number>>();
   for (const [partition, offset] of positions) {
@@ -159,5 +161,7 @@ async function consumeLoop(
     }
     const quietMs = io.clock.monotonicMs() - lastRecordMs;
     if (settings.timeoutMs !== undefined && quietMs >= settings.timeoutMs) return count;
+    // A stop ends the loop between fetches, so the group commits what was printed.
+    if (io.isStopped()) return count;
   }
 }

@@ -49,7 +49,7 @@ export async function main(args: readonly string[]): Promise<number> {
     case "produce":
       return produceCommand(args.slice(1), { ...clientIo(), input: process.stdin });
     case "consume":
-      return consumeCommand(args.slice(1), clientIo());
+      return consumeCommand(args.slice(1), { ...clientIo(), isStopped: stopRequested() });
     case undefined:
     case "help":
     case "--help":
@@ -81,6 +81,20 @@ const standardOutput = {
     process.stderr.write(`${line}\n`);
   },
 };
+
+/**
+ * From now on SIGINT and SIGTERM do not end the process at once but make the returned probe
+ * true, for a command that stops cleanly (a consumer commits its offsets first).
+ */
+function stopRequested(): () => boolean {
+  let isStopped = false;
+  const stop = (): void => {
+    isStopped = true;
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return () => isStopped;
+}
 
 /** The output and the client ports of the commands that talk to a cluster. */
 function clientIo() {

@@ -6,8 +6,8 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { SluiceProcess, SLUICE } from "../clients/sluice-process.js";
+import { execFile, spawn } from "node:child_process";
+import { SluiceProcess, SLUICE, withDeadline } from "../clients/sluice-process.js";
 
 interface Outcome {
   readonly code: number;
@@ -238,4 +238,33 @@ test("consume prints the timestamp under the topic's timestamp type", async () =
   const consumed = await consume("stamped", ...consumeArgs);
   assert.equal(consumed.code, 0, consumed.stderr);
   assert.match(consumed.stdout, /^LogAppendTime:\d+\tv\n$/);
+});
+
+test("a consumer stopped with SIGINT commits what it printed and reports its count", async () => {
+  assert.equal((await topic("create", "--topic", "interrupted")).code, 0);
+  const produce = ["produce", "interrupted", "--bootstrap-server", node.bootstrap];
+  assert.equal((await sluice(produce, "first\nsecond\n")).code, 0);
+  const args = ["interrupted", "--bootstrap-server", node.bootstrap, "--group", "stopped"];
+  const child = spawn(process.execPath, [SLUICE, "consume", ...args, "--from-beginning"]);
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  try {
+    const printed = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout === "first\nsecond\n") resolve();
+      }),
+    );
+    await withDeadline(printed, COMMAND_DEADLINE_MS, () => `printed ${stdout}, ${stderr}`);
+    child.kill("SIGINT");
+    assert.equal(await withDeadline(exited, COMMAND_DEADLINE_MS, () => stderr), 0);
+  } finally {
+    child.kill("SIGKILL");
+  }
+  assert.equal(stderr, "Processed a total of 2 messages\n");
+  assert.equal((await sluice(produce, "third\n")).code, 0);
+  const resumed = await consume("interrupted", "--group=stopped", "--max-messages=1");
+  assert.equal(resumed.stdout, "third\n", resumed.stderr);
 });
