@@ -3,7 +3,7 @@
  * connections to the cluster's brokers learnt from Metadata, and the way a refusal ends the
  * command, as Kafka's tools print it (the error's name and message, a non-zero exit).
  */
-import { brokerId, errorCodeInfo, errorName, isRetriable } from "../common/index.js";
+import { brokerId, ErrorCode, errorCodeInfo, errorName, isRetriable } from "../common/index.js";
 import {
   ClientPool,
   describeFailure,
@@ -58,6 +58,14 @@ export function bootstrapAddresses(text: string | undefined): readonly Address[]
     return parsed.value;
   });
   return addresses;
+}
+
+/**
+ * Kafka counts an unknown topic or partition as retriable, since metadata may lag; a command names
+ * its topic, so one that does not exist ends it at once rather than after the timeout.
+ */
+export function isWorthRetrying(errorCode: number): boolean {
+  return isRetriable(errorCode) && errorCode !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
 }
 
 /** Connections to the brokers of one cluster, for the length of one command. */
@@ -121,7 +129,7 @@ export class ClusterSession {
       } catch (error) {
         const code = error instanceof CommandFailure ? error.errorCode : undefined;
         const isLate = this.ports.clock.monotonicMs() + backoffMs > deadlineMs;
-        if (code === undefined || !isRetriable(code) || isLate) throw error;
+        if (code === undefined || !isWorthRetrying(code) || isLate) throw error;
       }
       await new Promise<void>((resolve) => this.ports.timers.schedule(backoffMs, resolve));
       backoffMs = Math.min(backoffMs * 2, RETRY_BACKOFF_MAX_MS);

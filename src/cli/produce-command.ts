@@ -6,7 +6,7 @@
  * partition per batch, as Kafka's sticky partitioner does. A refused record is reported as the
  * Java producer's logging callback reports it, and the command exits 1.
  */
-import { ErrorCode, isRetriable, type BrokerId } from "../common/index.js";
+import { ErrorCode, type BrokerId } from "../common/index.js";
 import type { ClientPorts } from "../client/index.js";
 import {
   encodeBatch,
@@ -20,6 +20,7 @@ import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options
 import {
   CommandFailure,
   DEFAULT_BOOTSTRAP_SERVER,
+  isWorthRetrying,
   kafkaFailure,
   runAgainstCluster,
   type ClusterSession,
@@ -160,7 +161,7 @@ class LineProducer {
       for (const [leader, partitions] of byLeader) {
         const sent = partitions.map((index) => ({ index, records: remaining.get(index) ?? [] }));
         for (const { index, errorCode } of await this.send(leader, sent)) {
-          if (isRetriable(errorCode)) retriable = errorCode;
+          if (isWorthRetrying(errorCode)) retriable = errorCode;
           else remaining.delete(index);
         }
       }
@@ -187,7 +188,7 @@ class LineProducer {
     const response = await this.session.send(produce, body, { maxVersion: 11, target: leader });
     const results = response.responses.flatMap((entry) => entry.partitionResponses);
     for (const result of results) {
-      if (result.errorCode === ErrorCode.NONE || isRetriable(result.errorCode)) continue;
+      if (result.errorCode === ErrorCode.NONE || isWorthRetrying(result.errorCode)) continue;
       this.hasFailed = true;
       const failure = kafkaFailure(result.errorCode, result.errorMessage).message;
       const records = partitions.find((entry) => entry.index === result.index)?.records ?? [];
