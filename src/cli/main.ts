@@ -17,6 +17,9 @@ import {
   REMOVE_CONTROLLER_USAGE,
 } from "./quorum-voters.js";
 import { randomUuid } from "./random-uuid.js";
+import { consumeCommand, CONSUME_USAGE } from "./consume-command.js";
+import { produceCommand, PRODUCE_USAGE } from "./produce-command.js";
+import { topicCommand, TOPIC_USAGE } from "./topic-command.js";
 
 /** The `sluice` command line. Returns the process exit code. */
 export async function main(args: readonly string[]): Promise<number> {
@@ -41,6 +44,12 @@ export async function main(args: readonly string[]): Promise<number> {
       });
     case "quorum":
       return quorum(args.slice(1));
+    case "topic":
+      return topicCommand(args.slice(1), clientIo());
+    case "produce":
+      return produceCommand(args.slice(1), { ...clientIo(), input: process.stdin });
+    case "consume":
+      return consumeCommand(args.slice(1), { ...clientIo(), isStopped: stopRequested() });
     case undefined:
     case "help":
     case "--help":
@@ -51,6 +60,9 @@ export async function main(args: readonly string[]): Promise<number> {
           "       sluice random-uuid",
           DUMP_LOG_USAGE.replace("usage:", "      "),
           ...QUORUM_USAGES.map((usage) => usage.replace("usage:", "      ")),
+          ...[TOPIC_USAGE, PRODUCE_USAGE, CONSUME_USAGE].map((usage) =>
+            usage.replace("usage:", "      "),
+          ),
         ].join("\n"),
       );
       return command === undefined ? 1 : 0;
@@ -70,17 +82,36 @@ const standardOutput = {
   },
 };
 
-const QUORUM_USAGES = [QUORUM_DESCRIBE_USAGE, ADD_CONTROLLER_USAGE, REMOVE_CONTROLLER_USAGE];
+/**
+ * From now on SIGINT and SIGTERM do not end the process at once but make the returned probe
+ * true, for a command that stops cleanly (a consumer commits its offsets first).
+ */
+function stopRequested(): () => boolean {
+  let isStopped = false;
+  const stop = (): void => {
+    isStopped = true;
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return () => isStopped;
+}
 
-/** `sluice quorum describe | add-controller | remove-controller` over real sockets. */
-async function quorum(args: readonly string[]): Promise<number> {
-  const io = {
+/** The output and the client ports of the commands that talk to a cluster. */
+function clientIo() {
+  return {
     ...standardOutput,
     network: new NodeNetwork(),
     timers: new NodeTimers(),
     clock: new SystemClock(),
     random: new CryptoRandom(),
   };
+}
+
+const QUORUM_USAGES = [QUORUM_DESCRIBE_USAGE, ADD_CONTROLLER_USAGE, REMOVE_CONTROLLER_USAGE];
+
+/** `sluice quorum describe | add-controller | remove-controller` over real sockets. */
+async function quorum(args: readonly string[]): Promise<number> {
+  const io = clientIo();
   switch (args[0]) {
     case "describe":
       return quorumDescribe(args.slice(1), io);
