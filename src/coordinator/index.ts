@@ -42,3 +42,22 @@ export {
   type CoordinatorStatus,
   type GroupCoordinatorOptions,
 } from "./group-coordinator.driver.js";
+export {
+  ConsumerGroup,
+  DEFAULT_CONSUMER_GROUP_CONFIG,
+  type ConsumerGroupConfig,
+  type ConsumerGroupState,
+} from "./consumer-group.js";
+export {
+  ConsumerGroups,
+  type ClassicOccupant,
+  type ConsumerHeartbeatRequest,
+} from "./consumer-groups.js";
+export type {
+  ConsumerHeartbeat,
+  ConsumerHeartbeatResult,
+  ConsumerMemberDescription,
+} from "./consumer-group-messages.js";
+export type { TopicLookup } from "./consumer-member.js";
+export type { Assignment, MemberState, OwnedPartitions } from "./current-assignment.js";
+export { ASSIGNOR_NAMES, assign, type AssignorName } from "./assignors.js";
