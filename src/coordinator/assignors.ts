@@ -117,9 +117,7 @@ function eligibleMembers(input: AssignorInput): Map<string, string[]> {
 }
 
 /** Each subscribed topic, by name, with its subscribers by member id. */
-function topicsWithMembers(
-  input: AssignorInput,
-): { topic: SubscribedTopic; members: string[] }[] {
+function topicsWithMembers(input: AssignorInput): { topic: SubscribedTopic; members: string[] }[] {
   return [...input.topics.values()]
     .sort(byName)
     .map((topic) => ({

@@ -101,9 +101,10 @@ export class ConsumerGroup {
       if (name !== undefined) votes.set(name, (votes.get(name) ?? 0) + 1);
     }
     let best: AssignorName | undefined;
-    for (const [name, count] of votes) if (best === undefined || count > (votes.get(best) ?? 0)) {
-      best = name;
-    }
+    for (const [name, count] of votes)
+      if (best === undefined || count > (votes.get(best) ?? 0)) {
+        best = name;
+      }
     const first = this.config.assignors[0];
     if (first === undefined) throw new Error("group.consumer.assignors is empty");
     return best ?? first;
