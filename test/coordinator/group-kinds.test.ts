@@ -67,7 +67,7 @@ test("an emptied consumer group gives its id to a classic JoinGroup", () => {
   assert.deepEqual([...(state.group("g")?.members.keys() ?? [])], ["c1"]);
 });
 
-test("a heartbeat to a classic group with members is GROUP_ID_NOT_FOUND; an empty one yields", () => {
+test("a heartbeat to a classic group with members is GROUP_ID_NOT_FOUND; empty, it yields", () => {
   const state = new GroupCoordinatorState(config);
   state.join("g", classicJoin("c1"), 0);
   const refused = state.consumerHeartbeat("g", joinHeartbeat("m1"), { nowMs: 0, topics });
