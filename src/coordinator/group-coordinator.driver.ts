@@ -148,7 +148,8 @@ export class GroupCoordinator {
     const isNew = request.memberId === "" && request.memberEpoch === 0;
     const memberId = isNew ? randomUuidBase64(this.options.random) : request.memberId;
     const nowMs = this.nowMs();
-    const result = this.state.consumerHeartbeat(groupId, { ...request, memberId }, { nowMs, topics });
+    const joined = { ...request, memberId };
+    const result = this.state.consumerHeartbeat(groupId, joined, { nowMs, topics });
     this.rescheduleTimer();
     return result;
   }

@@ -122,7 +122,8 @@ function topicLookup(metadataCache: MetadataCache): TopicLookup {
   const topics = metadataCache.image.topics.byName;
   return (name) => {
     const topic = topics.get(name);
-    return topic === undefined ? undefined : { topicId: topic.id, partitionCount: topic.partitions.size };
+    if (topic === undefined) return undefined;
+    return { topicId: topic.id, partitionCount: topic.partitions.size };
   };
 }
 
