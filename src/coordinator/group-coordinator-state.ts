@@ -5,7 +5,18 @@
  * the driver (group-coordinator.driver.ts) owns the timer, the waiting requests and the log.
  */
 import { ErrorCode } from "../common/index.js";
-import { ClassicGroup, type GroupEffects, type GroupState } from "./classic-group.js";
+import { ClassicGroup, type GroupEffects } from "./classic-group.js";
+import {
+  describeClassicGroup,
+  listGroups,
+  type GroupDescription,
+  type GroupListing,
+} from "./group-views.js";
+export type { GroupDescription, GroupListing } from "./group-views.js";
+import { DEFAULT_CONSUMER_GROUP_CONFIG, type ConsumerGroupConfig } from "./consumer-group.js";
+import type { ConsumerHeartbeatResult } from "./consumer-group-messages.js";
+import type { TopicLookup } from "./consumer-member.js";
+import { ConsumerGroups, type ConsumerHeartbeatRequest } from "./consumer-groups.js";
 import type { GroupConfig } from "./group-config.js";
 import {
   joinError,
@@ -29,37 +40,39 @@ export interface Outcome<Result> {
   readonly deliveries: readonly GroupDelivery[];
 }
 
-/** A group as DescribeGroups shows it. */
-export interface GroupDescription {
-  readonly errorCode: number;
-  readonly groupId: string;
-  readonly state: GroupState;
-  readonly protocolType: string;
-  readonly protocolName: string;
-  readonly members: readonly {
-    readonly memberId: string;
-    readonly groupInstanceId: string | null;
-    readonly clientId: string;
-    readonly clientHost: string;
-    readonly metadata: Uint8Array;
-    readonly assignment: Uint8Array;
-  }[];
-}
-
-/** A group as ListGroups shows it. */
-export interface GroupListing {
-  readonly groupId: string;
-  readonly protocolType: string;
-  readonly state: GroupState;
-}
-
-/** Every classic group of this coordinator and their offsets. */
+/**
+ * Every group of this coordinator, classic and consumer (KIP-848), and their offsets; a group
+ * id names one kind or the other.
+ */
 export class GroupCoordinatorState {
   private readonly groups = new Map<string, ClassicGroup>();
   private readonly store = new OffsetStore();
   private readonly deadlines = new DeadlineHeap<string>();
+  readonly consumer: ConsumerGroups;
 
-  constructor(readonly config: GroupConfig) {}
+  constructor(
+    readonly config: GroupConfig,
+    consumerConfig: ConsumerGroupConfig = DEFAULT_CONSUMER_GROUP_CONFIG,
+  ) {
+    this.consumer = new ConsumerGroups(consumerConfig);
+  }
+
+  /**
+   * ConsumerGroupHeartbeat. An empty classic group under the id is replaced (its offsets stay);
+   * one with members refuses it (GROUP_ID_NOT_FOUND).
+   */
+  consumerHeartbeat(
+    groupId: string,
+    request: ConsumerHeartbeatRequest,
+    options: { readonly nowMs: number; readonly topics: TopicLookup },
+  ): ConsumerHeartbeatResult {
+    const classicGroup = this.groups.get(groupId);
+    const isIdle = classicGroup?.state === "Empty" && classicGroup.pendingMembers.size === 0;
+    const classic = classicGroup === undefined ? "none" : isIdle ? "empty" : "members";
+    const result = this.consumer.heartbeat(groupId, request, { ...options, classic });
+    if (result.replacedClassic) this.groups.delete(groupId);
+    return result;
+  }
 
   /** The committed offsets, to read; they change only by replaying records through this state. */
   get offsets(): OffsetView {
@@ -82,6 +95,12 @@ export class GroupCoordinatorState {
     if (timeoutMs < minSessionTimeoutMs || timeoutMs > maxSessionTimeoutMs) {
       return refuse(ErrorCode.INVALID_SESSION_TIMEOUT);
     }
+    const consumerGroup = this.consumer.group(groupId);
+    // Sluice does not host classic members in a consumer group (Kafka's online migration).
+    if (consumerGroup !== undefined && consumerGroup.state !== "Empty") {
+      return refuse(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+    }
+    if (consumerGroup !== undefined) this.consumer.remove(groupId);
     let group = this.groups.get(groupId);
     if (group === undefined) {
       if (request.memberId !== "") return refuse(ErrorCode.UNKNOWN_MEMBER_ID);
@@ -132,12 +151,16 @@ export class GroupCoordinatorState {
       deliveries.push(...this.run(group, (effects) => group.onDeadline(nowMs, effects)).deliveries);
       this.maybeForget(group);
     }
+    this.consumer.tick(nowMs);
     return deliveries;
   }
 
   /** When `tick` next has something to do, or undefined. */
   nextDeadlineMs(): number | undefined {
-    return this.deadlines.peekMs();
+    const classic = this.deadlines.peekMs();
+    const consumer = this.consumer.nextDeadlineMs();
+    if (classic === undefined || consumer === undefined) return classic ?? consumer;
+    return Math.min(classic, consumer);
   }
 
   /**
@@ -150,6 +173,11 @@ export class GroupCoordinatorState {
     commit: MemberIdentity & { readonly generationId: number },
     nowMs: number,
   ): number {
+    // A consumer group member commits with its member epoch in place of the generation.
+    const consumerGroup = this.consumer.group(groupId);
+    if (consumerGroup !== undefined) {
+      return consumerGroup.validateOffsetRequest(commit.memberId, commit.generationId);
+    }
     const group = this.groups.get(groupId);
     if (group === undefined) {
       if (commit.generationId >= 0) return ErrorCode.ILLEGAL_GENERATION;
@@ -183,46 +211,22 @@ export class GroupCoordinatorState {
     }
   }
 
-  /** DescribeGroups of one group; a missing group is described as Dead with no error. */
+  /** DescribeGroups of one group (see classic-group-description.ts). */
   describe(groupId: string): GroupDescription {
-    const group = this.groups.get(groupId);
-    if (group === undefined) {
-      const base = { groupId, protocolType: "", protocolName: "", members: [] };
-      return { ...base, errorCode: ErrorCode.NONE, state: "Dead" };
-    }
-    const isStable = group.state === "Stable";
-    const members = [...group.members.values()].map((member) => ({
-      memberId: member.memberId,
-      groupInstanceId: member.groupInstanceId,
-      clientId: member.clientId,
-      clientHost: member.clientHost,
-      // Kafka shows member metadata only once a protocol is chosen, and assignments when Stable.
-      metadata:
-        member.protocols.find((protocol) => protocol.name === group.protocolName)?.metadata ??
-        new Uint8Array(0),
-      assignment: isStable ? member.assignment : new Uint8Array(0),
-    }));
-    return {
-      errorCode: ErrorCode.NONE,
-      groupId,
-      state: group.state,
-      protocolType: group.protocolType ?? "",
-      protocolName: isStable ? (group.protocolName ?? "") : "",
-      members,
-    };
+    return describeClassicGroup(groupId, this.groups.get(groupId));
   }
 
-  /** ListGroups: every group this coordinator holds. */
+  /** ListGroups: every group this coordinator holds, of both kinds. */
   list(): GroupListing[] {
-    return [...this.groups.values()].map((group) => ({
-      groupId: group.groupId,
-      protocolType: group.protocolType ?? "",
-      state: group.state,
-    }));
+    return listGroups(this.groups.values(), this.consumer.all);
   }
 
   /** Whether a group may be deleted: it must exist and be Empty (NON_EMPTY_GROUP otherwise). */
   checkDeletable(groupId: string): number {
+    const consumerGroup = this.consumer.group(groupId);
+    if (consumerGroup !== undefined) {
+      return consumerGroup.state === "Empty" ? ErrorCode.NONE : ErrorCode.NON_EMPTY_GROUP;
+    }
     const group = this.groups.get(groupId);
     if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
     if (group.state !== "Empty") return ErrorCode.NON_EMPTY_GROUP;
@@ -244,6 +248,7 @@ export class GroupCoordinatorState {
 
   /** Forgets a deleted group (its offset tombstones are already durable). */
   removeGroup(groupId: string): void {
+    this.consumer.remove(groupId);
     this.groups.get(groupId)?.markDeleted();
     this.groups.delete(groupId);
   }
@@ -259,6 +264,7 @@ export class GroupCoordinatorState {
       deliveries.push(...this.run(group, (effects) => group.unload(effects)).deliveries);
       this.groups.delete(group.groupId);
     }
+    this.consumer.unload(belongs);
     this.store.unload(belongs);
     return deliveries;
   }

@@ -11,6 +11,10 @@
  * partition loading.
  */
 import { ErrorCode } from "../common/index.js";
+import { randomUuidBase64, randomUuidText } from "./member-ids.js";
+import { heartbeatError, type ConsumerHeartbeatResult } from "./consumer-group-messages.js";
+import type { TopicLookup } from "./consumer-member.js";
+import type { ConsumerHeartbeatRequest } from "./consumer-groups.js";
 import type { Clock, Logger, Random, Timer, Timers } from "../ports/index.js";
 import type { Partition, ReplicaManager } from "../replication/index.js";
 import type { TopicPartition } from "../storage/index.js";
@@ -131,6 +135,23 @@ export class GroupCoordinator {
     const outcome = this.state.leave(groupId, members, this.nowMs());
     this.dispatch(outcome.deliveries);
     return { errorCode: ErrorCode.NONE, members: outcome.result };
+  }
+
+  /** ConsumerGroupHeartbeat (KIP-848); a joining member without an id gets a random Uuid. */
+  consumerHeartbeat(
+    groupId: string,
+    request: ConsumerHeartbeatRequest,
+    topics: TopicLookup,
+  ): ConsumerHeartbeatResult {
+    const refused = this.errorCodeFor(groupId);
+    if (refused !== ErrorCode.NONE) return heartbeatError(refused, request);
+    const isNew = request.memberId === "" && request.memberEpoch === 0;
+    const memberId = isNew ? randomUuidBase64(this.options.random) : request.memberId;
+    const nowMs = this.nowMs();
+    const joined = { ...request, memberId };
+    const result = this.state.consumerHeartbeat(groupId, joined, { nowMs, topics });
+    this.rescheduleTimer();
+    return result;
   }
 
   /**
@@ -269,14 +290,4 @@ function replacedDelivery(kind: "join" | "sync", groupId: string, memberId: stri
   return kind === "join"
     ? { kind, groupId, memberId, result: joinError(errorCode, memberId) }
     : { kind, groupId, memberId, result: syncError(errorCode) };
-}
-
-/** A random (version 4) UUID in its usual hyphenated text form, as Java's UUID.toString. */
-function randomUuidText(random: Random): string {
-  const bytes = random.fill(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20)];
-  return `${parts.join("-")}-${hex.slice(20)}`;
 }

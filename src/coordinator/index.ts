@@ -43,3 +43,22 @@ export {
   type GroupCoordinatorOptions,
 } from "./group-coordinator.driver.js";
 export * from "./producer-ids/index.js";
+export {
+  ConsumerGroup,
+  DEFAULT_CONSUMER_GROUP_CONFIG,
+  type ConsumerGroupConfig,
+  type ConsumerGroupState,
+} from "./consumer-group.js";
+export {
+  ConsumerGroups,
+  type ClassicOccupant,
+  type ConsumerHeartbeatRequest,
+} from "./consumer-groups.js";
+export type {
+  ConsumerHeartbeat,
+  ConsumerHeartbeatResult,
+  ConsumerMemberDescription,
+} from "./consumer-group-messages.js";
+export type { TopicLookup } from "./consumer-member.js";
+export type { Assignment, MemberState, OwnedPartitions } from "./current-assignment.js";
+export { ASSIGNOR_NAMES, assign, type AssignorName } from "./assignors.js";

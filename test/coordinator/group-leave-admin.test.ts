@@ -123,8 +123,8 @@ test("ListGroups lists every group with its state", () => {
   assert.deepEqual(
     state.list().sort((a, b) => a.groupId.localeCompare(b.groupId)),
     [
-      { groupId: "admin-only", protocolType: "", state: "Empty" },
-      { groupId: "g", protocolType: "consumer", state: "Stable" },
+      { groupId: "admin-only", protocolType: "", state: "Empty", groupType: "classic" },
+      { groupId: "g", protocolType: "consumer", state: "Stable", groupType: "classic" },
     ],
   );
 });

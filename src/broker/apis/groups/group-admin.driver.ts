@@ -1,5 +1,6 @@
 /**
- * DescribeGroups (15, v0-5), ListGroups (16, v0-4) and DeleteGroups (42, v0-2). A group is
+ * DescribeGroups (15, v0-5), ListGroups (16, v0-5: v4 filters by state, v5 by group type) and
+ * DeleteGroups (42, v0-2). A group is
  * deleted only when Empty (NON_EMPTY_GROUP otherwise); its offsets are removed with tombstones
  * written durably before the answer.
  */
@@ -13,7 +14,7 @@ import {
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
 export const DESCRIBE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
-export const LIST_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
+export const LIST_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 export const DELETE_GROUPS_VERSIONS = { minVersion: 0, maxVersion: 2 } as const;
 
 export function describeGroupsHandler(
@@ -63,7 +64,7 @@ export function describeGroupsHandler(
   });
 }
 
-/** The ListGroups handler; v4 filters by state (case-insensitive, as Kafka). */
+/** The ListGroups handler; v4 filters by state and v5 by type (case-insensitive, as Kafka). */
 export function listGroupsHandler(
   coordinator: GroupCoordinator,
 ): ApiHandler<typeof ApiKey.ListGroups> {
@@ -71,15 +72,17 @@ export function listGroupsHandler(
     ...LIST_GROUPS_VERSIONS,
     handle: (request) => {
       const states = new Set((request.statesFilter ?? []).map((state) => state.toLowerCase()));
+      const types = new Set((request.typesFilter ?? []).map((type) => type.toLowerCase()));
       const groups = coordinator.state
         .list()
         .filter((group) => coordinator.statusOf(group.groupId) === "active")
         .filter((group) => states.size === 0 || states.has(group.state.toLowerCase()))
+        .filter((group) => types.size === 0 || types.has(group.groupType))
         .map((group) => ({
           groupId: group.groupId,
           protocolType: group.protocolType,
           groupState: group.state,
-          groupType: "classic",
+          groupType: group.groupType,
         }));
       return respond({ throttleTimeMs: 0, errorCode: ErrorCode.NONE, groups });
     },

@@ -1,13 +1,18 @@
 /**
  * Registers the group APIs of the classic protocol on a client router, over one
  * GroupCoordinator: FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
- * OffsetFetch, DescribeGroups, ListGroups, DeleteGroups and OffsetDelete.
+ * OffsetFetch, DescribeGroups, ListGroups, DeleteGroups and OffsetDelete; and those of the
+ * consumer group protocol (KIP-848), ConsumerGroupHeartbeat and ConsumerGroupDescribe.
  */
 import type { GroupCoordinator } from "../../../coordinator/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import type { ApiKey } from "../../../protocol/index.js";
 import type { ApiHandler } from "../../router/handler.js";
 import type { Forwarder } from "../forwarder.js";
+import {
+  consumerGroupDescribeHandler,
+  consumerGroupHeartbeatHandler,
+} from "./consumer-group.driver.js";
 import { findCoordinatorHandler } from "./find-coordinator.driver.js";
 import {
   deleteGroupsHandler,
@@ -50,4 +55,6 @@ export function registerGroupApis(
   router.register(listGroupsHandler(coordinator));
   router.register(deleteGroupsHandler(coordinator));
   router.register(offsetDeleteHandler(coordinator, dependencies.metadataCache));
+  router.register(consumerGroupHeartbeatHandler(coordinator, dependencies.metadataCache));
+  router.register(consumerGroupDescribeHandler(coordinator, dependencies.metadataCache));
 }

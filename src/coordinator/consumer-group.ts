@@ -1,0 +1,294 @@
+/**
+ * One consumer group of the KIP-848 protocol (Kafka's ConsumerGroup with the
+ * consumerGroupHeartbeat rules of GroupMetadataManager); it owns one state machine. Its state
+ * follows from its epochs and members:
+ *
+ * - Empty: no members;
+ * - Assigning: the group epoch is ahead of the target assignment epoch (a member joined, left
+ *   or changed its subscription, or a subscribed topic changed, since the last assignment);
+ * - Reconciling: some member is not yet stable at the target assignment epoch;
+ * - Stable: every member owns its target assignment at the target epoch.
+ *
+ * A heartbeat bumps the group epoch when it changes what the assignor sees, recomputes the
+ * target assignment when the group epoch is ahead of it, and moves its member one step
+ * towards its target (current-assignment.ts). A member is fenced (removed, bumping the group
+ * epoch) when it leaves, when its session expires, or when it keeps partitions it must revoke
+ * beyond its rebalance timeout.
+ */
+import { ErrorCode } from "../common/index.js";
+import { assign, type AssignorName, type SubscribedTopic } from "./assignors.js";
+import { ConsumerMember, type TopicLookup } from "./consumer-member.js";
+import { PartitionOwners } from "./partition-owners.js";
+import {
+  heartbeatError,
+  LEAVE_GROUP_MEMBER_EPOCH,
+  type ConsumerHeartbeat,
+  type ConsumerHeartbeatResult,
+  type ConsumerMemberDescription,
+} from "./consumer-group-messages.js";
+import {
+  EMPTY_ASSIGNMENT,
+  isSubset,
+  sameAssignment,
+  type Assignment,
+} from "./current-assignment.js";
+
+export type ConsumerGroupState = "Empty" | "Assigning" | "Reconciling" | "Stable";
+
+/** Kafka's `group.consumer.*` settings. */
+export interface ConsumerGroupConfig {
+  /** `group.consumer.session.timeout.ms`. */
+  readonly sessionTimeoutMs: number;
+  /** `group.consumer.heartbeat.interval.ms`. */
+  readonly heartbeatIntervalMs: number;
+  /** `group.consumer.max.size`. */
+  readonly maxSize: number;
+  /** `group.consumer.assignors`: the first is used unless members name another. */
+  readonly assignors: readonly AssignorName[];
+}
+
+export const DEFAULT_CONSUMER_GROUP_CONFIG: ConsumerGroupConfig = Object.freeze({
+  sessionTimeoutMs: 45_000,
+  heartbeatIntervalMs: 5_000,
+  maxSize: 2_147_483_647,
+  assignors: ["uniform", "range"] as const,
+});
+
+/** Where a group asks for its next deadline to be run. */
+export interface ConsumerGroupEffects {
+  readonly scheduleDeadline: (atMs: number) => void;
+}
+
+export class ConsumerGroup {
+  private groupEpochValue = 0;
+  private assignmentEpochValue = 0;
+  private readonly membersById = new Map<string, ConsumerMember>();
+  private readonly targets = new Map<string, Assignment>();
+  private readonly owners = new PartitionOwners();
+  private subscriptionSignature = "";
+
+  constructor(
+    readonly groupId: string,
+    private readonly config: ConsumerGroupConfig,
+  ) {}
+
+  get groupEpoch(): number {
+    return this.groupEpochValue;
+  }
+
+  get assignmentEpoch(): number {
+    return this.assignmentEpochValue;
+  }
+
+  get members(): ReadonlyMap<string, ConsumerMember> {
+    return this.membersById;
+  }
+
+  get state(): ConsumerGroupState {
+    if (this.membersById.size === 0) return "Empty";
+    if (this.groupEpochValue > this.assignmentEpochValue) return "Assigning";
+    for (const member of this.membersById.values()) {
+      if (!member.isReconciledTo(this.assignmentEpochValue)) return "Reconciling";
+    }
+    return "Stable";
+  }
+
+  /** The group's assignor: the one most members name, else the first configured. */
+  get assignorName(): AssignorName {
+    const votes = new Map<AssignorName, number>();
+    for (const member of this.membersById.values()) {
+      const name = this.config.assignors.find((known) => known === member.serverAssignor);
+      if (name !== undefined) votes.set(name, (votes.get(name) ?? 0) + 1);
+    }
+    let best: AssignorName | undefined;
+    for (const [name, count] of votes)
+      if (best === undefined || count > (votes.get(best) ?? 0)) {
+        best = name;
+      }
+    const first = this.config.assignors[0];
+    if (first === undefined) throw new Error("group.consumer.assignors is empty");
+    return best ?? first;
+  }
+
+  /**
+   * A heartbeat already checked for its form (epoch 0 joins, -1 leaves, > 0 heartbeats).
+   * `topics` is the metadata image's view of topic names.
+   */
+  heartbeat(
+    request: ConsumerHeartbeat,
+    options: { readonly nowMs: number; readonly topics: TopicLookup },
+    effects: ConsumerGroupEffects,
+  ): ConsumerHeartbeatResult {
+    if (request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) return this.leave(request);
+    const existing = this.membersById.get(request.memberId);
+    const refused = this.checkMember(existing, request);
+    if (refused !== null) return refused;
+    const member = existing ?? new ConsumerMember(request.memberId);
+    const hasSubscriptionChanged = member.update(request);
+    this.membersById.set(member.memberId, member);
+    const signature = subscriptionSignatureOf(this.subscribedTopics(options.topics));
+    if (hasSubscriptionChanged || signature !== this.subscriptionSignature) {
+      this.subscriptionSignature = signature;
+      this.groupEpochValue += 1;
+    }
+    if (this.groupEpochValue > this.assignmentEpochValue) this.computeTargets(options.topics);
+    const before = member.reconciliation.assigned;
+    const rebalanceDeadline = this.reconcile(member, request, options.nowMs);
+    if (rebalanceDeadline !== undefined) effects.scheduleDeadline(rebalanceDeadline);
+    member.sessionDeadlineMs = options.nowMs + this.config.sessionTimeoutMs;
+    effects.scheduleDeadline(member.sessionDeadlineMs);
+    const isFull =
+      request.memberEpoch === 0 ||
+      (request.rebalanceTimeoutMs !== -1 &&
+        request.subscribedTopicNames !== null &&
+        request.topicPartitions !== null);
+    const assigned = member.reconciliation.assigned;
+    return {
+      errorCode: ErrorCode.NONE,
+      errorMessage: null,
+      memberId: member.memberId,
+      memberEpoch: member.reconciliation.memberEpoch,
+      heartbeatIntervalMs: this.config.heartbeatIntervalMs,
+      assignment: isFull || !sameAssignment(assigned, before) ? assigned : null,
+    };
+  }
+
+  /** Fences members whose session or rebalance timeout passed; whether any was. */
+  onDeadline(nowMs: number): boolean {
+    let hasFenced = false;
+    for (const member of [...this.membersById.values()]) {
+      const isExpired =
+        member.sessionDeadlineMs <= nowMs ||
+        (member.rebalanceDeadline !== null && member.rebalanceDeadline.atMs <= nowMs);
+      if (!isExpired) continue;
+      this.fence(member);
+      hasFenced = true;
+    }
+    return hasFenced;
+  }
+
+  /**
+   * Whether an OffsetCommit (or OffsetFetch with `isFetch`) from this member and epoch is
+   * accepted: epoch -1 with no members is a commit from outside the group, as an admin's;
+   * otherwise the member must exist (UNKNOWN_MEMBER_ID) at its current epoch
+   * (STALE_MEMBER_EPOCH).
+   */
+  validateOffsetRequest(memberId: string, memberEpoch: number): number {
+    if (memberEpoch < 0 && this.membersById.size === 0) return ErrorCode.NONE;
+    const member = this.membersById.get(memberId);
+    if (member === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+    if (member.reconciliation.memberEpoch !== memberEpoch) return ErrorCode.STALE_MEMBER_EPOCH;
+    return ErrorCode.NONE;
+  }
+
+  /** The members as ConsumerGroupDescribe shows them. */
+  describeMembers(): ConsumerMemberDescription[] {
+    return [...this.membersById.values()].map((member) =>
+      member.describe(this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT),
+    );
+  }
+
+  /** The names of every topic some member subscribes to. */
+  subscribedTopicNames(): Set<string> {
+    const names = new Set<string>();
+    for (const member of this.membersById.values()) {
+      for (const name of member.subscribedTopicNames) names.add(name);
+    }
+    return names;
+  }
+
+  private checkMember(
+    existing: ConsumerMember | undefined,
+    request: ConsumerHeartbeat,
+  ): ConsumerHeartbeatResult | null {
+    if (existing === undefined) {
+      if (request.memberEpoch !== 0) return heartbeatError(ErrorCode.UNKNOWN_MEMBER_ID, request);
+      if (this.membersById.size >= this.config.maxSize) {
+        return heartbeatError(ErrorCode.GROUP_MAX_SIZE_REACHED, request);
+      }
+      return null;
+    }
+    const known = existing.reconciliation;
+    // A member one epoch behind that owns no more than it is assigned only lost the answer
+    // that moved it on, so it is accepted (Kafka's throwIfConsumerGroupMemberEpochIsInvalid).
+    const isLostAnswer =
+      request.memberEpoch === known.previousMemberEpoch &&
+      isSubset(request.topicPartitions, known.assigned);
+    if (request.memberEpoch > known.memberEpoch) {
+      return heartbeatError(ErrorCode.FENCED_MEMBER_EPOCH, request);
+    }
+    if (request.memberEpoch < known.memberEpoch && !isLostAnswer) {
+      return heartbeatError(ErrorCode.FENCED_MEMBER_EPOCH, request);
+    }
+    return null;
+  }
+
+  private leave(request: ConsumerHeartbeat): ConsumerHeartbeatResult {
+    const member = this.membersById.get(request.memberId);
+    if (member === undefined) return heartbeatError(ErrorCode.UNKNOWN_MEMBER_ID, request);
+    this.fence(member);
+    return { ...heartbeatError(ErrorCode.NONE, request), memberEpoch: LEAVE_GROUP_MEMBER_EPOCH };
+  }
+
+  /** Removes a member and what it owns; the others are reassigned at the next heartbeat. */
+  private fence(member: ConsumerMember): void {
+    this.owners.release(member.memberId, member.reconciliation);
+    this.membersById.delete(member.memberId);
+    this.targets.delete(member.memberId);
+    this.groupEpochValue += 1;
+  }
+
+  private computeTargets(topics: TopicLookup): void {
+    const subscribed = new Map(this.subscribedTopics(topics).map((topic) => [topic.name, topic]));
+    const members = [...this.membersById.values()].map((member) => ({
+      memberId: member.memberId,
+      subscribedTopicNames: member.subscribedTopicNames,
+      previousTarget: this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT,
+    }));
+    const targets = assign(this.assignorName, { members, topics: subscribed });
+    this.targets.clear();
+    for (const [memberId, target] of targets) this.targets.set(memberId, target);
+    this.assignmentEpochValue = this.groupEpochValue;
+  }
+
+  /** One reconciliation step; the rebalance deadline to schedule, if one started. */
+  private reconcile(
+    member: ConsumerMember,
+    request: ConsumerHeartbeat,
+    nowMs: number,
+  ): number | undefined {
+    if (member.isReconciledTo(this.assignmentEpochValue)) return undefined;
+    const previous = member.reconciliation;
+    const changed = member.reconcile({
+      targetEpoch: this.assignmentEpochValue,
+      target: this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT,
+      isOwnedByOther: (topicId, partition) =>
+        this.owners.isOwnedByOther(member.memberId, topicId, partition),
+      owned: request.topicPartitions,
+    });
+    if (!changed) return undefined;
+    this.owners.release(member.memberId, previous);
+    this.owners.claim(member.memberId, member.reconciliation);
+    const state = member.reconciliation.state;
+    if (state !== "unrevokedPartitions") {
+      member.rebalanceDeadline = null;
+      return undefined;
+    }
+    const atMs = nowMs + member.rebalanceTimeoutMs;
+    member.rebalanceDeadline = { atMs, memberEpoch: member.reconciliation.memberEpoch };
+    return atMs;
+  }
+
+  private subscribedTopics(topics: TopicLookup): SubscribedTopic[] {
+    const found: SubscribedTopic[] = [];
+    for (const name of [...this.subscribedTopicNames()].sort()) {
+      const topic = topics(name);
+      if (topic !== undefined) found.push({ name, ...topic });
+    }
+    return found;
+  }
+}
+
+function subscriptionSignatureOf(topics: readonly SubscribedTopic[]): string {
+  return topics.map((topic) => `${topic.name}:${topic.topicId}:${topic.partitionCount}`).join(",");
+}

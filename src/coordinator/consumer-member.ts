@@ -1,0 +1,89 @@
+/**
+ * A member of a consumer group (KIP-848): what its heartbeats told the coordinator (client,
+ * subscription, assignor, rebalance timeout), its reconciliation progress and its timers.
+ * Fields a heartbeat leaves out (null, or -1 for the rebalance timeout) keep their value.
+ */
+import type { ConsumerHeartbeat, ConsumerMemberDescription } from "./consumer-group-messages.js";
+import {
+  EMPTY_ASSIGNMENT,
+  reconcile,
+  type Assignment,
+  type ReconcileInput,
+  type Reconciliation,
+} from "./current-assignment.js";
+
+/** The metadata image's view of a topic name: its id and partition count, if it exists. */
+export type TopicLookup = (
+  name: string,
+) => { readonly topicId: string; readonly partitionCount: number } | undefined;
+
+export class ConsumerMember {
+  clientId = "";
+  clientHost = "";
+  rackId: string | null = null;
+  rebalanceTimeoutMs = 0;
+  serverAssignor: string | null = null;
+  subscribedTopicNames: readonly string[] = [];
+  sessionDeadlineMs = 0;
+  /** Set while the member must revoke partitions: it is fenced if still in that epoch then. */
+  rebalanceDeadline: { readonly atMs: number; readonly memberEpoch: number } | null = null;
+  private reconciliationValue: Reconciliation = {
+    state: "stable",
+    memberEpoch: 0,
+    previousMemberEpoch: -1,
+    assigned: EMPTY_ASSIGNMENT,
+    pendingRevocation: EMPTY_ASSIGNMENT,
+  };
+
+  constructor(readonly memberId: string) {}
+
+  get reconciliation(): Reconciliation {
+    return this.reconciliationValue;
+  }
+
+  isReconciledTo(assignmentEpoch: number): boolean {
+    const { state, memberEpoch } = this.reconciliationValue;
+    return state === "stable" && memberEpoch === assignmentEpoch;
+  }
+
+  /** Takes what a heartbeat sent; whether the subscription or the assignor changed. */
+  update(request: ConsumerHeartbeat): boolean {
+    this.clientId = request.clientId;
+    this.clientHost = request.clientHost;
+    if (request.rackId !== null) this.rackId = request.rackId;
+    if (request.rebalanceTimeoutMs !== -1) this.rebalanceTimeoutMs = request.rebalanceTimeoutMs;
+    let hasChanged = false;
+    if (request.subscribedTopicNames !== null) {
+      const names = [...new Set(request.subscribedTopicNames)].sort();
+      hasChanged = names.join("\u0000") !== this.subscribedTopicNames.join("\u0000");
+      this.subscribedTopicNames = names;
+    }
+    if (request.serverAssignor !== null && request.serverAssignor !== this.serverAssignor) {
+      this.serverAssignor = request.serverAssignor;
+      hasChanged = true;
+    }
+    return hasChanged;
+  }
+
+  /** One reconciliation step towards the target; whether anything changed. */
+  reconcile(input: ReconcileInput): boolean {
+    const next = reconcile(this.reconciliationValue, input);
+    if (next === this.reconciliationValue) return false;
+    this.reconciliationValue = next;
+    return true;
+  }
+
+  describe(targetAssignment: Assignment): ConsumerMemberDescription {
+    return {
+      memberId: this.memberId,
+      rackId: this.rackId,
+      memberEpoch: this.reconciliationValue.memberEpoch,
+      clientId: this.clientId,
+      clientHost: this.clientHost,
+      subscribedTopicNames: this.subscribedTopicNames,
+      assignment: this.reconciliationValue.assigned,
+      targetAssignment,
+      state: this.reconciliationValue.state,
+    };
+  }
+}
