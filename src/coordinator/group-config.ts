@@ -1,6 +1,7 @@
 /**
  * The group coordinator's settings, named after Kafka's config keys, with Kafka's defaults.
  */
+import { DEFAULT_CONSUMER_GROUP_CONFIG, type ConsumerGroupConfig } from "./consumer-group.js";
 
 export interface GroupConfig {
   /** `group.min.session.timeout.ms`: the shortest session a member may ask for. */
@@ -19,6 +20,8 @@ export interface GroupConfig {
   readonly offsetsRetentionMs: number;
   /** `offset.metadata.max.bytes`: the longest metadata string a commit may carry. */
   readonly offsetMetadataMaxBytes: number;
+  /** The `group.consumer.*` settings of KIP-848 consumer groups. */
+  readonly consumer: ConsumerGroupConfig;
 }
 
 export const DEFAULT_GROUP_CONFIG: GroupConfig = Object.freeze({
@@ -30,6 +33,7 @@ export const DEFAULT_GROUP_CONFIG: GroupConfig = Object.freeze({
   offsetsTopicReplicationFactor: 3,
   offsetsRetentionMs: 7 * 24 * 60 * 60 * 1000,
   offsetMetadataMaxBytes: 4096,
+  consumer: DEFAULT_CONSUMER_GROUP_CONFIG,
 });
 
 /** The internal topic that holds committed offsets and group metadata. */

@@ -13,7 +13,6 @@ import {
   type GroupListing,
 } from "./group-views.js";
 export type { GroupDescription, GroupListing } from "./group-views.js";
-import { DEFAULT_CONSUMER_GROUP_CONFIG, type ConsumerGroupConfig } from "./consumer-group.js";
 import type { ConsumerHeartbeatResult } from "./consumer-group-messages.js";
 import type { TopicLookup } from "./consumer-member.js";
 import { ConsumerGroups, type ConsumerHeartbeatRequest } from "./consumer-groups.js";
@@ -50,11 +49,8 @@ export class GroupCoordinatorState {
   private readonly deadlines = new DeadlineHeap<string>();
   readonly consumer: ConsumerGroups;
 
-  constructor(
-    readonly config: GroupConfig,
-    consumerConfig: ConsumerGroupConfig = DEFAULT_CONSUMER_GROUP_CONFIG,
-  ) {
-    this.consumer = new ConsumerGroups(consumerConfig);
+  constructor(readonly config: GroupConfig) {
+    this.consumer = new ConsumerGroups(config.consumer);
   }
 
   /**

@@ -92,11 +92,10 @@ test("a commit from a consumer group member carries its member epoch (STALE_MEMB
 });
 
 test("a consumer member whose session lapses is fenced by the shared tick", () => {
-  const state = new GroupCoordinatorState(config, {
-    sessionTimeoutMs: 1_000,
-    heartbeatIntervalMs: 100,
-    maxSize: 10,
-    assignors: ["uniform"],
+  const consumer = { sessionTimeoutMs: 1_000, heartbeatIntervalMs: 100, maxSize: 10 };
+  const state = new GroupCoordinatorState({
+    ...config,
+    consumer: { ...consumer, assignors: ["uniform"] },
   });
   state.consumerHeartbeat("g", joinHeartbeat("m1"), { nowMs: 0, topics });
   assert.equal(state.nextDeadlineMs(), 1_000);

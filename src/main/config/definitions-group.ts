@@ -3,7 +3,10 @@
  * defaults and validators.
  */
 import type { ConfigDefinition } from "./config-types.js";
-import { atLeast, between } from "./validators.js";
+import { atLeast, between, listOf } from "./validators.js";
+
+const ASSIGNORS = ["uniform", "range"];
+const knownAssignors = listOf(ASSIGNORS);
 
 /** Java's Integer.MAX_VALUE, Kafka's default `group.max.size` (no limit in practice). */
 const INT_MAX = 2_147_483_647;
@@ -44,6 +47,46 @@ export const groupDefinitions: readonly ConfigDefinition[] = [
     validator: atLeast(1),
     importance: "medium",
     description: "The most members one consumer group may have.",
+  },
+  {
+    name: "group.consumer.session.timeout.ms",
+    type: "int",
+    defaultValue: 45_000,
+    validator: atLeast(1),
+    importance: "medium",
+    description:
+      "How long a member of a consumer group (KIP-848 protocol) may go without a heartbeat " +
+      "before it is removed and its partitions reassigned.",
+  },
+  {
+    name: "group.consumer.heartbeat.interval.ms",
+    type: "int",
+    defaultValue: 5_000,
+    validator: atLeast(1),
+    importance: "medium",
+    description: "How often members of a consumer group (KIP-848 protocol) are told to heartbeat.",
+  },
+  {
+    name: "group.consumer.max.size",
+    type: "int",
+    defaultValue: INT_MAX,
+    validator: atLeast(1),
+    importance: "medium",
+    description: "The most members one consumer group of the KIP-848 protocol may have.",
+  },
+  {
+    name: "group.consumer.assignors",
+    type: "list",
+    defaultValue: ASSIGNORS,
+    validator: {
+      accepted: `a non-empty ${knownAssignors.accepted}`,
+      check: (value) =>
+        Array.isArray(value) && value.length === 0 ? "is empty" : knownAssignors.check(value),
+    },
+    importance: "medium",
+    description:
+      "The server-side assignors of consumer groups (KIP-848 protocol); a group uses the one " +
+      "most of its members name, else the first.",
   },
   {
     name: "offsets.topic.num.partitions",

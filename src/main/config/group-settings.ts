@@ -2,6 +2,7 @@
  * The group coordinator's settings read from the `group.*` and `offsets.*` keys, named as the
  * coordinator's GroupConfig names them so that they can be handed to it as they are.
  */
+import type { AssignorName, ConsumerGroupConfig } from "../../coordinator/index.js";
 import type { ConfigValues } from "./config-values.js";
 
 const MINUTE_MS = 60_000;
@@ -17,6 +18,8 @@ export interface GroupSettings {
   /** `offsets.retention.minutes`, in ms. */
   readonly offsetsRetentionMs: number;
   readonly offsetMetadataMaxBytes: number;
+  /** The `group.consumer.*` keys of KIP-848 consumer groups. */
+  readonly consumer: ConsumerGroupConfig;
 }
 
 /** Reads the group settings from validated values. */
@@ -30,5 +33,12 @@ export function groupSettingsOf(values: ConfigValues): GroupSettings {
     offsetsTopicReplicationFactor: values.number("offsets.topic.replication.factor"),
     offsetsRetentionMs: values.number("offsets.retention.minutes") * MINUTE_MS,
     offsetMetadataMaxBytes: values.number("offset.metadata.max.bytes"),
+    consumer: {
+      sessionTimeoutMs: values.number("group.consumer.session.timeout.ms"),
+      heartbeatIntervalMs: values.number("group.consumer.heartbeat.interval.ms"),
+      maxSize: values.number("group.consumer.max.size"),
+      // The validator admits only the names of AssignorName.
+      assignors: values.list("group.consumer.assignors") as readonly AssignorName[],
+    },
   };
 }
