@@ -19,6 +19,7 @@ import { loadNodeConfigFrom } from "./config/load-config.driver.js";
 import type { NodeConfig } from "./config/node-config.js";
 import type { StartOutput, StartRequest } from "./controller-node-process.js";
 import { startNode, type RunningNode } from "./node.js";
+import { startHttp } from "./node-http.js";
 import { NodeStartError } from "./node-types.js";
 
 /** The longest delay a Node timer takes (2^31 - 1 ms); the keep-alive timer never fires. */
@@ -72,7 +73,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
         clusterIdToFormat: request.clusterIdToFormat,
         formatsOnFirstStart: request.configPath === undefined,
       },
-      registry,
+      http: (state) => startHttp(state, { registry, logger: logger.child({ component: "http" }) }),
       onFatalError,
     });
   } catch (error) {
@@ -108,7 +109,8 @@ export function listeningLine(config: NodeConfig, node: RunningNode): string {
   const controllers = node.listeners
     .filter((listener) => isController(listener.name))
     .map((listener) => `controller ${text(listener.address)}`);
-  const details = [...controllers, `http ${text(node.httpAddress)}`].join(", ");
+  const http = node.httpAddress === undefined ? [] : [`http ${text(node.httpAddress)}`];
+  const details = [...controllers, ...http].join(", ");
   const where = clients.length > 0 ? clients.join(", ") : `node ${node.identity.nodeId}`;
   return `Sluice listening on ${where} (${details}), data in ${config.log.logDirs.join(",")}`;
 }

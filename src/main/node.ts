@@ -6,7 +6,6 @@
  * controller listener → broker lifecycle (register, catch up, unfence) → client listener →
  * periodic tasks → HTTP. `shutdown` undoes it in reverse (node-shutdown.ts).
  */
-import type { PrometheusRegistry } from "../adapters/index.js";
 import { brokerId, type NodeId } from "../common/index.js";
 import { RaftDriver, type RaftListener } from "../raft/index.js";
 import type { Address } from "../ports/index.js";
@@ -21,18 +20,21 @@ import {
   type BrokerMembership,
 } from "./node-broker.js";
 import { createControllerSide } from "./node-controller.js";
-import { startHttp } from "./node-http.js";
+import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
 import { openLogManager, prepareStorage, type FormatPolicy } from "./node-storage.js";
-import type { NodeIdentity, NodePorts } from "./node-types.js";
+import type { NodeHttpServer, NodeIdentity, NodePorts } from "./node-types.js";
 
 export interface NodeOptions {
   readonly config: NodeConfig;
   readonly format: FormatPolicy;
-  /** The metrics registry the HTTP endpoint renders (the same object as `ports.metrics`). */
-  readonly registry: PrometheusRegistry;
+  /**
+   * Starts the node's HTTP endpoint over its live state (`sluice start` serves metrics, health
+   * and the dashboard); a node without one (under simulation) has no HTTP address.
+   */
+  readonly http?: (state: NodeHttpState) => Promise<NodeHttpServer>;
   /** Told of a failure the node cannot survive (the metadata log, a broken invariant). */
   readonly onFatalError: (error: unknown) => void;
 }
@@ -41,7 +43,7 @@ export interface RunningNode {
   readonly identity: NodeIdentity;
   /** Where each Kafka listener (client and controller) is bound. */
   readonly listeners: readonly { readonly name: string; readonly address: Address }[];
-  readonly httpAddress: Address;
+  readonly httpAddress: Address | undefined;
   /** Controlled shutdown, then every part stopped and its files closed; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -91,23 +93,20 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
   try {
     if (controller !== undefined) await listenController(parts, controller);
     if (broker !== undefined) await startBrokerServing(parts, broker, options.onFatalError);
-    parts.http = await startHttp(
-      {
-        config,
-        identity,
-        image: () => broker?.metadataCache.image ?? controller?.controller.committedImage,
-        quorum: () => raft.status,
-        broker: () => broker?.lifecycle,
-        logManager,
-        replication: broker,
-      },
-      { registry: options.registry, logger: ports.logger.child({ component: "http" }) },
-    );
+    parts.http = await options.http?.({
+      config,
+      identity,
+      image: () => broker?.metadataCache.image ?? controller?.controller.committedImage,
+      quorum: () => raft.status,
+      broker: () => broker?.lifecycle,
+      logManager,
+      replication: broker,
+    });
   } catch (error) {
     await shutdownNode(parts);
     throw error;
   }
-  const httpAddress = parts.http.address;
+  const httpAddress = parts.http?.address;
   return {
     identity,
     listeners: parts.bound,

@@ -1,0 +1,78 @@
+/**
+ * What the simulated clients did and saw, as a history of events: each produce is invoked, then
+ * ends ok (with the offset the leader gave), fail (a refusal that means nothing was written) or
+ * info (no answer, or an answer that leaves it open whether the record was written); each read
+ * observes records at offsets below the high watermark. The checker judges the cluster from
+ * this history and the final reads alone. Imports nothing of src/.
+ */
+
+/** One partition of one topic, as "topic/partition". */
+export type PartitionKey = string;
+
+export function partitionKey(topic: string, partition: number): PartitionKey {
+  return `${topic}/${partition}`;
+}
+
+export type Acks = 0 | 1 | -1;
+
+export type HistoryEvent =
+  | {
+      readonly kind: "invoke";
+      readonly client: string;
+      readonly partition: PartitionKey;
+      readonly value: string;
+      readonly acks: Acks;
+      readonly atMs: number;
+    }
+  | {
+      readonly kind: "ok";
+      readonly client: string;
+      readonly value: string;
+      readonly offset: number;
+      readonly atMs: number;
+    }
+  | {
+      readonly kind: "fail" | "info";
+      readonly client: string;
+      readonly value: string;
+      readonly reason: string;
+      readonly atMs: number;
+    }
+  | {
+      readonly kind: "read";
+      readonly client: string;
+      readonly partition: PartitionKey;
+      readonly records: readonly ReadRecord[];
+      readonly highWatermark: number;
+      readonly atMs: number;
+    };
+
+/** A record as a reader saw it. */
+export interface ReadRecord {
+  readonly offset: number;
+  readonly value: string;
+}
+
+/** The history of one seed, appended to by every client in simulated-time order. */
+export class History {
+  readonly events: HistoryEvent[] = [];
+
+  record(event: HistoryEvent): void {
+    this.events.push(event);
+  }
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  /** How many produce calls ended ok, with acks=all, so far. */
+  acknowledgedCount(): number {
+    const acksOf = new Map<string, Acks>();
+    let count = 0;
+    for (const event of this.events) {
+      if (event.kind === "invoke") acksOf.set(event.value, event.acks);
+      if (event.kind === "ok" && acksOf.get(event.value) === -1) count += 1;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { findWorkload } from "../workloads/index.js";
+import { runNodesSeed } from "./nodes-workload.js";
+import { nodesWorkload } from "./workload.js";
+
+/** The seeds CI covers; `npm run sim -- --seeds N --workload nodes` runs more. */
+const seedCount = 20;
+
+test(`three production nodes hold every invariant on ${seedCount} seeds`, async () => {
+  const failures: string[] = [];
+  let acknowledged = 0;
+  const faults = new Map<string, number>();
+  for (let seed = 1; seed <= seedCount; seed++) {
+    const result = await runNodesSeed(seed);
+    const outcome = result.outcome;
+    if (outcome.kind === "failed") {
+      const replay = `node dist/sim/run.js --workload nodes --seed ${seed}`;
+      failures.push(`seed ${seed}: ${outcome.reason}\n  replay: ${replay}`);
+      continue;
+    }
+    acknowledged += outcome.report.acknowledged;
+    for (const [kind, count] of outcome.report.faultCounts) {
+      faults.set(kind, (faults.get(kind) ?? 0) + count);
+    }
+  }
+  assert.deepEqual(failures, []);
+  // Records were written through the faults, and both kinds of fault happened.
+  assert.ok(acknowledged > seedCount * 50, `only ${acknowledged} writes acknowledged`);
+  assert.ok((faults.get("kill") ?? 0) > seedCount, "too few kills");
+  assert.ok((faults.get("isolate") ?? 0) > seedCount, "too few cut-off nodes");
+});
+
+test("a nodes seed replays exactly and another seed runs differently", async () => {
+  const first = await runNodesSeed(41);
+  const again = await runNodesSeed(41);
+  const other = await runNodesSeed(42);
+  assert.equal(first.traceHash, again.traceHash);
+  assert.notEqual(first.traceHash, other.traceHash);
+});
+
+test("the nodes workload is registered for npm run sim", async () => {
+  assert.equal(findWorkload("nodes"), nodesWorkload);
+  const outcome = await nodesWorkload.run(43);
+  assert.equal(outcome.kind, "passed");
+  assert.match(nodesWorkload.report?.()[0] ?? "", /nodes: \d+ seeds passed/);
+});

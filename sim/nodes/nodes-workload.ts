@@ -1,0 +1,154 @@
+/**
+ * The `nodes` workload: three combined Sluice nodes built by the production composition root
+ * (sim-nodes.ts) on the simulator's ports, a replicated topic (replication factor 3,
+ * min.insync.replicas 2), producers with acks=all and acks=1, and a reader, all speaking the
+ * Kafka protocol over the simulated network. Per seed: start the nodes and create the topic,
+ * then a fault phase (processes killed and restarted, nodes cut off), then heal: every node up,
+ * every partition led with its whole ISR, and one more acks=all write acknowledged. Finally the
+ * log is read back from the leaders and the history judged by the independent checker.
+ */
+import { createTopics } from "../../src/protocol/index.js";
+import { settle } from "../settle.js";
+import { InvariantViolation, runSeedPhases, type SeedResult } from "../workloads/registry.js";
+import { SimWorld } from "../world.js";
+import { checkHistory, type CheckReport } from "./nodes-checker.js";
+import { History, partitionKey } from "./history.js";
+import { NodeFaults } from "./node-faults.js";
+import { SimClient } from "./sim-client.js";
+import { combinedNodeSettings, hostOf, SimulatedNode } from "./sim-nodes.js";
+import { partitionsOf } from "./wire.js";
+import { readAll, startProducer, startReader, type WorkerContext } from "./workers.js";
+
+const NODE_IDS = [1, 2, 3];
+const TOPIC = "events";
+
+/** Failures noticed within seconds, as the multi-process tests set them. */
+const NODE_SETTINGS = {
+  "broker.session.timeout.ms": "3000",
+  "broker.heartbeat.interval.ms": "500",
+  "controller.quorum.fetch.timeout.ms": "1000",
+  "replica.lag.time.max.ms": "3000",
+};
+
+export interface NodesRunReport extends CheckReport {
+  readonly faultCounts: ReadonlyMap<string, number>;
+  readonly summary: string;
+}
+
+/** One seed's world: the nodes, the clients, the history. */
+class NodesSimulation {
+  readonly world: SimWorld;
+  readonly nodes: SimulatedNode[];
+  readonly history = new History();
+  readonly partitionCount: number;
+
+  constructor(readonly seed: number) {
+    this.world = new SimWorld({ seed });
+    const random = this.world.scheduler.random.fork("nodes-workload");
+    this.partitionCount = random.between(1, 3);
+    this.nodes = NODE_IDS.map((id) => {
+      const settings = combinedNodeSettings(id, NODE_IDS, NODE_SETTINGS);
+      return new SimulatedNode(id, this.world.node(hostOf(id)), this.world, settings);
+    });
+  }
+
+  context(name: string): WorkerContext {
+    const client = new SimClient(this.world, name);
+    const random = this.world.scheduler.random.fork(`client/${name}`);
+    const { history, partitionCount } = this;
+    return { client, history, nodeIds: NODE_IDS, topic: TOPIC, partitionCount, random };
+  }
+}
+
+export async function runNodesSeed(seed: number): Promise<SeedResult<NodesRunReport>> {
+  const simulation = new NodesSimulation(seed);
+  return runSeedPhases(simulation.world.scheduler, () => runPhases(simulation));
+}
+
+async function setUp(simulation: NodesSimulation): Promise<void> {
+  const { world, nodes } = simulation;
+  const deadline = world.scheduler.nowMs() + 60_000;
+  await settle(world.scheduler, Promise.all(nodes.map((node) => node.start())), deadline);
+  const admin = simulation.context("admin").client;
+  const topic = {
+    name: TOPIC,
+    numPartitions: simulation.partitionCount,
+    replicationFactor: 3,
+    configs: [{ name: "min.insync.replicas", value: "2" }],
+  };
+  const created = await settle(
+    world.scheduler,
+    admin.call(1, createTopics, { topics: [topic], timeoutMs: 10_000 }, 7),
+    deadline,
+  );
+  const errorCode = created.kind === "response" ? created.body.topics[0]?.errorCode : undefined;
+  if (errorCode !== 0) {
+    throw new InvariantViolation(`liveness: ${TOPIC} was not created: ${JSON.stringify(created)}`);
+  }
+}
+
+async function runPhases(simulation: NodesSimulation): Promise<NodesRunReport> {
+  const { world } = simulation;
+  const random = world.scheduler.random.fork("phases");
+  await setUp(simulation);
+  const workers = [
+    startProducer(simulation.context("producer-all"), -1),
+    startProducer(simulation.context("producer-all-2"), -1),
+    startProducer(simulation.context("producer-one"), 1),
+    startReader(simulation.context("reader")),
+  ];
+  const faults = new NodeFaults(world, simulation.nodes, random.fork("faults"), {
+    gapMs: { min: 300, max: 2000 },
+  });
+  faults.start();
+  await world.scheduler.runFor(random.between(10_000, 20_000));
+  faults.stop();
+  faults.healAll();
+  await healed(simulation);
+  for (const worker of workers) worker.stop();
+  await settle(world.scheduler, Promise.all(workers.map((worker) => worker.done)));
+  const reader = simulation.context("final-reader");
+  const logs = await settle(
+    world.scheduler,
+    readAll({ ...reader, partitionCount: simulation.partitionCount }, 1),
+  );
+  if (logs === undefined) throw new InvariantViolation("liveness: the final read failed");
+  const keyed = new Map(
+    [...logs].map(([partition, records]) => [partitionKey(TOPIC, partition), records]),
+  );
+  const report = checkHistory(simulation.history, keyed);
+  const faultCounts = [...faults.counts].map(([kind, count]) => `${kind}=${count}`).join(" ");
+  const summary =
+    `partitions=${simulation.partitionCount} acked=${report.acknowledged} ` +
+    `failed=${report.failed} open=${report.undetermined} read=${report.recordsRead} ` +
+    `final=${report.finalRecords} ${faultCounts}`;
+  return { ...report, faultCounts: faults.counts, summary };
+}
+
+/**
+ * The liveness phase: within a bound after the heal, every node is up and every partition has
+ * a leader and its whole ISR on every node's view, and an acks=all write is acknowledged again.
+ */
+async function healed(simulation: NodesSimulation): Promise<void> {
+  const { world } = simulation;
+  const probe = simulation.context("probe").client;
+  const acknowledgedBefore = simulation.history.acknowledgedCount();
+  const isWhole = async (): Promise<boolean> => {
+    if (simulation.nodes.some((node) => node.running === undefined)) return false;
+    for (const nodeId of NODE_IDS) {
+      const partitions = await partitionsOf(probe, nodeId, TOPIC);
+      if (partitions === undefined || partitions.size !== simulation.partitionCount) return false;
+      for (const state of partitions.values()) {
+        if (state.leader < 0 || state.isr.length !== NODE_IDS.length) return false;
+      }
+    }
+    return simulation.history.acknowledgedCount() > acknowledgedBefore;
+  };
+  const deadline = world.scheduler.nowMs() + 60_000;
+  for (;;) {
+    if (await settle(world.scheduler, isWhole(), deadline)) return;
+    if (world.scheduler.nowMs() >= deadline) break;
+    await settle(world.scheduler, probe.pause(200), deadline);
+  }
+  throw new InvariantViolation("liveness: the cluster did not heal within 60 s of the heal");
+}

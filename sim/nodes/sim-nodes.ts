@@ -1,0 +1,103 @@
+/**
+ * Whole Sluice nodes under simulation: each node is built by `startNode`, the composition root
+ * `sluice start` runs, from a configuration loaded as a properties file would be, on the
+ * simulator's ports (its SimNode's clock, timers and random stream, its own SimFileSystem, the
+ * SimNetwork). Real sockets, files and time are the only difference from production.
+ */
+import {
+  startNode,
+  loadNodeConfig,
+  type NodeConfig,
+  type RunningNode,
+} from "../../src/main/index.js";
+import type { Address } from "../../src/ports/index.js";
+import { MemoryMetricsSink } from "../memory-metrics.js";
+import type { SimNode } from "../node.js";
+import { TraceLogger } from "../cluster/trace-logger.js";
+import type { SimWorld } from "../world.js";
+
+/** The cluster id every simulated node is formatted with. */
+export const SIM_CLUSTER_ID = "c2x1aWNlLXNpbS0wMDAwMA";
+
+/** The client and controller ports of every simulated node (each node is its own host). */
+export const CLIENT_PORT = 9092;
+export const CONTROLLER_PORT = 9093;
+
+export function hostOf(nodeId: number): string {
+  return `n${nodeId}`;
+}
+
+/** The properties of combined node `nodeId` of a cluster whose voters are `voterIds`. */
+export function combinedNodeSettings(
+  nodeId: number,
+  voterIds: readonly number[],
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const host = hostOf(nodeId);
+  return {
+    "process.roles": "broker,controller",
+    "node.id": String(nodeId),
+    listeners: `PLAINTEXT://${host}:${CLIENT_PORT},CONTROLLER://${host}:${CONTROLLER_PORT}`,
+    "advertised.listeners": `PLAINTEXT://${host}:${CLIENT_PORT}`,
+    "controller.listener.names": "CONTROLLER",
+    "controller.quorum.voters": voterIds
+      .map((id) => `${id}@${hostOf(id)}:${CONTROLLER_PORT}`)
+      .join(","),
+    "log.dirs": "/data/logs",
+    "metadata.log.dir": "/data/metadata",
+    ...extra,
+  };
+}
+
+/** The NodeConfig of `settings`, as `sluice start --config` would load it. */
+export function simNodeConfig(settings: Readonly<Record<string, string>>): NodeConfig {
+  const text = Object.entries(settings)
+    .map(([key, value]) => `${key}=${value}`)
+    .join("\n");
+  const loaded = loadNodeConfig({ base: { kind: "file", path: "sim.properties", text } });
+  if (loaded.kind !== "valid") {
+    throw new Error(`simulated node settings refused: ${JSON.stringify(loaded)}`);
+  }
+  return loaded.config;
+}
+
+/** One simulated node: its machine, its settings, and the running node while it is up. */
+export class SimulatedNode {
+  running: RunningNode | undefined;
+  readonly metrics = new MemoryMetricsSink();
+  fatalError: unknown = undefined;
+
+  constructor(
+    readonly nodeId: number,
+    readonly machine: SimNode,
+    private readonly world: SimWorld,
+    readonly settings: Readonly<Record<string, string>>,
+  ) {}
+
+  get clientAddress(): Address {
+    return { host: hostOf(this.nodeId), port: CLIENT_PORT };
+  }
+
+  /** Starts the node with the production composition root; formats its dirs on first start. */
+  async start(): Promise<RunningNode> {
+    const name = this.machine.name;
+    const ports = {
+      fs: this.world.disk(name),
+      network: this.world.network.forNode(name),
+      clock: this.machine.clock,
+      timers: this.machine.timers,
+      random: this.machine.random,
+      logger: new TraceLogger(this.world.scheduler, name),
+      metrics: this.metrics,
+    };
+    const running = await startNode(ports, {
+      config: simNodeConfig(this.settings),
+      format: { clusterIdToFormat: SIM_CLUSTER_ID, formatsOnFirstStart: false },
+      onFatalError: (error) => {
+        this.fatalError = error;
+      },
+    });
+    this.running = running;
+    return running;
+  }
+}
