@@ -39,6 +39,20 @@ export type HistoryEvent =
       readonly atMs: number;
     }
   | {
+      readonly kind: "metadata";
+      readonly client: string;
+      /** The node that answered. */
+      readonly nodeId: number;
+      /** The brokers the answer listed: the live ones, never a fenced broker. */
+      readonly brokers: readonly number[];
+      readonly partitions: readonly {
+        readonly partition: PartitionKey;
+        readonly leader: number;
+        readonly isr: readonly number[];
+      }[];
+      readonly atMs: number;
+    }
+  | {
       readonly kind: "read";
       readonly client: string;
       readonly partition: PartitionKey;

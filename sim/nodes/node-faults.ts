@@ -1,27 +1,60 @@
 /**
- * The faults of the whole-node simulation, drawn from the seed: a node's process killed and
- * started again later (everything it wrote survives, as kill -9 leaves the page cache), and a
- * node cut off from the other nodes (clients still reach it, so a deposed leader may still be
- * asked). Each fault is recorded in the trace and counted by kind.
+ * The swarm of faults of the whole-node simulation. Each seed draws its own mix: a weight for
+ * each kind of fault (some seeds have none of a kind, others mostly one) and the pace of the
+ * schedule. The kinds:
+ *
+ * - kill: a node's process killed and started again later; everything it wrote survives, as the
+ *   page cache does after kill -9.
+ * - isolate: a node cut off from the other nodes both ways (clients still reach it, so a deposed
+ *   leader may still be asked); one-way: only what the node sends to one other node is held.
+ * - lossy: the links between two nodes reset connections on a share of writes.
+ * - clock: a node's wall clock jumps forwards or backwards by up to a minute.
+ * - disk: the partition log dir of a node fails reads and writes with EIO, or growth with
+ *   ENOSPC, for a while; its log dir goes offline until the node restarts, as in Kafka.
+ * - power (off unless enabled): a power cut of one chosen node, losing what it did not sync.
+ *   Power cuts are outside the fault model of a cluster without eligible leader replicas
+ *   (KIP-966), as for Kafka: a replica that lost its unsynced records can stay the last ISR
+ *   member and be elected again with a shorter log.
+ *
+ * Every fault ends by itself after 0.2-4 s, and `healAll` ends them all: links healed, clocks
+ * kept as they are, every killed node and every node whose disk failed started again.
  */
+import { assert } from "../../src/common/index.js";
+import { keepAllWritten, type CrashOptions } from "../fs/crash.js";
 import type { SeededRandom } from "../random.js";
-import { keepAllWritten } from "../fs/crash.js";
 import type { SimWorld } from "../world.js";
 import type { SimulatedNode } from "./sim-nodes.js";
 
-export type FaultKind = "kill" | "isolate";
+export type FaultKind = "kill" | "isolate" | "oneWay" | "lossy" | "clock" | "disk" | "power";
+
+const KINDS: readonly FaultKind[] = ["kill", "isolate", "oneWay", "lossy", "clock", "disk"];
+
+/** The partition log dir of every simulated node (sim-nodes.ts). */
+const PARTITION_LOG_DIR = "/data/logs";
 
 export class NodeFaults {
   readonly counts = new Map<FaultKind, number>();
+  /** The seed's weight of each kind. */
+  readonly weights: ReadonlyMap<FaultKind, number>;
   private isRunning = false;
   private readonly isolated = new Set<string>();
+  private readonly diskFailed = new Set<SimulatedNode>();
 
   constructor(
     private readonly world: SimWorld,
     private readonly nodes: readonly SimulatedNode[],
     private readonly random: SeededRandom,
-    private readonly settings: { readonly gapMs: { min: number; max: number } },
-  ) {}
+    private readonly settings: {
+      readonly gapMs: { min: number; max: number };
+      /** Whether power cuts are in the mix (see the comment above). */
+      readonly hasPowerCuts: boolean;
+    },
+  ) {
+    const kinds: FaultKind[] = settings.hasPowerCuts ? [...KINDS, "power"] : [...KINDS];
+    const weights = new Map(kinds.map((kind) => [kind, random.pick([0, 1, 1, 3])]));
+    if ([...weights.values()].every((weight) => weight === 0)) weights.set("kill", 1);
+    this.weights = weights;
+  }
 
   /** Starts drawing faults until `stop`. */
   start(): void {
@@ -33,37 +66,74 @@ export class NodeFaults {
     this.isRunning = false;
   }
 
-  /** Ends every fault: every link healed, every killed node started again. */
+  /** Ends every fault: links healed, faulty disks cleared and their nodes started again. */
   healAll(): void {
-    this.world.network.healAll();
+    const { network } = this.world;
+    network.healAll();
+    network.configureAllLinks({ dropProbability: 0 });
     this.isolated.clear();
+    for (const node of this.diskFailed) {
+      this.world.disk(node.machine.name).clearFaults();
+      // A failed log dir comes back only with a restart, as in Kafka.
+      if (node.machine.isUp) this.crash(node, keepAllWritten);
+    }
+    this.diskFailed.clear();
     for (const node of this.nodes) if (!node.machine.isUp) this.restart(node);
   }
 
   private scheduleNext(): void {
     const { min, max } = this.settings.gapMs;
-    this.world.scheduler.schedule(this.random.between(min, max), () => this.inject(), {
-      label: "fault",
-    });
+    const delayMs = this.random.between(min, max);
+    this.world.scheduler.schedule(delayMs, () => this.inject(), { label: "fault" });
+  }
+
+  private drawKind(): FaultKind {
+    const total = [...this.weights.values()].reduce((sum, weight) => sum + weight, 0);
+    let draw = this.random.nextInt(total);
+    for (const [kind, weight] of this.weights) {
+      if (draw < weight) return kind;
+      draw -= weight;
+    }
+    assert(false, "a draw below the total weight picks a kind");
   }
 
   private inject(): void {
     if (!this.isRunning) return;
-    const node = this.random.pick(this.nodes);
-    const kind: FaultKind = this.random.chance(0.5) ? "kill" : "isolate";
+    const kind = this.drawKind();
+    // Only one node ever loses what it did not sync.
+    const node = kind === "power" ? this.powerCutNode : this.random.pick(this.nodes);
     this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
     const lastsMs = this.random.between(200, 4000);
-    if (kind === "kill") this.kill(node, lastsMs);
-    else this.isolate(node, lastsMs);
+    if (kind === "kill" || kind === "power") {
+      this.kill(node, lastsMs, kind === "power" ? {} : keepAllWritten);
+    } else if (kind === "isolate") this.isolate(node, lastsMs);
+    else if (kind === "oneWay") this.cutOneWay(node, lastsMs);
+    else if (kind === "lossy") this.makeLossy(node, lastsMs);
+    else if (kind === "clock") node.machine.wallSkewMs += this.random.between(-60_000, 60_000);
+    else this.failDisk(node, lastsMs);
     this.scheduleNext();
   }
 
-  private kill(node: SimulatedNode, lastsMs: number): void {
-    if (!node.machine.isUp) return;
-    this.world.disk(node.machine.name).crashOptions = keepAllWritten;
+  private get powerCutNode(): SimulatedNode {
+    const node = this.nodes[0];
+    assert(node !== undefined, "the simulation has nodes");
+    return node;
+  }
+
+  private later(delayMs: number, callback: () => void): void {
+    this.world.scheduler.schedule(delayMs, callback, { label: "fault end" });
+  }
+
+  private crash(node: SimulatedNode, crash: CrashOptions): void {
+    this.world.disk(node.machine.name).crashOptions = crash;
     node.machine.crash();
     node.running = undefined;
-    this.world.scheduler.schedule(lastsMs, () => this.restart(node), { label: "fault end" });
+  }
+
+  private kill(node: SimulatedNode, lastsMs: number, crash: CrashOptions): void {
+    if (!node.machine.isUp) return;
+    this.crash(node, crash);
+    this.later(lastsMs, () => this.restart(node));
   }
 
   private restart(node: SimulatedNode): void {
@@ -74,22 +144,56 @@ export class NodeFaults {
     });
   }
 
+  private others(node: SimulatedNode): string[] {
+    const name = node.machine.name;
+    return this.nodes.map((other) => other.machine.name).filter((other) => other !== name);
+  }
+
   private isolate(node: SimulatedNode, lastsMs: number): void {
     const name = node.machine.name;
     if (this.isolated.has(name)) return;
-    const others = this.nodes.map((other) => other.machine.name).filter((other) => other !== name);
+    const others = this.others(node);
     this.world.network.partition([name], others);
     this.isolated.add(name);
-    this.world.scheduler.schedule(
-      lastsMs,
-      () => {
-        if (!this.isolated.delete(name)) return;
-        for (const other of others) {
-          this.world.network.heal(name, other);
-          this.world.network.heal(other, name);
-        }
-      },
-      { label: "fault end" },
+    this.later(lastsMs, () => {
+      if (!this.isolated.delete(name)) return;
+      for (const other of others) {
+        this.world.network.heal(name, other);
+        this.world.network.heal(other, name);
+      }
+    });
+  }
+
+  private cutOneWay(node: SimulatedNode, lastsMs: number): void {
+    const name = node.machine.name;
+    const other = this.random.pick(this.others(node));
+    this.world.network.cut(name, other);
+    this.later(lastsMs, () => {
+      if (!this.isolated.has(name)) this.world.network.heal(name, other);
+    });
+  }
+
+  private makeLossy(node: SimulatedNode, lastsMs: number): void {
+    const name = node.machine.name;
+    const other = this.random.pick(this.others(node));
+    const lossy = { dropProbability: this.random.pick([0.01, 0.05, 0.2]) };
+    this.world.network.configureLink(name, other, lossy);
+    this.world.network.configureLink(other, name, lossy);
+    this.later(lastsMs, () => {
+      this.world.network.configureLink(name, other, { dropProbability: 0 });
+      this.world.network.configureLink(other, name, { dropProbability: 0 });
+    });
+  }
+
+  private failDisk(node: SimulatedNode, lastsMs: number): void {
+    const disk = this.world.disk(node.machine.name);
+    const code = this.random.chance(0.5) ? "EIO" : "ENOSPC";
+    const fault = disk.injectFault(
+      code === "EIO"
+        ? { code, path: PARTITION_LOG_DIR }
+        : { code, path: PARTITION_LOG_DIR, operations: ["append", "write"] },
     );
+    this.diskFailed.add(node);
+    this.later(lastsMs, () => fault.remove());
   }
 }

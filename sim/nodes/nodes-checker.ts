@@ -9,12 +9,15 @@
  * - P3 no gaps: the final log holds every offset from 0 to its high watermark.
  * - P5 read consistency: a record a reader was shown (below the high watermark) is in the final
  *   log at the same offset.
+ * - P8 a fenced broker is never a leader nor in the ISR of a led partition: in each Metadata
+ *   answer, the leader and the ISR are among the live brokers the same answer lists.
  * - P12 a write that surely failed is never visible.
  */
 import { InvariantViolation } from "../workloads/registry.js";
 import type { History, HistoryEvent, PartitionKey, ReadRecord } from "./history.js";
 
 type ReadEvent = Extract<HistoryEvent, { readonly kind: "read" }>;
+type MetadataEvent = Extract<HistoryEvent, { readonly kind: "metadata" }>;
 
 /** The final log of each partition, read from offset 0 to the high watermark. */
 export type FinalLogs = ReadonlyMap<PartitionKey, readonly ReadRecord[]>;
@@ -40,6 +43,7 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
     else if (event.kind === "ok") acknowledged.set(event.value, event.offset);
     else if (event.kind === "fail") failed.add(event.value);
     else if (event.kind === "info") undetermined += 1;
+    else if (event.kind === "metadata") checkMetadata(event);
     else if (event.kind === "read") {
       recordsRead += event.records.length;
       checkRead(event, indexes.get(event.partition) ?? new Map<number, string>());
@@ -69,6 +73,21 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
     recordsRead,
     finalRecords,
   };
+}
+
+/** P8 for one Metadata answer: leaders and ISRs of led partitions are live brokers. */
+function checkMetadata(event: MetadataEvent): void {
+  const where = `node ${event.nodeId} told ${event.client} at ${event.atMs} ms`;
+  for (const { partition, leader, isr } of event.partitions) {
+    if (leader < 0) continue;
+    const fenced = [leader, ...isr].filter((broker) => !event.brokers.includes(broker));
+    if (fenced.length > 0) {
+      violation(
+        "P8",
+        `${where}: ${partition} led by ${leader} with ISR [${isr.join(",")}], but brokers ${fenced.join(",")} are not live (live: ${event.brokers.join(",")})`,
+      );
+    }
+  }
 }
 
 /** P5 for one read: each record shown is below the high watermark and in the final log. */

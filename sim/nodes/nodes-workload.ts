@@ -16,7 +16,7 @@ import { History, partitionKey } from "./history.js";
 import { NodeFaults } from "./node-faults.js";
 import { SimClient } from "./sim-client.js";
 import { combinedNodeSettings, hostOf, SimulatedNode } from "./sim-nodes.js";
-import { partitionsOf } from "./wire.js";
+import { clusterOf, partitionsOf } from "./wire.js";
 import { readAll, startProducer, startReader, type WorkerContext } from "./workers.js";
 
 const NODE_IDS = [1, 2, 3];
@@ -99,6 +99,7 @@ async function runPhases(simulation: NodesSimulation): Promise<NodesRunReport> {
   ];
   const faults = new NodeFaults(world, simulation.nodes, random.fork("faults"), {
     gapMs: { min: 300, max: 2000 },
+    hasPowerCuts: false,
   });
   faults.start();
   await world.scheduler.runFor(random.between(10_000, 20_000));
@@ -145,10 +146,18 @@ async function healed(simulation: NodesSimulation): Promise<void> {
     return simulation.history.acknowledgedCount() > acknowledgedBefore;
   };
   const deadline = world.scheduler.nowMs() + 60_000;
-  for (;;) {
+  while (world.scheduler.nowMs() + 1000 < deadline) {
     if (await settle(world.scheduler, isWhole(), deadline)) return;
-    if (world.scheduler.nowMs() >= deadline) break;
     await settle(world.scheduler, probe.pause(200), deadline);
   }
-  throw new InvariantViolation("liveness: the cluster did not heal within 60 s of the heal");
+  const views = [];
+  for (const node of simulation.nodes) {
+    const running = node.running === undefined ? "down" : "up";
+    const view = await settle(world.scheduler, clusterOf(probe, node.nodeId, TOPIC));
+    const partitions = JSON.stringify([...(view?.partitions ?? [])]);
+    views.push(`n${node.nodeId} ${running}, brokers ${view?.brokers.join(",")}: ${partitions}`);
+  }
+  throw new InvariantViolation(
+    `liveness: the cluster did not heal within 60 s of the heal: ${views.join("; ")}`,
+  );
 }

@@ -11,6 +11,7 @@ import {
   type RunningNode,
 } from "../../src/main/index.js";
 import type { Address } from "../../src/ports/index.js";
+import { keepAllWritten } from "../fs/crash.js";
 import { MemoryMetricsSink } from "../memory-metrics.js";
 import type { SimNode } from "../node.js";
 import { TraceLogger } from "../cluster/trace-logger.js";
@@ -93,11 +94,20 @@ export class SimulatedNode {
     const running = await startNode(ports, {
       config: simNodeConfig(this.settings),
       format: { clusterIdToFormat: SIM_CLUSTER_ID, formatsOnFirstStart: false },
+      // The process exits, as `sluice start` does on a fatal error; the heal starts it again.
       onFatalError: (error) => {
         this.fatalError = error;
+        this.world.scheduler.schedule(0, () => this.exit(), { label: "fatal error" });
       },
     });
     this.running = running;
     return running;
+  }
+
+  private exit(): void {
+    if (!this.machine.isUp) return;
+    this.world.disk(this.machine.name).crashOptions = keepAllWritten;
+    this.machine.crash();
+    this.running = undefined;
   }
 }

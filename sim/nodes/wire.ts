@@ -32,9 +32,25 @@ export async function partitionsOf(
   nodeId: number,
   topic: string,
 ): Promise<Map<number, PartitionState> | undefined> {
+  return (await clusterOf(client, nodeId, topic))?.partitions;
+}
+
+/** What one Metadata answer said: the live (unfenced) brokers and the topic's partitions. */
+export interface ClusterView {
+  readonly brokers: readonly number[];
+  readonly partitions: Map<number, PartitionState>;
+}
+
+/** The brokers and the partitions of `topic` as node `nodeId` knows them. */
+export async function clusterOf(
+  client: SimClient,
+  nodeId: number,
+  topic: string,
+): Promise<ClusterView | undefined> {
   const body = { topics: [{ name: topic }], allowAutoTopicCreation: false };
   const result = await client.call(nodeId, metadata, body, 12);
   if (result.kind !== "response") return undefined;
+  const brokers = result.body.brokers.map((broker) => broker.nodeId);
   const found = result.body.topics.find((entry) => entry.name === topic);
   if (found === undefined || found.errorCode !== ErrorCode.NONE) return undefined;
   const partitions = new Map<number, PartitionState>();
@@ -42,7 +58,7 @@ export async function partitionsOf(
     const { leaderId: leader, leaderEpoch, isrNodes: isr } = entry;
     partitions.set(entry.partitionIndex, { leader, leaderEpoch, isr });
   }
-  return partitions;
+  return { brokers, partitions };
 }
 
 /** How a produce of one record ended. */

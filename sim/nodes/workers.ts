@@ -9,7 +9,7 @@ import { ErrorCode } from "../../src/common/index.js";
 import type { SeededRandom } from "../random.js";
 import { partitionKey, type Acks, type History } from "./history.js";
 import type { SimClient } from "./sim-client.js";
-import { fetchFrom, partitionsOf, produceOne } from "./wire.js";
+import { clusterOf, fetchFrom, partitionsOf, produceOne } from "./wire.js";
 
 /**
  * Refusals after which the record is surely not in the log: the leader checks the ISR against
@@ -46,10 +46,25 @@ function runLoop(step: () => Promise<void>): Worker {
   return { stop: () => (isStopped = true), done };
 }
 
+/** Asks a random node for `partition`'s leader, and records what the node said. */
 async function leaderOf(context: WorkerContext, partition: number): Promise<number | undefined> {
+  const { client, topic } = context;
   const nodeId = context.random.pick(context.nodeIds);
-  const partitions = await partitionsOf(context.client, nodeId, context.topic);
-  const leader = partitions?.get(partition)?.leader;
+  const view = await clusterOf(client, nodeId, topic);
+  if (view === undefined) return undefined;
+  context.history.record({
+    kind: "metadata",
+    client: client.name,
+    nodeId,
+    brokers: view.brokers,
+    partitions: [...view.partitions].map(([index, state]) => ({
+      partition: partitionKey(topic, index),
+      leader: state.leader,
+      isr: state.isr,
+    })),
+    atMs: client.machine.clock.nowMs(),
+  });
+  const leader = view.partitions.get(partition)?.leader;
   return leader === undefined || leader < 0 ? undefined : leader;
 }
 
