@@ -1,0 +1,30 @@
+/**
+ * The administration commands by name, for `main`: `groups`, `configs`, `elect-leaders`,
+ * `reassign`, `log-dirs` and `cluster`, each an `AdminCommand` run by `runAdminCommand`.
+ */
+import type { ClientPorts } from "../client/index.js";
+import type { CommandOutput } from "./command-options.js";
+import { runAdminCommand, type AdminCommand } from "./admin-command.js";
+import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
+
+const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([["groups", GROUPS_COMMAND]]);
+
+/** The usage line of each command, for `sluice help`. */
+export const ADMIN_USAGES: readonly string[] = [...COMMANDS.values()].map(
+  (command) => command.usage,
+);
+
+/** Runs the administration command `name` with the arguments after it. */
+export function adminCommand(
+  name: string,
+  args: readonly string[],
+  io: CommandOutput & ClientPorts,
+): Promise<number> {
+  if (name === "groups") return groupsCommand(args, io);
+  const command = COMMANDS.get(name);
+  if (command === undefined) {
+    io.error(`sluice: unknown command "${name}"`);
+    return Promise.resolve(1);
+  }
+  return runAdminCommand(command, args, io);
+}
