@@ -5,9 +5,13 @@
 import type { ClientPorts } from "../client/index.js";
 import type { CommandOutput } from "./command-options.js";
 import { runAdminCommand, type AdminCommand } from "./admin-command.js";
+import { CONFIGS_COMMAND } from "./configs-command.js";
 import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
 
-const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([["groups", GROUPS_COMMAND]]);
+const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
+  ["groups", GROUPS_COMMAND],
+  ["configs", CONFIGS_COMMAND],
+]);
 
 /** The usage line of each command, for `sluice help`. */
 export const ADMIN_USAGES: readonly string[] = [...COMMANDS.values()].map(
