@@ -5,6 +5,7 @@
  * either as an aligned table or, with `--json`, as a JSON array.
  */
 import type { ClientPorts } from "../client/index.js";
+import type { FileSystem } from "../ports/index.js";
 import {
   EXIT,
   parseCommandOptions,
@@ -17,6 +18,12 @@ import {
   type ClusterSession,
 } from "./cluster-session.js";
 import { formatTable } from "./quorum-describe-format.js";
+
+/** What an administration command writes to and talks through. */
+export interface AdminIo extends CommandOutput, ClientPorts {
+  /** For the JSON files of `reassign` and `elect-leaders --path-to-json-file`. */
+  readonly fileSystem: FileSystem;
+}
 
 /** A parsed command line of an administration command. */
 export interface AdminOptions {
@@ -44,7 +51,7 @@ export interface AdminCommand {
     subcommand: string,
     session: ClusterSession,
     options: AdminOptions,
-    io: CommandOutput & ClientPorts,
+    io: AdminIo,
   ) => Promise<number>;
 }
 
@@ -56,7 +63,7 @@ const SHARED_HELP =
 export async function runAdminCommand(
   command: AdminCommand,
   args: readonly string[],
-  io: CommandOutput & ClientPorts,
+  io: AdminIo,
 ): Promise<number> {
   const hasSubcommand = command.subcommands.length > 0;
   const subcommand = hasSubcommand ? (args[0] ?? "") : "";

@@ -2,15 +2,19 @@
  * The administration commands by name, for `main`: `groups`, `configs`, `elect-leaders`,
  * `reassign`, `log-dirs` and `cluster`, each an `AdminCommand` run by `runAdminCommand`.
  */
-import type { ClientPorts } from "../client/index.js";
-import type { CommandOutput } from "./command-options.js";
-import { runAdminCommand, type AdminCommand } from "./admin-command.js";
+import { runAdminCommand, type AdminCommand, type AdminIo } from "./admin-command.js";
+import { CLUSTER_COMMAND } from "./cluster-health.js";
 import { CONFIGS_COMMAND } from "./configs-command.js";
+import { ELECT_LEADERS_COMMAND } from "./elect-leaders-command.js";
+import { REASSIGN_COMMAND } from "./reassign-command.js";
 import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
 
 const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
   ["groups", GROUPS_COMMAND],
   ["configs", CONFIGS_COMMAND],
+  ["elect-leaders", ELECT_LEADERS_COMMAND],
+  ["reassign", REASSIGN_COMMAND],
+  ["cluster", CLUSTER_COMMAND],
 ]);
 
 /** The usage line of each command, for `sluice help`. */
@@ -19,11 +23,7 @@ export const ADMIN_USAGES: readonly string[] = [...COMMANDS.values()].map(
 );
 
 /** Runs the administration command `name` with the arguments after it. */
-export function adminCommand(
-  name: string,
-  args: readonly string[],
-  io: CommandOutput & ClientPorts,
-): Promise<number> {
+export function adminCommand(name: string, args: readonly string[], io: AdminIo): Promise<number> {
   if (name === "groups") return groupsCommand(args, io);
   const command = COMMANDS.get(name);
   if (command === undefined) {

@@ -4,7 +4,6 @@
  * own groups) with ListGroups; `delete` sends DeleteGroups to each group's coordinator.
  */
 import { ErrorCode, errorName } from "../common/index.js";
-import type { ClientPorts } from "../client/index.js";
 import { deleteGroups } from "../protocol/index.js";
 import { EXIT, type CommandOutput } from "./command-options.js";
 import type { ClusterSession } from "./cluster-session.js";
@@ -12,6 +11,7 @@ import {
   printRows,
   runAdminCommand,
   type AdminCommand,
+  type AdminIo,
   type AdminOptions,
 } from "./admin-command.js";
 import { coordinatorOf } from "./consume-group.js";
@@ -63,10 +63,7 @@ export const GROUPS_COMMAND: AdminCommand = {
 };
 
 /** Runs `sluice groups` with the arguments after `groups`. */
-export function groupsCommand(
-  args: readonly string[],
-  io: CommandOutput & ClientPorts,
-): Promise<number> {
+export function groupsCommand(args: readonly string[], io: AdminIo): Promise<number> {
   return runAdminCommand(GROUPS_COMMAND, normaliseArgs(args), io);
 }
 

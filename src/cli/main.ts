@@ -57,7 +57,10 @@ export async function main(args: readonly string[]): Promise<number> {
     case "reassign":
     case "log-dirs":
     case "cluster":
-      return adminCommand(command, args.slice(1), clientIo());
+      return adminCommand(command, args.slice(1), {
+        ...clientIo(),
+        fileSystem: new NodeFileSystem(),
+      });
     case undefined:
     case "help":
     case "--help":
