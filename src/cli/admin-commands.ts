@@ -6,6 +6,7 @@ import { runAdminCommand, type AdminCommand, type AdminIo } from "./admin-comman
 import { CLUSTER_COMMAND } from "./cluster-health.js";
 import { CONFIGS_COMMAND } from "./configs-command.js";
 import { ELECT_LEADERS_COMMAND } from "./elect-leaders-command.js";
+import { LOG_DIRS_COMMAND } from "./log-dirs-command.js";
 import { REASSIGN_COMMAND } from "./reassign-command.js";
 import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
 
@@ -14,6 +15,7 @@ const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
   ["configs", CONFIGS_COMMAND],
   ["elect-leaders", ELECT_LEADERS_COMMAND],
   ["reassign", REASSIGN_COMMAND],
+  ["log-dirs", LOG_DIRS_COMMAND],
   ["cluster", CLUSTER_COMMAND],
 ]);
 
