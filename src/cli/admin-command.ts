@@ -80,7 +80,9 @@ export async function runAdminCommand(
   });
   const isKnown = !hasSubcommand || command.subcommands.includes(subcommand);
   if (!isKnown || parsed.kind === "usage" || parsed.positionals.length > 0) {
-    if (!isKnown) io.error(`unknown ${command.name} command "${subcommand}"`);
+    if (subcommand === "") {
+      io.error(`sluice ${command.name} needs one of: ${command.subcommands.join(", ")}`);
+    } else if (!isKnown) io.error(`unknown ${command.name} command "${subcommand}"`);
     else if (parsed.kind === "usage") io.error(parsed.message);
     else io.error(`unexpected ${parsed.positionals[0]}`);
     io.error(command.usage);

@@ -57,8 +57,9 @@ export const GROUPS_COMMAND: AdminCommand = {
     repeatable: ["--group", "--topic"],
   },
   errorPrefix: "Error: ",
-  // A reset runs its own steps; retrying it whole could print its table twice.
-  isRetried: (subcommand) => subcommand !== "reset-offsets",
+  // Every subcommand prints only once it has all it needs, and a reset commits the same
+  // offsets again, so a retriable refusal (a coordinator still loading) retries the whole step.
+  isRetried: () => true,
   run: runGroups,
 };
 
