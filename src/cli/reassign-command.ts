@@ -11,7 +11,7 @@ import { ErrorCode, errorName } from "../common/index.js";
 import { alterPartitionReassignments } from "../protocol/index.js";
 import { EXIT, type CommandOutput } from "./command-options.js";
 import { CommandFailure, kafkaFailure, type ClusterSession } from "./cluster-session.js";
-import { printRows, type AdminCommand, type AdminIo, type AdminOptions } from "./admin-command.js";
+import { isJson, type AdminCommand, type AdminIo, type AdminOptions } from "./admin-command.js";
 import { readJsonFile } from "./json-file.js";
 import {
   parseBrokerList,
@@ -124,27 +124,30 @@ async function execute(
       throw kafkaFailure(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Partition ${name} does not exist.`);
     }
   }
-  if (!options.booleans.has("--json")) {
-    const rollback = current.filter((entry) => inPlan.has(`${entry.topic}-${entry.partition}`));
+  const rollback = reassignmentJson(
+    current.filter((entry) => inPlan.has(`${entry.topic}-${entry.partition}`)),
+  );
+  if (!isJson(options)) {
     io.write("Current partition replica assignment");
     io.write("");
-    io.write(JSON.stringify(reassignmentJson(rollback)));
+    io.write(JSON.stringify(rollback));
     io.write("");
     io.write("Save this to use as the --reassignment-json-file option during rollback");
   }
   const failures = await alterReassignments(session, plan, (entry) => [...entry.replicas]);
   const started = plan.map((entry) => `${entry.topic}-${entry.partition}`);
   if (failures.length > 0) return reportFailures(failures, "start", io);
-  if (options.booleans.has("--json"))
-    printRows(
-      io,
-      options,
-      ["PARTITION"],
-      started.map((PARTITION) => ({ PARTITION })),
-    );
-  else io.write(`Successfully started partition reassignments for ${started.join(",")}`);
-  if (!options.booleans.has("--wait")) return EXIT.ok;
-  return waitForReassignments(session, plan, options, io);
+  if (!isJson(options)) {
+    io.write(`Successfully started partition reassignments for ${started.join(",")}`);
+  }
+  const waited = options.booleans.has("--wait")
+    ? await waitForReassignments(session, plan, options, io)
+    : undefined;
+  // One JSON document: the rollback plan, what started, and how it ended when waited for.
+  if (isJson(options)) {
+    io.write(JSON.stringify({ current: rollback, started, outcome: waited?.outcome }, null, 2));
+  }
+  return waited?.code ?? EXIT.ok;
 }
 
 /** Sends AlterPartitionReassignments; returns the partitions refused, with their errors. */

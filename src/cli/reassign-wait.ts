@@ -3,11 +3,11 @@
  * (ListPartitionReassignments) once a second and printing a progress line whenever a partition
  * finishes (the partitions still moving, with the replicas they add and remove), until none is
  * under way or `--wait-timeout-ms` has passed. It ends by checking each partition's replicas
- * against the plan.
+ * against the plan; with `--json` the progress is not printed and the outcome is returned.
  */
 import { EXIT } from "./command-options.js";
 import { CommandFailure, type ClusterSession } from "./cluster-session.js";
-import { isJson, printRows, type AdminIo, type AdminOptions } from "./admin-command.js";
+import { isJson, type AdminIo, type AdminOptions, type Cell } from "./admin-command.js";
 import type { PartitionReplicas } from "./reassign-plan.js";
 import { ongoingReassignments, planOutcomes } from "./reassign-status.js";
 
@@ -19,7 +19,7 @@ export async function waitForReassignments(
   plan: readonly PartitionReplicas[],
   options: AdminOptions,
   io: AdminIo,
-): Promise<number> {
+): Promise<WaitOutcome> {
   const timeoutText = options.values.get("--wait-timeout-ms");
   const timeoutMs = timeoutText === undefined ? DEFAULT_WAIT_TIMEOUT_MS : Number(timeoutText);
   if (timeoutText !== undefined && (!/^\d+$/.test(timeoutText) || timeoutMs <= 0)) {
@@ -50,11 +50,17 @@ export async function waitForReassignments(
         `Error: ${moving.length} partition reassignment(s) still in progress after ${timeoutMs} ms;` +
           " sluice reassign verify shows how they stand",
       );
-      return EXIT.failed;
+      return { code: EXIT.failed, outcome: undefined };
     }
     await new Promise<void>((resolve) => io.timers.schedule(POLL_INTERVAL_MS, resolve));
   }
   return checkOutcome(session, plan, options, io);
+}
+
+/** How the wait ended, and each partition's replicas at the end (none after a timeout). */
+export interface WaitOutcome {
+  readonly code: number;
+  readonly outcome: readonly Readonly<Record<string, Cell>>[] | undefined;
 }
 
 /** Whether every partition ended with the planned replicas. */
@@ -63,7 +69,7 @@ async function checkOutcome(
   plan: readonly PartitionReplicas[],
   options: AdminOptions,
   io: AdminIo,
-): Promise<number> {
+): Promise<WaitOutcome> {
   const outcomes = await planOutcomes(session, plan);
   const rows = outcomes.map(({ entry, now, isDone }) => {
     return {
@@ -73,11 +79,10 @@ async function checkOutcome(
       STATUS: isDone ? "completed" : "not as planned",
     };
   });
-  if (isJson(options)) printRows(io, options, ["TOPIC", "PARTITION", "REPLICAS", "STATUS"], rows);
   const wrong = rows.filter((row) => row.STATUS !== "completed");
   if (wrong.length === 0) {
     if (!isJson(options)) io.write(`All ${plan.length} partition reassignments completed.`);
-    return EXIT.ok;
+    return { code: EXIT.ok, outcome: rows };
   }
   for (const row of wrong) {
     io.error(
@@ -85,5 +90,5 @@ async function checkOutcome(
         " instead of the planned ones (was the reassignment cancelled?)",
     );
   }
-  return EXIT.failed;
+  return { code: EXIT.failed, outcome: rows };
 }
