@@ -122,6 +122,18 @@ test("cluster health reports a stopped broker; elect-leaders moves leadership ba
   assert.deepEqual(json(again), [
     { TOPIC: "elected", PARTITION: 0, RESULT: "ELECTION_NOT_NEEDED" },
   ]);
+  // An unclean election is not needed where a leader is live; the file names the partition.
+  const electionFile = join(files, "election.json");
+  writeFileSync(electionFile, JSON.stringify({ partitions: [{ topic: "elected", partition: 0 }] }));
+  const unclean = await sluice(
+    "elect-leaders",
+    "--election-type",
+    "unclean",
+    "--path-to-json-file",
+    electionFile,
+  );
+  assert.equal(unclean.code, 0, unclean.stderr);
+  assert.match(lines(unclean.stdout)[1] ?? "", /^elected +0 +ELECTION_NOT_NEEDED$/);
   const missing = await sluice("elect-leaders", "--election-type", "preferred");
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /One and only one of the following options is required: --topic/);
