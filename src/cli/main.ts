@@ -20,6 +20,7 @@ import { randomUuid } from "./random-uuid.js";
 import { consumeCommand, CONSUME_USAGE } from "./consume-command.js";
 import { produceCommand, PRODUCE_USAGE } from "./produce-command.js";
 import { topicCommand, TOPIC_USAGE } from "./topic-command.js";
+import { ADMIN_USAGES, adminCommand } from "./admin-commands.js";
 
 /** The `sluice` command line. Returns the process exit code. */
 export async function main(args: readonly string[]): Promise<number> {
@@ -50,6 +51,16 @@ export async function main(args: readonly string[]): Promise<number> {
       return produceCommand(args.slice(1), { ...clientIo(), input: process.stdin });
     case "consume":
       return consumeCommand(args.slice(1), { ...clientIo(), isStopped: stopRequested() });
+    case "groups":
+    case "configs":
+    case "elect-leaders":
+    case "reassign":
+    case "log-dirs":
+    case "cluster":
+      return adminCommand(command, args.slice(1), {
+        ...clientIo(),
+        fileSystem: new NodeFileSystem(),
+      });
     case undefined:
     case "help":
     case "--help":
@@ -60,7 +71,7 @@ export async function main(args: readonly string[]): Promise<number> {
           "       sluice random-uuid",
           DUMP_LOG_USAGE.replace("usage:", "      "),
           ...QUORUM_USAGES.map((usage) => usage.replace("usage:", "      ")),
-          ...[TOPIC_USAGE, PRODUCE_USAGE, CONSUME_USAGE].map((usage) =>
+          ...[TOPIC_USAGE, PRODUCE_USAGE, CONSUME_USAGE, ...ADMIN_USAGES].map((usage) =>
             usage.replace("usage:", "      "),
           ),
         ].join("\n"),
