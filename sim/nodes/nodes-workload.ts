@@ -1,7 +1,8 @@
 /**
  * The `nodes` workload: three combined Sluice nodes built by the production composition root
  * (sim-nodes.ts) on the simulator's ports, a replicated topic (replication factor 3,
- * min.insync.replicas 2), producers with acks=all and acks=1, and a reader, all speaking the
+ * min.insync.replicas 2), producers with acks=all, acks=1 and an idempotent one that retries
+ * every batch until it is acknowledged, and a reader, all speaking the
  * Kafka protocol over the simulated network. Per seed: start the nodes and create the topic,
  * then a fault phase (processes killed and restarted, nodes cut off), then heal: every node up,
  * every partition led with its whole ISR, and one more acks=all write acknowledged. Finally the
@@ -13,6 +14,7 @@ import { InvariantViolation, runSeedPhases, type SeedResult } from "../workloads
 import { SimWorld } from "../world.js";
 import { checkHistory, type CheckReport } from "./nodes-checker.js";
 import { History, partitionKey } from "./history.js";
+import { startIdempotentProducer } from "./idempotent-producer.js";
 import { NodeFaults } from "./node-faults.js";
 import { SimClient } from "./sim-client.js";
 import { combinedNodeSettings, hostOf, SimulatedNode } from "./sim-nodes.js";
@@ -95,6 +97,7 @@ async function runPhases(simulation: NodesSimulation): Promise<NodesRunReport> {
     startProducer(simulation.context("producer-all"), -1),
     startProducer(simulation.context("producer-all-2"), -1),
     startProducer(simulation.context("producer-one"), 1),
+    startIdempotentProducer(simulation.context("producer-idempotent")),
     startReader(simulation.context("reader")),
   ];
   const faults = new NodeFaults(world, simulation.nodes, random.fork("faults"), {

@@ -8,6 +8,7 @@ import {
   decodeRecords,
   encodeBatch,
   fetch,
+  initProducerId as initProducerIdApi,
   iterateBatches,
   metadata,
   produce,
@@ -67,17 +68,38 @@ export type ProduceOutcome =
   | { readonly kind: "refused"; readonly errorCode: number }
   | { readonly kind: "unanswered"; readonly reason: string };
 
-/** Produces one record with `value` to `leader`, with `acks`. */
+/** The producer id, epoch and sequence of an idempotent producer's batch. */
+export interface ProducerStamp {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+}
+
+const NO_PRODUCER: ProducerStamp = { producerId: -1, producerEpoch: -1, baseSequence: -1 };
+
+/** A producer id and epoch from InitProducerId (no transactional id), or undefined. */
+export async function initProducerId(
+  client: SimClient,
+  nodeId: number,
+): Promise<{ readonly producerId: number; readonly producerEpoch: number } | undefined> {
+  const body = { transactionalId: null, transactionTimeoutMs: 60_000 };
+  const result = await client.call(nodeId, initProducerIdApi, body, 4);
+  if (result.kind !== "response" || result.body.errorCode !== ErrorCode.NONE) return undefined;
+  return { producerId: result.body.producerId, producerEpoch: result.body.producerEpoch };
+}
+
+/** Produces one record with `value` to `leader`, with `acks` (and `stamp`, if idempotent). */
 export async function produceOne(
   client: SimClient,
   leader: number,
   target: { readonly topic: string; readonly partition: number; readonly acks: number },
   value: string,
+  stamp: ProducerStamp = NO_PRODUCER,
 ): Promise<ProduceOutcome> {
   const records = encodeBatch({
     ...{ baseOffset: 0, partitionLeaderEpoch: -1, compression: "none" },
     ...{ timestampType: "createTime", isTransactional: false, isControl: false },
-    ...{ producerId: -1, producerEpoch: -1, baseSequence: -1 },
+    ...stamp,
     records: [
       {
         timestamp: client.machine.clock.nowMs(),

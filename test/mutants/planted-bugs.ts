@@ -128,4 +128,14 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
     },
     { workload: "nodes", maxSeeds: 20 },
   ),
+  bug(
+    "idempotent-duplicate-accepted",
+    "a retried batch of an idempotent producer is written again",
+    {
+      file: "src/storage/producer-state/producer-state.js",
+      find: 'return { kind: "duplicate", original };',
+      replace: 'return { kind: "append" };',
+    },
+    { workload: "nodes", maxSeeds: 20 },
+  ),
 ];
