@@ -75,6 +75,11 @@ export class History {
     this.events.push(event);
   }
 
+  /** Records that `client` was told `value` is at `offset`. */
+  acknowledged(client: string, value: string, offset: number, atMs: number): void {
+    this.record({ kind: "ok", client, value, offset, atMs });
+  }
+
   get length(): number {
     return this.events.length;
   }

@@ -59,13 +59,7 @@ export function startIdempotentProducer(context: WorkerContext): Worker {
       const outcome = await produceOne(client, leader, target, value, stamp);
       if (outcome.kind === "ok") {
         sequences[partition] = stamp.baseSequence + 1;
-        history.record({
-          kind: "ok",
-          client: client.name,
-          value,
-          offset: outcome.offset,
-          atMs: at(),
-        });
+        history.acknowledged(client.name, value, outcome.offset, at());
         return;
       }
       if (outcome.kind === "refused" && PRODUCER_REFUSALS.has(outcome.errorCode)) {

@@ -90,13 +90,7 @@ export function startProducer(context: WorkerContext, acks: Acks): Worker {
     const target = { topic: context.topic, partition, acks };
     const outcome = await produceOne(client, leader, target, value);
     if (outcome.kind === "ok") {
-      history.record({
-        kind: "ok",
-        client: client.name,
-        value,
-        offset: outcome.offset,
-        atMs: at(),
-      });
+      history.acknowledged(client.name, value, outcome.offset, at());
       return;
     }
     const isDefinite = outcome.kind === "refused" && DEFINITE_REFUSALS.has(outcome.errorCode);
