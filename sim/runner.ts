@@ -7,6 +7,7 @@
  *   --seeds N [--from S] [--workload NAME]     seeds S..S+N-1
  *   --minutes M [--from S] [--workload NAME]   seeds from S until M minutes passed (needs a clock)
  *   --seed S [--workload NAME]                 replay one seed, with its trace
+ *   --seed S --workload NAME --shrink          the smallest fault schedule still failing it
  *   --list
  */
 import { findWorkload, registeredWorkloads, type Workload } from "./workloads/index.js";
@@ -22,10 +23,13 @@ interface RunArguments {
   readonly isReplay: boolean;
   readonly workloads: readonly Workload[];
   readonly isList: boolean;
+  /** With --seed: shrink the seed's fault schedule (workloads that can). */
+  readonly isShrink: boolean;
 }
 
 const usage =
-  "usage: --seeds N | --minutes M [--from S] [--workload NAME] | --seed S [--workload NAME] | --list";
+  "usage: --seeds N | --minutes M [--from S] [--workload NAME] | " +
+  "--seed S [--workload NAME] [--shrink] | --list";
 
 function integerFlag(args: readonly string[], flag: string): number | undefined {
   const index = args.indexOf(flag);
@@ -36,9 +40,12 @@ function integerFlag(args: readonly string[], flag: string): number | undefined 
 }
 
 function parseArguments(args: readonly string[]): RunArguments {
-  const known = new Set(["--seeds", "--minutes", "--from", "--seed", "--workload", "--list"]);
+  const known = new Set([
+    ...["--seeds", "--minutes", "--from", "--seed", "--workload", "--list", "--shrink"],
+  ]);
   for (const [index, arg] of args.entries()) {
-    const isValue = index > 0 && known.has(args[index - 1] ?? "") && args[index - 1] !== "--list";
+    const previous = args[index - 1] ?? "";
+    const isValue = known.has(previous) && previous !== "--list" && previous !== "--shrink";
     if (!isValue && !known.has(arg)) throw new Error(`unknown argument ${arg}`);
   }
   const seed = integerFlag(args, "--seed");
@@ -55,6 +62,7 @@ function parseArguments(args: readonly string[]): RunArguments {
     isReplay: seed !== undefined,
     workloads: chosen === undefined ? registeredWorkloads() : [chosen],
     isList: args.includes("--list"),
+    isShrink: seed !== undefined && args.includes("--shrink"),
   };
 }
 
@@ -68,6 +76,9 @@ async function runOne(workload: Workload, seed: number, isReplay: boolean): Prom
   }
   console.log(`FAIL ${workload.name} seed=${seed}: ${outcome.reason}`);
   console.log(`  replay: npm run sim -- --seed ${seed} --workload ${workload.name}`);
+  if (workload.shrink !== undefined) {
+    console.log(`  shrink: npm run sim -- --seed ${seed} --workload ${workload.name} --shrink`);
+  }
   if (isReplay) {
     console.log(`  trace hash ${outcome.traceHash}; latest trace lines:`);
     for (const line of outcome.recentTrace) console.log(`    ${line}`);
@@ -129,6 +140,12 @@ export async function runSimulation(args: readonly string[], clock?: WallClock):
   if (parsed.isList) {
     for (const workload of registeredWorkloads()) {
       console.log(`${workload.name}: ${workload.description}`);
+    }
+    return 0;
+  }
+  if (parsed.isShrink) {
+    for (const workload of parsed.workloads) {
+      for (const line of (await workload.shrink?.(parsed.fromSeed)) ?? []) console.log(line);
     }
     return 0;
   }

@@ -29,6 +29,40 @@ export type FaultKind = "kill" | "isolate" | "oneWay" | "lossy" | "clock" | "dis
 
 const KINDS: readonly FaultKind[] = ["kill", "isolate", "oneWay", "lossy", "clock", "disk"];
 
+/**
+ * One fault, drawn whole when it starts, so that a schedule of them replays without drawing
+ * again (the shrinker runs a seed on part of its schedule).
+ */
+export interface Fault {
+  /** The simulated time it starts. */
+  readonly atMs: number;
+  readonly kind: FaultKind;
+  /** The index of the node it strikes, and of the other node of a link fault. */
+  readonly node: number;
+  readonly other: number;
+  readonly lastsMs: number;
+  /** lossy: the share of writes that reset; clock: the jump; disk: ENOSPC rather than EIO. */
+  readonly dropProbability: number;
+  readonly skewMs: number;
+  readonly isNoSpace: boolean;
+}
+
+/** A fault as one line of a schedule. */
+export function describeFault(fault: Fault): string {
+  const detail =
+    fault.kind === "lossy"
+      ? ` drop ${fault.dropProbability}`
+      : fault.kind === "clock"
+        ? ` jump ${fault.skewMs} ms`
+        : fault.kind === "disk"
+          ? fault.isNoSpace
+            ? " ENOSPC"
+            : " EIO"
+          : "";
+  const link = fault.kind === "oneWay" || fault.kind === "lossy" ? ` and node ${fault.other}` : "";
+  return `${fault.atMs} ms: ${fault.kind} node ${fault.node}${link} for ${fault.lastsMs} ms${detail}`;
+}
+
 /** The partition log dir of every simulated node (sim-nodes.ts). */
 const PARTITION_LOG_DIR = "/data/logs";
 
@@ -36,6 +70,8 @@ export class NodeFaults {
   readonly counts = new Map<FaultKind, number>();
   /** The seed's weight of each kind. */
   readonly weights: ReadonlyMap<FaultKind, number>;
+  /** Every fault started so far, in order. */
+  readonly schedule: Fault[] = [];
   private isRunning = false;
   private readonly isolated = new Set<string>();
   private readonly diskFailed = new Set<SimulatedNode>();
@@ -48,6 +84,8 @@ export class NodeFaults {
       readonly gapMs: { min: number; max: number };
       /** Whether power cuts are in the mix (see the comment above). */
       readonly hasPowerCuts: boolean;
+      /** Replays these faults instead of drawing (times are absolute). */
+      readonly replay?: readonly Fault[];
     },
   ) {
     const kinds: FaultKind[] = settings.hasPowerCuts ? [...KINDS, "power"] : [...KINDS];
@@ -56,10 +94,19 @@ export class NodeFaults {
     this.weights = weights;
   }
 
-  /** Starts drawing faults until `stop`. */
+  /** Starts drawing faults (or replaying the given ones) until `stop`. */
   start(): void {
     this.isRunning = true;
-    this.scheduleNext();
+    const replay = this.settings.replay;
+    if (replay === undefined) {
+      this.scheduleNext();
+      return;
+    }
+    const nowMs = this.world.scheduler.nowMs();
+    for (const fault of replay) {
+      const delayMs = fault.atMs - nowMs;
+      this.world.scheduler.schedule(delayMs, () => this.apply(fault), { label: "fault" });
+    }
   }
 
   stop(): void {
@@ -99,25 +146,42 @@ export class NodeFaults {
 
   private inject(): void {
     if (!this.isRunning) return;
-    const kind = this.drawKind();
-    // Only one node ever loses what it did not sync.
-    const node = kind === "power" ? this.powerCutNode : this.random.pick(this.nodes);
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
-    const lastsMs = this.random.between(200, 4000);
-    if (kind === "kill" || kind === "power") {
-      this.kill(node, lastsMs, kind === "power" ? {} : keepAllWritten);
-    } else if (kind === "isolate") this.isolate(node, lastsMs);
-    else if (kind === "oneWay") this.cutOneWay(node, lastsMs);
-    else if (kind === "lossy") this.makeLossy(node, lastsMs);
-    else if (kind === "clock") node.machine.wallSkewMs += this.random.between(-60_000, 60_000);
-    else this.failDisk(node, lastsMs);
+    this.apply(this.draw());
     this.scheduleNext();
   }
 
-  private get powerCutNode(): SimulatedNode {
-    const node = this.nodes[0];
-    assert(node !== undefined, "the simulation has nodes");
-    return node;
+  private draw(): Fault {
+    const kind = this.drawKind();
+    // Only one node ever loses what it did not sync.
+    const node = kind === "power" ? 0 : this.random.nextInt(this.nodes.length);
+    const others = this.nodes.map((_, index) => index).filter((index) => index !== node);
+    return {
+      atMs: this.world.scheduler.nowMs(),
+      kind,
+      node,
+      other: this.random.pick(others),
+      lastsMs: this.random.between(200, 4000),
+      dropProbability: this.random.pick([0.01, 0.05, 0.2]),
+      skewMs: this.random.between(-60_000, 60_000),
+      isNoSpace: this.random.chance(0.5),
+    };
+  }
+
+  private apply(fault: Fault): void {
+    if (!this.isRunning) return;
+    this.schedule.push(fault);
+    const { kind, lastsMs } = fault;
+    const node = this.nodes[fault.node];
+    const other = this.nodes[fault.other];
+    assert(node !== undefined && other !== undefined, "a fault strikes nodes of the simulation");
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+    if (kind === "kill" || kind === "power") {
+      this.kill(node, lastsMs, kind === "power" ? {} : keepAllWritten);
+    } else if (kind === "isolate") this.isolate(node, lastsMs);
+    else if (kind === "oneWay") this.cutOneWay(node, other, lastsMs);
+    else if (kind === "lossy") this.makeLossy(node, other, fault);
+    else if (kind === "clock") node.machine.wallSkewMs += fault.skewMs;
+    else this.failDisk(node, fault);
   }
 
   private later(delayMs: number, callback: () => void): void {
@@ -164,36 +228,37 @@ export class NodeFaults {
     });
   }
 
-  private cutOneWay(node: SimulatedNode, lastsMs: number): void {
+  private cutOneWay(node: SimulatedNode, to: SimulatedNode, lastsMs: number): void {
     const name = node.machine.name;
-    const other = this.random.pick(this.others(node));
+    const other = to.machine.name;
     this.world.network.cut(name, other);
     this.later(lastsMs, () => {
       if (!this.isolated.has(name)) this.world.network.heal(name, other);
     });
   }
 
-  private makeLossy(node: SimulatedNode, lastsMs: number): void {
+  private makeLossy(node: SimulatedNode, to: SimulatedNode, fault: Fault): void {
     const name = node.machine.name;
-    const other = this.random.pick(this.others(node));
-    const lossy = { dropProbability: this.random.pick([0.01, 0.05, 0.2]) };
+    const other = to.machine.name;
+    const lossy = { dropProbability: fault.dropProbability };
     this.world.network.configureLink(name, other, lossy);
     this.world.network.configureLink(other, name, lossy);
-    this.later(lastsMs, () => {
+    this.later(fault.lastsMs, () => {
       this.world.network.configureLink(name, other, { dropProbability: 0 });
       this.world.network.configureLink(other, name, { dropProbability: 0 });
     });
   }
 
-  private failDisk(node: SimulatedNode, lastsMs: number): void {
+  private failDisk(node: SimulatedNode, fault: Fault): void {
+    const { lastsMs } = fault;
     const disk = this.world.disk(node.machine.name);
-    const code = this.random.chance(0.5) ? "EIO" : "ENOSPC";
-    const fault = disk.injectFault(
+    const code = fault.isNoSpace ? "ENOSPC" : "EIO";
+    const injected = disk.injectFault(
       code === "EIO"
         ? { code, path: PARTITION_LOG_DIR }
         : { code, path: PARTITION_LOG_DIR, operations: ["append", "write"] },
     );
     this.diskFailed.add(node);
-    this.later(lastsMs, () => fault.remove());
+    this.later(lastsMs, () => injected.remove());
   }
 }

@@ -15,7 +15,7 @@ import { SimWorld } from "../world.js";
 import { checkHistory, type CheckReport } from "./nodes-checker.js";
 import { History, partitionKey } from "./history.js";
 import { startIdempotentProducer } from "./idempotent-producer.js";
-import { NodeFaults } from "./node-faults.js";
+import { NodeFaults, type Fault } from "./node-faults.js";
 import { SimClient } from "./sim-client.js";
 import { combinedNodeSettings, hostOf, SimulatedNode } from "./sim-nodes.js";
 import { clusterOf, partitionsOf } from "./wire.js";
@@ -62,9 +62,20 @@ class NodesSimulation {
   }
 }
 
-export async function runNodesSeed(seed: number): Promise<SeedResult<NodesRunReport>> {
+/** One seed's result, with the faults it ran. */
+export type NodesSeedResult = SeedResult<NodesRunReport> & { readonly faults: readonly Fault[] };
+
+/** Runs one seed; with `replay`, its fault phase runs exactly those faults instead of drawing. */
+export async function runNodesSeed(
+  seed: number,
+  replay?: readonly Fault[],
+): Promise<NodesSeedResult> {
   const simulation = new NodesSimulation(seed);
-  return runSeedPhases(simulation.world.scheduler, () => runPhases(simulation));
+  const ran: { faults: readonly Fault[] } = { faults: [] };
+  const result = await runSeedPhases(simulation.world.scheduler, () =>
+    runPhases(simulation, { replay, ran }),
+  );
+  return { ...result, faults: ran.faults };
 }
 
 async function setUp(simulation: NodesSimulation): Promise<void> {
@@ -89,7 +100,10 @@ async function setUp(simulation: NodesSimulation): Promise<void> {
   }
 }
 
-async function runPhases(simulation: NodesSimulation): Promise<NodesRunReport> {
+async function runPhases(
+  simulation: NodesSimulation,
+  options: { readonly replay: readonly Fault[] | undefined; ran: { faults: readonly Fault[] } },
+): Promise<NodesRunReport> {
   const { world } = simulation;
   const random = world.scheduler.random.fork("phases");
   await setUp(simulation);
@@ -103,7 +117,9 @@ async function runPhases(simulation: NodesSimulation): Promise<NodesRunReport> {
   const faults = new NodeFaults(world, simulation.nodes, random.fork("faults"), {
     gapMs: { min: 300, max: 2000 },
     hasPowerCuts: false,
+    ...(options.replay === undefined ? {} : { replay: options.replay }),
   });
+  options.ran.faults = faults.schedule;
   faults.start();
   await world.scheduler.runFor(random.between(10_000, 20_000));
   faults.stop();

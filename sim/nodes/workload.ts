@@ -4,6 +4,7 @@
  */
 import type { Workload, WorkloadOutcome } from "../workloads/registry.js";
 import { runNodesSeed } from "./nodes-workload.js";
+import { shrinkReport } from "./shrink.js";
 
 const totals = { seeds: 0, acknowledged: 0, undetermined: 0, faults: new Map<string, number>() };
 
@@ -32,6 +33,7 @@ export const nodesWorkload: Workload = {
     "acks=1) and a reader over the Kafka protocol, under process kills and cut-off nodes; an " +
     "independent checker judges the history and the log read back.",
   run,
+  shrink: shrinkReport,
   report: () => [
     `nodes: ${totals.seeds} seeds passed, ${totals.acknowledged} writes acknowledged, ` +
       `${totals.undetermined} left open; faults: ` +

@@ -34,7 +34,9 @@ export function plantedCopy(bug: PlantedBug): string {
     const count = text.split(change.find).length - 1;
     if (count !== 1) {
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`${bug.name}: "${change.find}" is in ${change.file} ${count} times, not once`);
+      throw new Error(
+        `${bug.name}: "${change.find}" is in ${change.file} ${count} times, not once`,
+      );
     }
     writeFileSync(path, text.replace(change.find, change.replace));
   }
@@ -43,16 +45,31 @@ export function plantedCopy(bug: PlantedBug): string {
 
 /** Runs `bug.workload` on a planted copy for up to `bug.maxSeeds` seeds. */
 export async function findPlantedBug(bug: PlantedBug): Promise<Finding> {
+  return withPlantedCopy(bug, (dir) => findIn(dir, bug));
+}
+
+/** Runs `action` on a planted copy of the build, which is removed afterwards. */
+export async function withPlantedCopy<T>(
+  bug: PlantedBug,
+  action: (dir: string) => Promise<T>,
+): Promise<T> {
   const dir = plantedCopy(bug);
   try {
-    const script = join(dir, "sim", "mutants", "find-violation.js");
-    const { stdout } = await run("node", [script, bug.workload, String(bug.maxSeeds)], {
-      timeout: 600_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const lines = stdout.trim().split("\n");
-    return JSON.parse(lines[lines.length - 1] ?? "{}") as Finding;
+    return await action(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The first seed of `bug.workload` that fails on the planted copy in `dir`. */
+export async function findIn(dir: string, bug: PlantedBug): Promise<Finding> {
+  const script = join(dir, "sim", "mutants", "find-violation.js");
+  const { stdout } = await runNode([script, bug.workload, String(bug.maxSeeds)]);
+  const lines = stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1] ?? "{}") as Finding;
+}
+
+/** Runs node with `args`, with the simulation's generous deadline. */
+export function runNode(args: readonly string[]): Promise<{ readonly stdout: string }> {
+  return run("node", [...args], { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
 }
