@@ -54,6 +54,15 @@ export class FrameDecoder {
     return this.pendingBytes;
   }
 
+  /**
+   * The size of the frame being received, once its size prefix is in and before its last byte
+   * is: what a memory pool is asked for before the body is read (Kafka's NetworkReceive).
+   */
+  get partialFrameSize(): number | undefined {
+    if (this.error !== undefined || this.pendingBytes < SIZE_PREFIX_BYTES) return undefined;
+    return this.peekSize();
+  }
+
   /** Adds `chunk` (which must not change afterwards) and returns every frame it completes. */
   push(chunk: Uint8Array): FramePushResult {
     const frames: Uint8Array[] = [];

@@ -1,0 +1,80 @@
+/**
+ * queued.max.request.bytes on a real node: eight clients that each send a Produce frame of
+ * 100 MB at once are read a frame or two at a time, so the node's resident memory stays far
+ * below the gigabyte and more that reading all eight together takes, and the node keeps
+ * answering other clients. The peak resident size is read from /proc (VmHWM), so no sampling
+ * can miss it.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { withConnection } from "../../src/client/index.js";
+import { ApiKey, decodeResponse, encodeRequest, metadata } from "../../src/protocol/index.js";
+import { RawSocket } from "./raw-socket.js";
+import { SluiceProcess, clientPorts } from "./sluice-process.js";
+
+const CLIENTS = 8;
+const RECORD_BYTES = 100_000_000;
+/** Kafka's floor for a bounded pool: socket.request.max.bytes, whose default is 100 MiB. */
+const POOL_BYTES = 104_857_600;
+/**
+ * The pool lets at most two such frames be read at once (the second overshoots it, as Kafka's
+ * non-strict pool does), each costing its chunks and its copy while it completes; without the
+ * pool the eight are read together and the peak was 870 to 960 MiB on the same machine.
+ */
+const RESIDENT_BOUND_BYTES = 700 * 1024 * 1024;
+const DEADLINE_MS = 180_000;
+let node: SluiceProcess;
+
+before(async () => {
+  node = await SluiceProcess.create([`queued.max.request.bytes=${POOL_BYTES}`]);
+  await node.start();
+});
+
+after(async () => {
+  await node.destroy();
+});
+
+/** The node's peak resident set size so far, in bytes. */
+function peakResidentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+  assert.ok(match?.[1] !== undefined, "VmHWM in /proc/<pid>/status");
+  return Number(match[1]) * 1024;
+}
+
+function bigProduce(): Uint8Array[] {
+  const header = { apiKey: ApiKey.Produce, apiVersion: 9, correlationId: 1, clientId: "big" };
+  const partitionData = [{ index: 0, records: new Uint8Array(RECORD_BYTES) }];
+  const topicData = [{ name: "big-frames", partitionData }];
+  return encodeRequest(header, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData });
+}
+
+test("eight 100 MB produce frames at once stay within the request memory pool", async () => {
+  const frame = bigProduce();
+  const sockets: RawSocket[] = [];
+  try {
+    for (let index = 0; index < CLIENTS; index++) {
+      sockets.push(await RawSocket.open(node.ports.client, { isReading: true }));
+    }
+    const writes = sockets.map((socket) => socket.write(frame));
+    // A new client is read once the pool has memory again, and answered.
+    const probe = await withConnection(
+      { host: "127.0.0.1", port: node.ports.client },
+      clientPorts(),
+      (connection) => connection.send(metadata, { topics: null }, { maxVersion: 12 }),
+      { requestTimeoutMs: DEADLINE_MS },
+    );
+    assert.equal(probe.kind, "response", node.log);
+    await Promise.all(writes);
+    await Promise.all(sockets.map((socket) => socket.waitForFrames(1, DEADLINE_MS)));
+    for (const socket of sockets) {
+      const answer = decodeResponse(socket.frames[0] as Uint8Array, ApiKey.Produce, 9);
+      assert.equal(answer.kind, "response");
+    }
+  } finally {
+    for (const socket of sockets) socket.destroy();
+  }
+  const peak = peakResidentBytes(node.pid);
+  assert.ok(peak < RESIDENT_BOUND_BYTES, `peak resident ${Math.round(peak / 2 ** 20)} MiB`);
+});
