@@ -1,8 +1,10 @@
 /**
  * A raw TCP client for the connection-limit tests: it writes frames made by the project's
  * protocol encoder as they are, counts the response frames it gets (or reads none at all), and
- * waits for a count with a deadline.
+ * waits for a count with a deadline; and a process's peak resident size.
  */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { FrameDecoder } from "../../src/protocol/index.js";
 import { withDeadline } from "./sluice-process.js";
@@ -78,4 +80,12 @@ export class RawSocket {
     this.waiters = [];
     for (const waiter of waiters) waiter();
   }
+}
+
+/** The node's peak resident set size so far, in bytes. */
+export function peakResidentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+  assert.ok(match?.[1] !== undefined, "VmHWM in /proc/<pid>/status");
+  return Number(match[1]) * 1024;
 }

@@ -7,10 +7,9 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { withConnection } from "../../src/client/index.js";
 import { ApiKey, decodeResponse, encodeRequest, metadata } from "../../src/protocol/index.js";
-import { RawSocket } from "./raw-socket.js";
+import { RawSocket, peakResidentBytes } from "./raw-socket.js";
 import { SluiceProcess, clientPorts } from "./sluice-process.js";
 
 const CLIENTS = 8;
@@ -34,14 +33,6 @@ before(async () => {
 after(async () => {
   await node.destroy();
 });
-
-/** The node's peak resident set size so far, in bytes. */
-function peakResidentBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
-  assert.ok(match?.[1] !== undefined, "VmHWM in /proc/<pid>/status");
-  return Number(match[1]) * 1024;
-}
 
 function bigProduce(): Uint8Array[] {
   const header = { apiKey: ApiKey.Produce, apiVersion: 9, correlationId: 1, clientId: "big" };

@@ -3,8 +3,8 @@
  * requests to the router, responses out in request order. States: open → closed (by the
  * broker for a protocol violation, idleness or shutdown, or by the peer). Limits: a frame is at
  * most `socketRequestMaxBytes`; at most `queuedMaxRequestsPerConnection` requests are in
- * flight, and at most `queued.max.requests` over every connection of the server
- * (`QueuedRequests`); frames past either limit wait in a queue holding at most what one read
+ * flight, of which one Fetch, and at most `queued.max.requests` over every connection of the
+ * server (`QueuedRequests`); frames past either limit wait in a queue holding at most what one read
  * delivered, since reading pauses whenever the queue is not empty. A frame's bytes count against
  * `queued.max.request.bytes` (`RequestMemoryPool`) from its size prefix until it is taken up, or
  * for a Produce until its records are appended; with no memory left, reading pauses before the
@@ -71,6 +71,13 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   /** The pool's grant for the frame being received, once its size is known. */
   private partialFrameGrant: number | undefined;
   private isWaitingForMemory = false;
+  /**
+   * A Fetch is taken up and not yet handled. Kafka handles one request of a connection at a
+   * time; Sluice handles several but only one Fetch, whose response may be as large as its
+   * maxBytes, so that a client pipelining Fetches it never reads costs one response, not a
+   * hundred. Kafka's clients send one Fetch per connection at a time anyway.
+   */
+  private isFetchInFlight = false;
   private clientSoftware: ClientSoftware | undefined;
   private readonly logger: Logger;
 
@@ -223,9 +230,10 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
+      const frame = this.frames[this.framesHead] as Uint8Array;
+      if (this.isFetchInFlight && apiKeyOf(frame) === ApiKey.Fetch) break;
       const isOnlyRequest = this.responses.inFlightCount === 0;
       if (!this.host.queuedRequests.tryTake(this, isOnlyRequest)) break;
-      const frame = this.frames[this.framesHead] as Uint8Array;
       // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
       this.frames[this.framesHead] = EMPTY_FRAME;
       this.framesHead++;
@@ -334,11 +342,15 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const isHeldUntilAppended = header.apiKey === ApiKey.Produce;
     if (!isHeldUntilAppended) releaseFrame();
     const routed = isHeldUntilAppended ? { ...context, requestBytesDone: releaseFrame } : context;
+    if (header.apiKey === ApiKey.Fetch) this.isFetchInFlight = true;
     this.host.router.route(routed).then(
       (response) => {
         releaseFrame();
         this.host.queuedRequests.release();
+        if (header.apiKey === ApiKey.Fetch) this.isFetchInFlight = false;
         this.finish(slot, response);
+        // A Fetch waiting for this one may go now, even while this response waits its turn.
+        if (this.state === "open") this.pump();
       },
       (error: unknown) => this.host.fatal(error),
     );
@@ -403,6 +415,11 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const { host, port } = this.connection.remoteAddress;
     return `${host}:${port}`;
   }
+}
+
+/** The API key at the start of a request frame, or -1 for a frame too short to hold one. */
+function apiKeyOf(frame: Uint8Array): number {
+  return frame.length < 2 ? -1 : ((frame[0] as number) << 8) | (frame[1] as number);
 }
 
 /** Releases `bytes` to `pool` on the first call only. */

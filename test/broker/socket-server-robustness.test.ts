@@ -147,3 +147,14 @@ test("max.connections.per.ip.overrides sets the limit of the hosts it names", as
     ),
   );
 });
+
+test("connections.max.idle.ms=-1 keeps a quiet connection open", async () => {
+  const broker = await startSimBroker({ config: { connectionsMaxIdleMs: -1 } });
+  const client = await broker.connect();
+  client.send(API_VERSIONS_KEY, 0, 1, {});
+  await broker.scheduler.runFor(24 * 60 * 60 * 1000);
+  assert.equal(client.isClosed, false);
+  client.send(API_VERSIONS_KEY, 0, 2, {});
+  await broker.scheduler.runFor(50);
+  assert.deepEqual(client.correlationIds(), [1, 2]);
+});
