@@ -191,8 +191,11 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const pool = this.host.memoryPool;
     const size = this.decoder.partialFrameSize;
     if (size === undefined) this.isWaitingForMemory = !pool.hasMemoryFor(this);
-    else if (pool.tryAllocate(size, this)) this.partialFrameGrant = size;
-    else this.isWaitingForMemory = true;
+    else if (pool.tryAllocate(size, this)) {
+      this.partialFrameGrant = size;
+      // Counted bytes are then the bytes held: the frame's buffer, not its chunks and a copy.
+      if (pool.isBounded) this.decoder.allocatePartialFrame();
+    } else this.isWaitingForMemory = true;
   }
 
   /** Lets go of every frame received and not taken up, and of the memory they hold. */
