@@ -8,13 +8,19 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { withConnection } from "../../src/client/index.js";
-import { ApiKey, decodeResponse, encodeRequest, metadata } from "../../src/protocol/index.js";
+import {
+  ApiKey,
+  decodeResponse,
+  encodeFrameSize,
+  encodeRequest,
+  metadata,
+} from "../../src/protocol/index.js";
 import { RawSocket, peakResidentBytes } from "./raw-socket.js";
-import { SluiceProcess, clientPorts } from "./sluice-process.js";
+import { SluiceProcess, clientPorts, withDeadline } from "./sluice-process.js";
 
 const CLIENTS = 8;
 const RECORD_BYTES = 100_000_000;
-/** Kafka's floor for a bounded pool: socket.request.max.bytes, whose default is 100 MiB. */
+/** Kafka's floor for a bounded pool: socket.request.max.bytes, whose default (100 MiB) it is. */
 const POOL_BYTES = 104_857_600;
 /**
  * The pool lets at most two such frames be read at once (the second overshoots it, as Kafka's
@@ -68,4 +74,24 @@ test("eight 100 MB produce frames at once stay within the request memory pool", 
   }
   const peak = peakResidentBytes(node.pid);
   assert.ok(peak < RESIDENT_BOUND_BYTES, `peak resident ${Math.round(peak / 2 ** 20)} MiB`);
+});
+
+test("a frame over socket.request.max.bytes closes its connection before its body", async () => {
+  const socket = await RawSocket.open(node.ports.client, { isReading: true });
+  try {
+    // Only the size prefix is sent: the node refuses on the size alone, as Kafka does.
+    await socket.write([encodeFrameSize(POOL_BYTES + 1)]);
+    await withDeadline(
+      new Promise<void>((resolve) => {
+        if (socket.isClosed) resolve();
+        socket.socket.once("close", () => resolve());
+      }),
+      DEADLINE_MS,
+      () => "the connection stays open",
+    );
+    assert.equal(socket.frames.length, 0);
+  } finally {
+    socket.destroy();
+  }
+  assert.match(node.log, /exceeds socket\.request\.max\.bytes/);
 });
