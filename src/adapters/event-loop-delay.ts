@@ -12,7 +12,9 @@ const NANOSECONDS_PER_MS = 1e6;
  * monitorEventLoopDelay: every callback of every connection waits behind whatever runs before it,
  * so a large delay is the first sign that one piece of work holds everyone up. `update` sets the
  * gauge `sluice_event_loop_delay_ms{stat}` from the delays seen since the previous `update` (a
- * scrape) and starts a new window; a window with no sample leaves the last values.
+ * scrape) and starts a new window; a window with no sample leaves the last values. The first
+ * sample of a window only restarts the monitor's clock, so a stall that begins within one
+ * resolution of a scrape is not seen (as with prom-client's nodejs_eventloop_lag gauges).
  */
 export class EventLoopDelay {
   private readonly histogram: IntervalHistogram;
