@@ -225,7 +225,7 @@ const PER_IP = { reason: "maxConnectionsPerIp" } as const;
  * A remote host as an override names it: an IPv4 peer of a dual-stack listener shows as an
  * IPv4-mapped IPv6 address, which is the IPv4 address.
  */
-export function normalHost(host: string): string {
+function normalHost(host: string): string {
   const lower = host.toLowerCase();
   return lower.startsWith("::ffff:") && lower.includes(".") ? lower.slice(7) : lower;
 }
