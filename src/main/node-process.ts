@@ -7,6 +7,7 @@
 import {
   ConsoleLogger,
   CryptoRandom,
+  EventLoopDelay,
   NodeFileSystem,
   NodeNetwork,
   NodeTimers,
@@ -40,6 +41,8 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   const config = loaded.config;
   const clock = new SystemClock();
   const registry = new PrometheusRegistry();
+  const eventLoopDelay = new EventLoopDelay(registry);
+  registry.addCollector(() => eventLoopDelay.update());
   const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
   let stop: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (stop = resolve));
@@ -77,6 +80,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
       onFatalError,
     });
   } catch (error) {
+    eventLoopDelay.stop();
     if (!(error instanceof NodeStartError)) throw error;
     io.error(`sluice: ${error.message}`);
     return 1;
@@ -91,6 +95,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   await node.shutdown();
+  eventLoopDelay.stop();
   io.write(`Sluice node ${node.identity.nodeId} stopped`);
   return code;
 }
