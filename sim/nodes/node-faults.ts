@@ -60,7 +60,8 @@ export function describeFault(fault: Fault): string {
             : " EIO"
           : "";
   const link = fault.kind === "oneWay" || fault.kind === "lossy" ? ` and node ${fault.other}` : "";
-  return `${fault.atMs} ms: ${fault.kind} node ${fault.node}${link} for ${fault.lastsMs} ms${detail}`;
+  const what = `${fault.kind} node ${fault.node}${link}`;
+  return `${fault.atMs} ms: ${what} for ${fault.lastsMs} ms${detail}`;
 }
 
 /** The partition log dir of every simulated node (sim-nodes.ts). */

@@ -56,7 +56,8 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
     if (final !== value) {
       violation(
         "P1",
-        `acks=all write ${value} acknowledged at ${call.partition}@${offset} is lost: the final log has ${final ?? "nothing"} there`,
+        `acks=all write ${value} acknowledged at ${call.partition}@${offset} is lost: ` +
+          `the final log has ${final ?? "nothing"} there`,
       );
     }
   }
@@ -84,7 +85,8 @@ function checkMetadata(event: MetadataEvent): void {
     if (fenced.length > 0) {
       violation(
         "P8",
-        `${where}: ${partition} led by ${leader} with ISR [${isr.join(",")}], but brokers ${fenced.join(",")} are not live (live: ${event.brokers.join(",")})`,
+        `${where}: ${partition} led by ${leader} with ISR [${isr.join(",")}], ` +
+          `but brokers ${fenced.join(",")} are not live (live: ${event.brokers.join(",")})`,
       );
     }
   }

@@ -22,7 +22,7 @@ export interface Shrunk {
   readonly trials: number;
 }
 
-/** The smallest fault schedule found that still fails `seed` the same way; undefined if it passes. */
+/** The smallest fault schedule found that still fails `seed` the same way (none if it passes). */
 export async function shrinkNodesSeed(seed: number): Promise<Shrunk | undefined> {
   const first = await runNodesSeed(seed);
   if (first.outcome.kind !== "failed") return undefined;

@@ -66,7 +66,8 @@ async function describe(
   const unknown = brokers.filter((id) => !live.includes(id));
   if (unknown.length > 0) {
     throw new CommandFailure(
-      `broker(s) ${unknown.join(",")} are not live brokers of the cluster (live: ${live.join(",")})`,
+      `broker(s) ${unknown.join(",")} are not live brokers of the cluster ` +
+        `(live: ${live.join(",")})`,
     );
   }
   const topicText = options.values.get("--topic-list");
@@ -201,7 +202,10 @@ function moveResult(errorCode: number, broker: number, path: string): string {
     case ErrorCode.NONE:
       return MOVING;
     case ErrorCode.LOG_DIR_NOT_FOUND:
-      return `LOG_DIR_NOT_FOUND: broker ${broker} has no log dir ${path} (see sluice log-dirs describe)`;
+      return (
+        `LOG_DIR_NOT_FOUND: broker ${broker} has no log dir ${path} ` +
+        "(see sluice log-dirs describe)"
+      );
     case ErrorCode.KAFKA_STORAGE_ERROR:
       return `KAFKA_STORAGE_ERROR: the log dir ${path} of broker ${broker} is offline`;
     default:

@@ -47,7 +47,8 @@ export async function waitForReassignments(
     if (moving.length === 0) break;
     if (io.clock.monotonicMs() + POLL_INTERVAL_MS > deadlineMs) {
       io.error(
-        `Error: ${moving.length} partition reassignment(s) still in progress after ${timeoutMs} ms;` +
+        `Error: ${moving.length} partition reassignment(s) still in progress ` +
+          `after ${timeoutMs} ms;` +
           " sluice reassign verify shows how they stand",
       );
       return { code: EXIT.failed, outcome: undefined };

@@ -39,22 +39,10 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
     return 1;
   }
   const config = loaded.config;
-  const clock = new SystemClock();
-  const registry = new PrometheusRegistry();
-  const eventLoopDelay = new EventLoopDelay(registry);
-  registry.addCollector(() => eventLoopDelay.update());
-  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
+  const { ports, registry, eventLoopDelay } = processPorts(fs, config);
+  const { logger } = ports;
   let stop: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (stop = resolve));
-  const ports = {
-    fs,
-    clock,
-    logger,
-    network: new NodeNetwork(),
-    timers: new NodeTimers(),
-    random: new CryptoRandom(),
-    metrics: registry,
-  };
   const onFatalError = (error: unknown): void => {
     logger.error("fatal error: the node stops", { error: String(error) });
     // A broken invariant ends the process at once (STYLE rule 3), outside any promise.
@@ -98,6 +86,20 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   eventLoopDelay.stop();
   io.write(`Sluice node ${node.identity.nodeId} stopped`);
   return code;
+}
+
+/** The Node adapters a node process runs on, its metrics registry and its event-loop monitor. */
+function processPorts(fs: NodeFileSystem, config: NodeConfig) {
+  const clock = new SystemClock();
+  const registry = new PrometheusRegistry();
+  const eventLoopDelay = new EventLoopDelay(registry);
+  registry.addCollector(() => eventLoopDelay.update());
+  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
+  const ports = {
+    ...{ fs, clock, logger, network: new NodeNetwork(), timers: new NodeTimers() },
+    ...{ random: new CryptoRandom(), metrics: registry },
+  };
+  return { ports, registry, eventLoopDelay };
 }
 
 /**

@@ -16,7 +16,8 @@ const settings = [
 ].join("\n");
 
 test("a formatted node keeps its dirs through a power cut right after the format", async () => {
-  const loaded = loadNodeConfig({ base: { kind: "file", path: "node.properties", text: settings } });
+  const base = { kind: "file", path: "node.properties", text: settings } as const;
+  const loaded = loadNodeConfig({ base });
   assert.equal(loaded.kind, "valid");
   if (loaded.kind !== "valid") return;
   const world = new SimWorld({ seed: 7 });

@@ -104,7 +104,10 @@ test("a broker's and the brokers' default configs are set and described", async 
   const shown = await configs("describe", ...defaults);
   assert.match(
     shown.stdout,
-    /^Default configs for brokers in the cluster are:\n +NAME.*\n +log\.retention\.ms +7200000 +DYNAMIC_DEFAULT_BROKER_CONFIG /,
+    new RegExp(
+      "^Default configs for brokers in the cluster are:\\n +NAME.*\\n" +
+        " +log\\.retention\\.ms +7200000 +DYNAMIC_DEFAULT_BROKER_CONFIG ",
+    ),
   );
   const everyBroker = json<Described[]>(
     await configs("describe", "--entity-type", "brokers", "--json"),

@@ -119,7 +119,7 @@ test("move copies a replica to the other dir of its broker", async () => {
   assert.equal(consumed.stdout, "one\ntwo\nthree\n");
 });
 
-test("refusals: a dir the broker lacks, a broker that is not there; the cluster is healthy", async () => {
+test("refusals: a dir the broker lacks, an absent broker; the cluster is healthy", async () => {
   const noDir = await sluice(
     "log-dirs",
     "move",

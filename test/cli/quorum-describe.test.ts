@@ -170,7 +170,7 @@ test("quorum describe asked of a follower asks the leader it names and says so",
   ]);
 });
 
-test("quorum describe says when no controller leads, and when the leader does not answer", async () => {
+test("quorum describe says when no controller leads, or the leader does not answer", async () => {
   const leaderless = await fakeFollower(-1, 0);
   const none = await run(["--bootstrap-controller", leaderless.address]);
   await leaderless.broker.close();

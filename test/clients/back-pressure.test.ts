@@ -1,8 +1,9 @@
 /**
  * Connection back-pressure on a real node: clients that pipeline requests and never read their
  * responses are muted once their send buffers fill, and hold one Fetch at a time, so they
- * neither grow the node nor keep it from answering a client that does read; and max.connections.per.ip.overrides lets loopback
- * open connections where max.connections.per.ip=0 lets no other host.
+ * neither grow the node nor keep it from answering a client that does read; and
+ * max.connections.per.ip.overrides lets loopback open connections where
+ * max.connections.per.ip=0 lets no other host.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -91,7 +92,7 @@ function pipelinedRequests(): Uint8Array[] {
   return chunks;
 }
 
-test("clients that never read their responses do not keep the node from a client that does", async () => {
+test("clients that never read their answers do not keep the node from one that does", async () => {
   const silent: RawSocket[] = [];
   try {
     const requests = pipelinedRequests();
@@ -126,7 +127,7 @@ test("clients that never read their responses do not keep the node from a client
   assert.ok((await metricOf("sluice_event_loop_delay_ms", 'stat="max"')) !== undefined);
 });
 
-test("max.connections.per.ip.overrides lets loopback open its own number of connections", async () => {
+test("max.connections.per.ip.overrides gives loopback its own number of connections", async () => {
   await untilNoClientConnection();
   const sockets: RawSocket[] = [];
   try {

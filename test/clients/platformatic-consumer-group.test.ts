@@ -30,7 +30,7 @@ after(async () => {
   await node.destroy();
 });
 
-test("three consumer-protocol members joining and leaving read every record and commit it once", async () => {
+test("three consumer-protocol members come and go, read every record, commit it once", async () => {
   const { stdout } = await run("npx", ["-y", "node@22", SCRIPT, node.bootstrap, "cg-topic", "cg"], {
     cwd: ROOT,
     timeout: DEADLINE_MS,

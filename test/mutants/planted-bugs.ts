@@ -63,7 +63,9 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
     "a broker that is fenced or shut down stays in the ISR",
     {
       file: "src/controller/election/broker-events.js",
-      find: "overrides: { leaving: brokerId },\n        targetIsr: withoutReplicas(partition.isr, [brokerId]),",
+      find:
+        "overrides: { leaving: brokerId },\n" +
+        "        targetIsr: withoutReplicas(partition.isr, [brokerId]),",
       replace: "overrides: { leaving: brokerId },\n        targetIsr: partition.isr,",
     },
     { workload: "nodes", maxSeeds: 20 },
@@ -123,7 +125,10 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
     "a replica that is not the leader appends a producer's records",
     {
       file: "src/replication/request-checks.js",
-      find: 'return ErrorCode.KAFKA_STORAGE_ERROR;\n    if (role.kind !== "leader")\n        return ErrorCode.NOT_LEADER_OR_FOLLOWER;',
+      find:
+        "return ErrorCode.KAFKA_STORAGE_ERROR;\n" +
+        '    if (role.kind !== "leader")\n' +
+        "        return ErrorCode.NOT_LEADER_OR_FOLLOWER;",
       replace: "return ErrorCode.KAFKA_STORAGE_ERROR;",
     },
     { workload: "nodes", maxSeeds: 20 },
