@@ -19,7 +19,7 @@ import {
   createBrokerSide,
   type BrokerMembership,
 } from "./node-broker.js";
-import { createControllerSide } from "./node-controller.js";
+import { createControllerSide, readControllerBootstrap } from "./node-controller.js";
 import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
@@ -155,7 +155,12 @@ async function buildSides(
   }
   if (logManager !== undefined) late.logManager = logManager;
   const controller = config.isController
-    ? createControllerSide(ports, config, identity)
+    ? createControllerSide(
+        ports,
+        config,
+        identity,
+        await readControllerBootstrap(ports.fs, config.log.metadataLogDir),
+      )
     : undefined;
   const broker =
     logManager === undefined
