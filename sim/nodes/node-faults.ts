@@ -12,9 +12,10 @@
  * - disk: the partition log dir of a node fails reads and writes with EIO, or growth with
  *   ENOSPC, for a while; its log dir goes offline until the node restarts, as in Kafka.
  * - power (off unless enabled): a power cut of one chosen node, losing what it did not sync.
- *   Power cuts are outside the fault model of a cluster without eligible leader replicas
- *   (KIP-966), as for Kafka: a replica that lost its unsynced records can stay the last ISR
- *   member and be elected again with a shorter log.
+ *   Without eligible leader replicas (KIP-966) a replica that lost its unsynced records can stay
+ *   the last ISR member and be elected again with a shorter log, as in Kafka; with ELR, KIP-966's
+ *   balanced recovery can elect the last known leader after its unclean shutdown, as Kafka
+ *   does. Both lose committed records, so power cuts are left out of the mix.
  *
  * Every fault ends by itself after 0.2-4 s, and `healAll` ends them all: links healed, clocks
  * kept as they are, every killed node and every node whose disk failed started again.

@@ -10,6 +10,7 @@ const seedCount = 20;
 test(`three production nodes hold every invariant on ${seedCount} seeds`, async () => {
   const failures: string[] = [];
   let acknowledged = 0;
+  const elrModes = new Set<boolean>();
   const faults = new Map<string, number>();
   for (let seed = 1; seed <= seedCount; seed++) {
     const result = await runNodesSeed(seed);
@@ -20,11 +21,13 @@ test(`three production nodes hold every invariant on ${seedCount} seeds`, async 
       continue;
     }
     acknowledged += outcome.report.acknowledged;
+    elrModes.add(outcome.report.isElrEnabled);
     for (const [kind, count] of outcome.report.faultCounts) {
       faults.set(kind, (faults.get(kind) ?? 0) + count);
     }
   }
   assert.deepEqual(failures, []);
+  assert.equal(elrModes.size, 2, "seeds with eligible leader replicas on and off");
   // Records were written through the faults, and every kind of fault of the swarm happened.
   assert.ok(acknowledged > seedCount * 50, `only ${acknowledged} writes acknowledged`);
   for (const kind of ["kill", "isolate", "oneWay", "lossy", "clock", "disk"]) {

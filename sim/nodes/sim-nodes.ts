@@ -10,7 +10,10 @@ import {
   type NodeConfig,
   type RunningNode,
 } from "../../src/main/index.js";
+import { bootstrapRecords, ELIGIBLE_LEADER_REPLICAS_FEATURE } from "../../src/controller/index.js";
 import type { Address } from "../../src/ports/index.js";
+import { encodeMetadataRecord } from "../../src/protocol/index.js";
+import { writeBootstrapMetadata } from "../../src/raft/index.js";
 import { keepAllWritten } from "../fs/crash.js";
 import { MemoryMetricsSink } from "../memory-metrics.js";
 import type { SimNode } from "../node.js";
@@ -77,6 +80,25 @@ export class SimulatedNode {
 
   get clientAddress(): Address {
     return { host: hostOf(this.nodeId), port: CLIENT_PORT };
+  }
+
+  /**
+   * Writes the bootstrap file `sluice format --feature eligible.leader.replicas.version=1`
+   * writes, before the node's first start, so that the cluster runs with eligible leader
+   * replicas (KIP-966).
+   */
+  async formatWithElr(): Promise<void> {
+    const config = simNodeConfig(this.settings);
+    const records = bootstrapRecords({
+      features: [{ name: ELIGIBLE_LEADER_REPLICAS_FEATURE, level: 1 }],
+    });
+    const disk = this.world.disk(this.machine.name);
+    await disk.mkdir(config.log.metadataLogDir, { recursive: true });
+    await writeBootstrapMetadata(disk, {
+      metadataLogDir: config.log.metadataLogDir,
+      records: records.map((record) => encodeMetadataRecord(record)),
+      timestamp: this.machine.clock.nowMs(),
+    });
   }
 
   /** Starts the node with the production composition root; formats its dirs on first start. */
