@@ -59,6 +59,23 @@ async function describe(
   options: AdminOptions,
   io: AdminIo,
 ): Promise<number> {
+  const brokers = await brokersAsked(session, options);
+  const topicText = options.values.get("--topic-list");
+  const topics = topicText === undefined ? undefined : new Set(topicText.split(","));
+  const described = [];
+  for (const id of brokers) {
+    described.push({ broker: id, logDirs: await brokerLogDirs(session, id, topics) });
+  }
+  if (isJson(options)) {
+    io.write(JSON.stringify({ version: 1, brokers: described }, null, 2));
+    return EXIT.ok;
+  }
+  printLogDirs(io, options, described);
+  return EXIT.ok;
+}
+
+/** The brokers of --broker-list, every live broker without it; a broker not live is refused. */
+async function brokersAsked(session: ClusterSession, options: AdminOptions): Promise<number[]> {
   const metadata = await session.metadata([]);
   const live = metadata.brokers.map((broker) => broker.nodeId).sort((a, b) => a - b);
   const listed = options.values.get("--broker-list");
@@ -70,41 +87,48 @@ async function describe(
         `(live: ${live.join(",")})`,
     );
   }
-  const topicText = options.values.get("--topic-list");
-  const topics = topicText === undefined ? undefined : new Set(topicText.split(","));
-  const described = [];
-  for (const id of brokers) {
-    const response = await session.send(
-      describeLogDirs,
-      { topics: null },
-      { maxVersion: 4, target: brokerId(id) },
-    );
-    if (response.errorCode !== ErrorCode.NONE) throw kafkaFailure(response.errorCode);
-    const logDirs: LogDirView[] = response.results
-      .map((result) => ({
-        logDir: result.logDir,
-        error: result.errorCode === ErrorCode.NONE ? null : errorName(result.errorCode),
-        totalBytes: result.totalBytes,
-        usableBytes: result.usableBytes,
-        partitions: result.topics
-          .filter((topic) => topics === undefined || topics.has(topic.name))
-          .flatMap((topic) =>
-            topic.partitions.map((partition) => ({
-              partition: `${topic.name}-${partition.partitionIndex}`,
-              size: partition.partitionSize,
-              offsetLag: partition.offsetLag,
-              isFuture: partition.isFutureKey,
-            })),
-          )
-          .sort((a, b) => a.partition.localeCompare(b.partition, "en", { numeric: true })),
-      }))
-      .sort((a, b) => a.logDir.localeCompare(b.logDir));
-    described.push({ broker: id, logDirs });
-  }
-  if (isJson(options)) {
-    io.write(JSON.stringify({ version: 1, brokers: described }, null, 2));
-    return EXIT.ok;
-  }
+  return brokers;
+}
+
+/** One broker's log dirs (DescribeLogDirs) with their replicas of `topics` (all if undefined). */
+async function brokerLogDirs(
+  session: ClusterSession,
+  id: number,
+  topics: ReadonlySet<string> | undefined,
+): Promise<LogDirView[]> {
+  const response = await session.send(
+    describeLogDirs,
+    { topics: null },
+    { maxVersion: 4, target: brokerId(id) },
+  );
+  if (response.errorCode !== ErrorCode.NONE) throw kafkaFailure(response.errorCode);
+  return response.results
+    .map((result) => ({
+      logDir: result.logDir,
+      error: result.errorCode === ErrorCode.NONE ? null : errorName(result.errorCode),
+      totalBytes: result.totalBytes,
+      usableBytes: result.usableBytes,
+      partitions: result.topics
+        .filter((topic) => topics === undefined || topics.has(topic.name))
+        .flatMap((topic) =>
+          topic.partitions.map((partition) => ({
+            partition: `${topic.name}-${partition.partitionIndex}`,
+            size: partition.partitionSize,
+            offsetLag: partition.offsetLag,
+            isFuture: partition.isFutureKey,
+          })),
+        )
+        .sort((a, b) => a.partition.localeCompare(b.partition, "en", { numeric: true })),
+    }))
+    .sort((a, b) => a.logDir.localeCompare(b.logDir));
+}
+
+/** The tables: a row per log dir, then (if any) a row per replica. */
+function printLogDirs(
+  io: AdminIo,
+  options: AdminOptions,
+  described: readonly { broker: number; logDirs: readonly LogDirView[] }[],
+): void {
   const dirRows = described.flatMap(({ broker, logDirs }) =>
     logDirs.map((dir) => ({
       BROKER: broker,
@@ -133,7 +157,7 @@ async function describe(
       })),
     ),
   );
-  if (replicaRows.length === 0) return EXIT.ok;
+  if (replicaRows.length === 0) return;
   io.write("");
   printRows(
     io,
@@ -141,7 +165,6 @@ async function describe(
     ["BROKER", "LOG-DIR", "PARTITION", "SIZE", "OFFSET-LAG", "FUTURE"],
     replicaRows,
   );
-  return EXIT.ok;
 }
 
 async function move(session: ClusterSession, options: AdminOptions, io: AdminIo): Promise<number> {

@@ -141,6 +141,40 @@ test("cluster health reports a stopped broker; elect-leaders moves leadership ba
 
 test("reassign generates, executes with progress, verifies and cancels a move", async () => {
   await createAssignedTopic(members[0] as Member, "moved", [[1], [1], [1]]);
+  const planFile = await generateMovePlan();
+  const executed = await executeWaiting(planFile);
+  const partitions = (await describeTopic(members[1] as Member, "moved")).partitions;
+  assert.deepEqual(
+    [0, 1, 2].map((index) => partitions.get(index)?.replicas),
+    [[2], [3], [2]],
+  );
+
+  const verified = await sluice(
+    "reassign",
+    "verify",
+    "--reassignment-json-file",
+    planFile,
+    "--json",
+  );
+  assert.equal(verified.code, 0, verified.stderr);
+  assert.ok(json<{ STATUS: string }[]>(verified).every((row) => row.STATUS === "completed"));
+  const cancelled = await sluice("reassign", "cancel", "--reassignment-json-file", planFile);
+  assert.equal(cancelled.stdout, "None of the specified partition reassignments are active.\n");
+  assert.equal((await sluice("reassign", "list")).stdout, "No partition reassignments found.\n");
+
+  await rollBackAsJson(lines(executed.stdout)[1] ?? "");
+  await expectPlanToUnknownBrokerRefused();
+  const noFile = await sluice(
+    "reassign",
+    "verify",
+    "--reassignment-json-file",
+    join(files, "none.json"),
+  );
+  assert.match(noFile.stderr, /none\.json does not exist/);
+});
+
+/** `reassign generate` moves the three partitions of "moved" to brokers 2 and 3: the plan file. */
+async function generateMovePlan(): Promise<string> {
   const topicsFile = join(files, "topics.json");
   writeFileSync(topicsFile, JSON.stringify({ version: 1, topics: [{ topic: "moved" }] }));
   const generated = await sluice(
@@ -163,7 +197,11 @@ test("reassign generates, executes with progress, verifies and cancels a move", 
   );
   const planFile = join(files, "plan.json");
   writeFileSync(planFile, proposed ?? "");
+  return planFile;
+}
 
+/** `reassign execute --wait` of the plan: the rollback plan, the start, progress and the end. */
+async function executeWaiting(planFile: string): Promise<Outcome> {
   const executed = await sluice(
     "reassign",
     "execute",
@@ -182,28 +220,13 @@ test("reassign generates, executes with progress, verifies and cancels a move", 
   );
   assert.match(executed.stdout, /Reassigned \d of 3 partitions\n/);
   assert.match(executed.stdout, /All 3 partition reassignments completed\.\n$/);
-  const partitions = (await describeTopic(members[1] as Member, "moved")).partitions;
-  assert.deepEqual(
-    [0, 1, 2].map((index) => partitions.get(index)?.replicas),
-    [[2], [3], [2]],
-  );
+  return executed;
+}
 
-  const verified = await sluice(
-    "reassign",
-    "verify",
-    "--reassignment-json-file",
-    planFile,
-    "--json",
-  );
-  assert.equal(verified.code, 0, verified.stderr);
-  assert.ok(json<{ STATUS: string }[]>(verified).every((row) => row.STATUS === "completed"));
-  const cancelled = await sluice("reassign", "cancel", "--reassignment-json-file", planFile);
-  assert.equal(cancelled.stdout, "None of the specified partition reassignments are active.\n");
-  assert.equal((await sluice("reassign", "list")).stdout, "No partition reassignments found.\n");
-
-  // The rollback plan execute printed moves the partitions back; --json prints one document.
+/** The rollback plan execute printed moves the partitions back; --json prints one document. */
+async function rollBackAsJson(rollbackPlan: string): Promise<void> {
   const rollbackFile = join(files, "rollback.json");
-  writeFileSync(rollbackFile, lines(executed.stdout)[1] ?? "");
+  writeFileSync(rollbackFile, rollbackPlan);
   const rolledBack = await sluice(
     "reassign",
     "execute",
@@ -231,7 +254,11 @@ test("reassign generates, executes with progress, verifies and cancels a move", 
       ["1", "completed"],
     ],
   );
+}
 
+/** A plan naming broker 9 does not start, and verify reports it not running. */
+async function expectPlanToUnknownBrokerRefused(): Promise<void> {
+  const planFile = join(files, "plan.json");
   writeFileSync(
     planFile,
     JSON.stringify({ version: 1, partitions: [{ topic: "moved", partition: 0, replicas: [9] }] }),
@@ -243,11 +270,4 @@ test("reassign generates, executes with progress, verifies and cancels a move", 
   const notVerified = await sluice("reassign", "verify", "--reassignment-json-file", planFile);
   assert.equal(notVerified.code, 1);
   assert.match(lines(notVerified.stdout)[1] ?? "", /^moved +0 +9 +1 +not running$/);
-  const noFile = await sluice(
-    "reassign",
-    "verify",
-    "--reassignment-json-file",
-    join(files, "none.json"),
-  );
-  assert.match(noFile.stderr, /none\.json does not exist/);
-});
+}

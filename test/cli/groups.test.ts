@@ -8,12 +8,6 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel, type Admin, type Consumer } from "kafkajs";
 import { SluiceProcess, withDeadline } from "../clients/sluice-process.js";
-import { request } from "../cluster/cluster-process.js";
-import {
-  consumerGroupHeartbeat,
-  type ConsumerGroupHeartbeatRequest,
-  type MessageInput,
-} from "../../src/protocol/index.js";
 import { json, lines, runSluice, type Outcome } from "./run-sluice.js";
 
 const TOPIC = "group-orders";
@@ -127,50 +121,6 @@ test("an active kafkajs group is listed and described per partition with its mem
   assert.match(lines(state.stdout)[1] ?? "", /^cli-group +127\.0\.0\.1:\d+ \(1\) +\S+ +Stable +1$/);
 });
 
-/** Sends one ConsumerGroupHeartbeat (KIP-848) to the node, until the coordinator has loaded. */
-async function heartbeat(body: MessageInput<ConsumerGroupHeartbeatRequest>) {
-  const endpoint = { host: "127.0.0.1", port: node.ports.client };
-  for (;;) {
-    const response = await request(endpoint, consumerGroupHeartbeat, body, { maxVersion: 0 });
-    // COORDINATOR_LOAD_IN_PROGRESS (14) and COORDINATOR_NOT_AVAILABLE (15) pass.
-    if (response.errorCode !== 14 && response.errorCode !== 15) return response;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-test("a KIP-848 consumer group is listed and described with its member's partitions", async () => {
-  const join = {
-    groupId: "kip848",
-    memberId: "",
-    memberEpoch: 0,
-    instanceId: null,
-    rackId: null,
-    rebalanceTimeoutMs: 30_000,
-    subscribedTopicNames: [TOPIC],
-    subscribedTopicRegex: null,
-    serverAssignor: null,
-    topicPartitions: [],
-  };
-  const joined = await withDeadline(heartbeat(join), 60_000, () => "the member did not join");
-  assert.equal(joined.errorCode, 0);
-  const listed = await groups("list", "--type", "consumer");
-  assert.match(listed.stdout, /^kip848 +consumer +Stable$/m);
-  const described = await groups("describe", "--group", "kip848", "--json");
-  assert.equal(described.code, 0, described.stderr);
-  const rows = json<OffsetRow[]>(described);
-  assert.deepEqual(
-    rows.map((row) => [row.TOPIC, row.PARTITION, row["CONSUMER-ID"], row["CURRENT-OFFSET"]]),
-    [
-      [TOPIC, 0, joined.memberId, null],
-      [TOPIC, 1, joined.memberId, null],
-    ],
-  );
-  const state = await groups("describe", "--group", "kip848", "--state");
-  assert.match(lines(state.stdout)[1] ?? "", /^kip848 +\S+ \(1\) +uniform +Stable +1$/);
-  const left = await heartbeat({ ...join, memberId: joined.memberId ?? "", memberEpoch: -1 });
-  assert.equal(left.errorCode, 0);
-});
-
 test("reset-offsets and delete are refused while the group has active members", async () => {
   const reset = await groups(
     "reset-offsets",
@@ -191,7 +141,7 @@ test("reset-offsets and delete are refused while the group has active members", 
   assert.match(deleted.stderr, /Group 'cli-group' could not be deleted due to: NON_EMPTY_GROUP/);
 });
 
-test("offsets of an empty group are reset by each scenario, only with --execute", async () => {
+test("a reset of an empty group's offsets is a dry run without --execute", async () => {
   await consumer?.disconnect();
   consumer = undefined;
   const empty = await groups("describe", "--group", GROUP);
@@ -213,7 +163,9 @@ test("offsets of an empty group are reset by each scenario, only with --execute"
     ],
   );
   assert.deepEqual(await describedRows(), before);
+});
 
+test("each reset scenario commits the offsets it names with --execute", async () => {
   const toOffset = await groups(
     "reset-offsets",
     "--group",
