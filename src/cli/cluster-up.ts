@@ -30,7 +30,7 @@ import {
 import { newRandomUuid } from "./random-uuid.js";
 import { printUp, stateOrThrow, status } from "./cluster-up-status.js";
 import { uuidToBase64 } from "../common/index.js";
-import { writeTextFileAtomically } from "../storage/index.js";
+import { readTextFileIfExists, writeTextFileAtomically } from "../storage/index.js";
 
 export const CLUSTER_USAGES = [
   "usage: sluice cluster up [--brokers N] [--controllers N] [--dir DIR] [--set KEY=VALUE]..." +
@@ -45,6 +45,8 @@ export const LOCAL_CLUSTER_SUBCOMMANDS: readonly string[] = ["up", "down", "stat
 const DEFAULT_DIR = "./cluster";
 const UP_TIMEOUT_MS = 60_000;
 const DOWN_TIMEOUT_MS = 30_000;
+/** How many of its last log lines are shown for a node that exited during `up`. */
+const LOG_LINES_SHOWN = 5;
 
 export interface ClusterIo extends CommandOutput, NodeWatchIo {
   readonly fileSystem: FileSystem;
@@ -143,6 +145,11 @@ async function up(io: ClusterIo, request: UpRequest): Promise<number> {
   if (outcome.kind !== "ready") {
     await stopNodes(io, state.nodes, DOWN_TIMEOUT_MS);
     await writeState(io.fileSystem, folder, withoutPids(state));
+    if (outcome.kind === "exited") {
+      // The node's last words say why (a port in use, a refused dir).
+      const log = (await readTextFileIfExists(io.fileSystem, outcome.node.logPath)) ?? "";
+      for (const line of log.trimEnd().split("\n").slice(-LOG_LINES_SHOWN)) io.error(line);
+    }
     const why =
       outcome.kind === "exited"
         ? `node ${outcome.node.nodeId} exited; its log is ${outcome.node.logPath}`
@@ -179,8 +186,10 @@ async function createCluster(io: ClusterIo, request: UpRequest): Promise<Cluster
       write: () => undefined,
       error: (line) => formatOutput.push(line),
     });
-    if (code !== EXIT.ok)
-      throw new Error(`formatting node ${node.nodeId}: ${formatOutput.join("; ")}`);
+    if (code !== EXIT.ok) {
+      const problem = formatOutput.join("; ");
+      throw new Error(`formatting node ${node.nodeId}: ${problem}; remove ${folder} and retry`);
+    }
   }
   await writeState(io.fileSystem, folder, state);
   return state;
