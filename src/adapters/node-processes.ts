@@ -4,7 +4,7 @@
  * that it outlives the command, telling whether a process id is running, and signalling one.
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 
 /** The signals the cluster commands send: an orderly stop, or an end past its deadline. */
 export type StopSignal = "SIGTERM" | "SIGKILL";
@@ -43,14 +43,26 @@ export class NodeProcesses {
     }
   }
 
-  /** True while a process with this id exists (one this user may not signal counts too). */
-  isRunning(pid: number): boolean {
+  /**
+   * True while a process with this id exists (one this user may not signal counts too) and,
+   * where the system shows its command line (/proc on Linux), that names `argument`, so that
+   * an id the system gave to another program since is not taken for the node.
+   */
+  isRunning(pid: number, argument: string): boolean {
     try {
       process.kill(pid, 0);
-      return true;
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "EPERM";
+      if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
     }
+    let commandLine: string;
+    try {
+      commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      // No /proc (macOS), or the process ended meanwhile: the id is all there is to go by.
+      return true;
+    }
+    // An exiting process, or one not yet reaped, shows an empty command line: it still runs.
+    return commandLine === "" || commandLine.split("\0").includes(argument);
   }
 
   /** Sends `signal` to the process; false when there is no such process. */

@@ -15,7 +15,11 @@ export interface ProcessControl {
     readonly cwd: string;
     readonly logPath: string;
   }): Promise<number>;
-  isRunning(pid: number): boolean;
+  /**
+   * True while process `pid` runs and, where its command line can be read, names `argument`
+   * (so that a pid the system reused for another program is not taken for the node).
+   */
+  isRunning(pid: number, argument: string): boolean;
   signal(pid: number, signal: "SIGTERM" | "SIGKILL"): boolean;
 }
 
@@ -47,9 +51,7 @@ export async function awaitReady(
   const brokerIds = brokersOf(state).map((node) => node.nodeId);
   let missing: readonly number[] = brokerIds;
   for (;;) {
-    const exited = state.nodes.find(
-      (node) => node.pid === null || !io.processes.isRunning(node.pid),
-    );
+    const exited = state.nodes.find((node) => !isNodeRunning(io.processes, node));
     if (exited !== undefined) return { kind: "exited", node: exited };
     const views = await Promise.all(
       brokersOf(state).map((node) => unfencedSeenBy(io, state, node)),
@@ -78,6 +80,11 @@ async function unfencedSeenBy(
   return result.kind === "response" ? result.body.brokers.map((broker) => broker.nodeId) : [];
 }
 
+/** True while the node's recorded process runs `sluice start --config` of its file. */
+export function isNodeRunning(processes: ProcessControl, node: ClusterNode): boolean {
+  return node.pid !== null && processes.isRunning(node.pid, node.configPath);
+}
+
 /** How a node is doing: its process runs and its HTTP port accepts, or not. */
 export type NodeStatus = "up" | "down" | "not answering";
 
@@ -86,7 +93,7 @@ export async function statusOf(
   state: ClusterState,
   node: ClusterNode,
 ): Promise<NodeStatus> {
-  if (node.pid === null || !io.processes.isRunning(node.pid)) return "down";
+  if (!isNodeRunning(io.processes, node)) return "down";
   // A node binds its HTTP port before anything else, so a process there that does not accept
   // is not the node (an id reused) or is stuck.
   try {
@@ -107,11 +114,11 @@ export async function stopNodes(
   nodes: readonly ClusterNode[],
   timeoutMs: number,
 ): Promise<readonly number[]> {
-  const running = nodes.filter((node) => node.pid !== null && io.processes.isRunning(node.pid));
+  const running = nodes.filter((node) => isNodeRunning(io.processes, node));
   for (const node of running) if (node.pid !== null) io.processes.signal(node.pid, "SIGTERM");
   const deadlineMs = io.clock.monotonicMs() + timeoutMs;
   const stillRunning = (): ClusterNode[] =>
-    running.filter((node) => node.pid !== null && io.processes.isRunning(node.pid));
+    running.filter((node) => isNodeRunning(io.processes, node));
   while (stillRunning().length > 0 && io.clock.monotonicMs() < deadlineMs) {
     await pause(io.timers, POLL_INTERVAL_MS);
   }

@@ -12,6 +12,7 @@ import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options
 import { format } from "./format.js";
 import {
   awaitReady,
+  isNodeRunning,
   stopNodes,
   type NodeWatchIo,
   type ProcessControl,
@@ -125,9 +126,7 @@ async function up(io: ClusterIo, request: UpRequest): Promise<number> {
   if (existing === undefined) {
     state = await createCluster(io, request);
   } else {
-    const running = existing.nodes.filter(
-      (node) => node.pid !== null && io.processes.isRunning(node.pid),
-    );
+    const running = existing.nodes.filter((node) => isNodeRunning(io.processes, node));
     if (running.length > 0) {
       const ids = running.map((node) => node.nodeId).join(", ");
       throw new Error(`${folder} has nodes running (${ids}): run sluice cluster down first`);
