@@ -20,8 +20,8 @@ import { loadNodeConfigFrom } from "./config/load-config.driver.js";
 import type { NodeConfig } from "./config/node-config.js";
 import type { StartOutput, StartRequest } from "./controller-node-process.js";
 import { startNode, type RunningNode } from "./node.js";
-import { startHttp } from "./node-http.js";
-import { NodeStartError } from "./node-types.js";
+import { bindHttp, serveHttp } from "./node-http.js";
+import { NodeStartError, type NodePorts } from "./node-types.js";
 
 /** The longest delay a Node timer takes (2^31 - 1 ms); the keep-alive timer never fires. */
 const START_KEEP_ALIVE_MS = 2_147_483_647;
@@ -58,15 +58,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   // referenced timer keeps the process alive until the start ends.
   const keepAlive = new NodeTimers({ unref: false }).schedule(START_KEEP_ALIVE_MS, () => undefined);
   try {
-    node = await startNode(ports, {
-      config,
-      format: {
-        clusterIdToFormat: request.clusterIdToFormat,
-        formatsOnFirstStart: request.configPath === undefined,
-      },
-      http: (state) => startHttp(state, { registry, logger: logger.child({ component: "http" }) }),
-      onFatalError,
-    });
+    node = await startWithHttp(ports, { request, config, registry, onFatalError });
   } catch (error) {
     eventLoopDelay.stop();
     if (!(error instanceof NodeStartError)) throw error;
@@ -100,6 +92,40 @@ function processPorts(fs: NodeFileSystem, config: NodeConfig) {
     ...{ random: new CryptoRandom(), metrics: registry },
   };
   return { ports, registry, eventLoopDelay };
+}
+
+/**
+ * Binds the HTTP endpoint first, then starts the node, which gives it its routes once it runs;
+ * a start that fails closes it.
+ */
+async function startWithHttp(
+  ports: NodePorts,
+  context: {
+    readonly request: StartRequest;
+    readonly config: NodeConfig;
+    readonly registry: PrometheusRegistry;
+    readonly onFatalError: (error: unknown) => void;
+  },
+): Promise<RunningNode> {
+  const { request, config, registry } = context;
+  const http = await bindHttp(config, ports.logger.child({ component: "http" }));
+  try {
+    return await startNode(ports, {
+      config,
+      format: {
+        clusterIdToFormat: request.clusterIdToFormat,
+        formatsOnFirstStart: request.configPath === undefined,
+      },
+      http: async (state) => {
+        serveHttp(http, state, { registry });
+        return http;
+      },
+      onFatalError: context.onFatalError,
+    });
+  } catch (error) {
+    await http.close();
+    throw error;
+  }
 }
 
 /**

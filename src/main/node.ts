@@ -4,7 +4,9 @@
  * registering to be assigned one, node-assigned-id.ts) → log manager (recovery) →
  * metadata log (Raft) with its listeners (the controller, the broker's metadata loader) →
  * controller listener → broker lifecycle (register, catch up, unfence) → client listener →
- * periodic tasks → HTTP. `shutdown` undoes it in reverse (node-shutdown.ts).
+ * periodic tasks → HTTP. The Kafka listeners are bound before the storage is touched and each is
+ * handed to its part as it starts (node-port-reservation.ts). `shutdown` undoes it in reverse
+ * (node-shutdown.ts).
  */
 import { brokerId, type NodeId } from "../common/index.js";
 import { RaftDriver, type RaftListener } from "../raft/index.js";
@@ -22,6 +24,7 @@ import {
 import { createControllerSide, readControllerBootstrap } from "./node-controller.js";
 import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
+import { PortReservation } from "./node-port-reservation.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
 import { openLogManager, prepareStorage, type FormatPolicy } from "./node-storage.js";
@@ -48,8 +51,22 @@ export interface RunningNode {
   shutdown(): Promise<void>;
 }
 
-/** Starts a node; throws NodeStartError when its configuration or dirs refuse it. */
+/**
+ * Starts a node; throws NodeStartError when its listeners' ports, configuration or dirs refuse
+ * it. The Kafka listeners are bound first, so that a node that cannot have its ports has not
+ * touched its dirs (`sluice start` binds the HTTP endpoint before calling this).
+ */
 export async function startNode(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
+  const reserved = await PortReservation.reserve(ports.network, options.config);
+  try {
+    return await startOnPorts({ ...ports, network: reserved }, options);
+  } finally {
+    // What no part took over: every listener, when the start failed before serving.
+    await reserved.releaseUnused();
+  }
+}
+
+async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
   const { config } = options;
   const late: LateBound = {};
   const raftLeader = (): NodeId | undefined => {
