@@ -28,7 +28,8 @@ export function printUp(io: StatusIo, state: ClusterState, folder: string): void
   const first = brokers[0];
   const counted = (count: number, noun: string): string =>
     `${count} ${noun}${count === 1 ? "" : "s"}`;
-  const sizes = `${counted(brokers.length, "broker")}, ${counted(controllers.length, "controller")}`;
+  const brokerCount = counted(brokers.length, "broker");
+  const sizes = `${brokerCount}, ${counted(controllers.length, "controller")}`;
   io.write(`Sluice cluster up in ${folder}: ${sizes}`);
   io.write(`bootstrap servers: ${bootstrapServers(state)}`);
   if (first !== undefined) io.write(`dashboard: http://${state.host}:${first.httpPort}/`);

@@ -77,7 +77,7 @@ after(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-test("cluster up prints three brokers' bootstrap servers and a dashboard that answers", async () => {
+test("cluster up prints three bootstrap servers and a dashboard that answers", async () => {
   assert.match(upOutput, /^Sluice cluster up in .*: 3 brokers, 3 controllers$/m);
   const bootstrap = /^bootstrap servers: (.*)$/m.exec(upOutput)?.[1];
   assert.equal(bootstrap?.split(",").length, 3, upOutput);
@@ -89,7 +89,7 @@ test("cluster up prints three brokers' bootstrap servers and a dashboard that an
   await response.text();
 });
 
-test("kafkajs writes to and reads from a topic of replication factor 3 on the cluster", async () => {
+test("kafkajs writes and reads a topic of replication factor 3 on the cluster", async () => {
   const bootstrap = /^bootstrap servers: (.*)$/m.exec(upOutput)?.[1] ?? "";
   const kafka = new Kafka({
     clientId: "cluster-up-test",

@@ -50,7 +50,7 @@ async function startSecond(
   });
 }
 
-test("a second node on the first's HTTP port exits naming sluice.http.listener, unformatted", async () => {
+test("a node on another's HTTP port exits naming sluice.http.listener, unformatted", async () => {
   const dataDir = join(folder, "http-clash");
   const outcome = await startSecond(dataDir, {
     client: await freePort(),
