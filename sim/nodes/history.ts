@@ -2,7 +2,8 @@
  * What the simulated clients did and saw, as a history of events: each produce is invoked, then
  * ends ok (with the offset the leader gave), fail (a refusal that means nothing was written) or
  * info (no answer, or an answer that leaves it open whether the record was written); each read
- * observes records at offsets below the high watermark. The checker judges the cluster from
+ * observes records at offsets below the high watermark; each committed group offset is
+ * acknowledged and read back. The checker judges the cluster from
  * this history and the final reads alone. Imports nothing of src/.
  */
 
@@ -50,6 +51,16 @@ export type HistoryEvent =
         readonly leader: number;
         readonly isr: readonly number[];
       }[];
+      readonly atMs: number;
+    }
+  | {
+      /** An acknowledged OffsetCommit of `offset` for `group` (one partition per group). */
+      readonly kind: "commit" | "offset";
+      readonly client: string;
+      readonly group: string;
+      readonly offset: number;
+      /** When the request was sent (for "offset", the read); `atMs` is when it was answered. */
+      readonly invokedAtMs: number;
       readonly atMs: number;
     }
   | {

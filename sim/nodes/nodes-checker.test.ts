@@ -52,3 +52,14 @@ test("a write that surely failed must never be visible (P12)", () => {
   const log = new Map([[P0, whole.slice(0, 1)]]);
   assert.throws(() => checkHistory(history, log), /P12: a failed/);
 });
+
+test("a group offset read after a newer commit was acknowledged went back (P13)", () => {
+  const history = new History();
+  const commit = { kind: "commit", client: "c", group: "g" } as const;
+  history.record({ ...commit, offset: 5, invokedAtMs: 1, atMs: 2 });
+  const read = { kind: "offset", client: "c", group: "g", invokedAtMs: 3, atMs: 4 } as const;
+  history.record({ ...read, offset: 5 });
+  assert.doesNotThrow(() => checkHistory(history, new Map()));
+  history.record({ ...read, offset: 4 });
+  assert.throws(() => checkHistory(history, new Map()), /P13: c read offset 4 of group g/);
+});

@@ -12,12 +12,15 @@
  * - P8 a fenced broker is never a leader nor in the ISR of a led partition: in each Metadata
  *   answer, the leader and the ISR are among the live brokers the same answer lists.
  * - P12 a write that surely failed is never visible.
+ * - P13 committed group offsets never go back: an OffsetFetch asked after a commit was
+ *   acknowledged returns at least that offset.
  */
 import { InvariantViolation } from "../workloads/registry.js";
 import type { History, HistoryEvent, PartitionKey, ReadRecord } from "./history.js";
 
 type ReadEvent = Extract<HistoryEvent, { readonly kind: "read" }>;
 type MetadataEvent = Extract<HistoryEvent, { readonly kind: "metadata" }>;
+type OffsetEvent = Extract<HistoryEvent, { readonly kind: "commit" | "offset" }>;
 
 /** The final log of each partition, read from offset 0 to the high watermark. */
 export type FinalLogs = ReadonlyMap<PartitionKey, readonly ReadRecord[]>;
@@ -28,6 +31,7 @@ export interface CheckReport {
   readonly undetermined: number;
   readonly recordsRead: number;
   readonly finalRecords: number;
+  readonly offsetsCommitted: number;
 }
 
 export function checkHistory(history: History, logs: FinalLogs): CheckReport {
@@ -36,6 +40,7 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
   const failed = new Set<string>();
   let undetermined = 0;
   let recordsRead = 0;
+  const commits: OffsetEvent[] = [];
   const indexes = new Map<PartitionKey, Map<number, string>>();
   for (const [partition, records] of logs) indexes.set(partition, logIndex(partition, records));
   for (const event of history.events) {
@@ -44,6 +49,8 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
     else if (event.kind === "fail") failed.add(event.value);
     else if (event.kind === "info") undetermined += 1;
     else if (event.kind === "metadata") checkMetadata(event);
+    else if (event.kind === "commit") commits.push(event);
+    else if (event.kind === "offset") checkOffsetRead(event, commits);
     else if (event.kind === "read") {
       recordsRead += event.records.length;
       checkRead(event, indexes.get(event.partition) ?? new Map<number, string>());
@@ -73,7 +80,22 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
     undetermined,
     recordsRead,
     finalRecords,
+    offsetsCommitted: commits.length,
   };
+}
+
+/** P13 for one read of a group's offset: no commit acknowledged before it asked is newer. */
+function checkOffsetRead(read: OffsetEvent, commits: readonly OffsetEvent[]): void {
+  for (const commit of commits) {
+    if (commit.group !== read.group || commit.atMs >= read.invokedAtMs) continue;
+    if (commit.offset > read.offset) {
+      violation(
+        "P13",
+        `${read.client} read offset ${read.offset} of group ${read.group} at ${read.atMs} ms, ` +
+          `after offset ${commit.offset} was acknowledged at ${commit.atMs} ms`,
+      );
+    }
+  }
 }
 
 /** P8 for one Metadata answer: leaders and ISRs of led partitions are live brokers. */

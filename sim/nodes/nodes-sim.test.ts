@@ -10,6 +10,7 @@ const seedCount = 20;
 test(`three production nodes hold every invariant on ${seedCount} seeds`, async () => {
   const failures: string[] = [];
   let acknowledged = 0;
+  let offsetsCommitted = 0;
   const elrModes = new Set<boolean>();
   const faults = new Map<string, number>();
   for (let seed = 1; seed <= seedCount; seed++) {
@@ -21,6 +22,7 @@ test(`three production nodes hold every invariant on ${seedCount} seeds`, async 
       continue;
     }
     acknowledged += outcome.report.acknowledged;
+    offsetsCommitted += outcome.report.offsetsCommitted;
     elrModes.add(outcome.report.isElrEnabled);
     for (const [kind, count] of outcome.report.faultCounts) {
       faults.set(kind, (faults.get(kind) ?? 0) + count);
@@ -30,6 +32,7 @@ test(`three production nodes hold every invariant on ${seedCount} seeds`, async 
   assert.equal(elrModes.size, 2, "seeds with eligible leader replicas on and off");
   // Records were written through the faults, and every kind of fault of the swarm happened.
   assert.ok(acknowledged > seedCount * 50, `only ${acknowledged} writes acknowledged`);
+  assert.ok(offsetsCommitted > seedCount * 10, `only ${offsetsCommitted} offsets committed`);
   for (const kind of ["kill", "isolate", "oneWay", "lossy", "clock", "disk"]) {
     assert.ok((faults.get(kind) ?? 0) > 0, `no ${kind} fault in ${seedCount} seeds`);
   }

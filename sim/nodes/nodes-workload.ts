@@ -2,7 +2,8 @@
  * The `nodes` workload: three combined Sluice nodes built by the production composition root
  * (sim-nodes.ts) on the simulator's ports, a replicated topic (replication factor 3,
  * min.insync.replicas 2), producers with acks=all, acks=1 and an idempotent one that retries
- * every batch until it is acknowledged, and a reader, all speaking the
+ * every batch until it is acknowledged, a reader, and a client committing a group's offsets
+ * through the group coordinator, all speaking the
  * Kafka protocol over the simulated network. Per seed: start the nodes and create the topic,
  * then a fault phase (processes killed and restarted, nodes cut off), then heal: every node up,
  * every partition led with its whole ISR, and one more acks=all write acknowledged. Finally the
@@ -14,6 +15,7 @@ import { InvariantViolation, runSeedPhases, type SeedResult } from "../workloads
 import { SimWorld } from "../world.js";
 import { checkHistory, type CheckReport } from "./nodes-checker.js";
 import { History, partitionKey } from "./history.js";
+import { OFFSETS_PARTITIONS, startCommitter } from "./committer.js";
 import { startIdempotentProducer } from "./idempotent-producer.js";
 import { NodeFaults, type Fault } from "./node-faults.js";
 import { SimClient } from "./sim-client.js";
@@ -30,6 +32,7 @@ const NODE_SETTINGS = {
   "broker.heartbeat.interval.ms": "500",
   "controller.quorum.fetch.timeout.ms": "1000",
   "replica.lag.time.max.ms": "3000",
+  "offsets.topic.num.partitions": String(OFFSETS_PARTITIONS),
 };
 
 export interface NodesRunReport extends CheckReport {
@@ -120,6 +123,7 @@ async function runPhases(
     startProducer(simulation.context("producer-one"), 1),
     startIdempotentProducer(simulation.context("producer-idempotent")),
     startReader(simulation.context("reader")),
+    startCommitter(simulation.context("committer"), "group-0"),
   ];
   const faults = new NodeFaults(world, simulation.nodes, random.fork("faults"), {
     gapMs: { min: 300, max: 2000 },
@@ -150,7 +154,7 @@ async function runPhases(
     `elr=${simulation.isElrEnabled} partitions=${simulation.partitionCount} ` +
     `acked=${report.acknowledged} ` +
     `failed=${report.failed} open=${report.undetermined} read=${report.recordsRead} ` +
-    `final=${report.finalRecords} ${faultCounts}`;
+    `final=${report.finalRecords} commits=${report.offsetsCommitted} ${faultCounts}`;
   const { isElrEnabled } = simulation;
   return { ...report, isElrEnabled, faultCounts: faults.counts, summary };
 }

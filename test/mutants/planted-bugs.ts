@@ -143,4 +143,14 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
     },
     { workload: "nodes", maxSeeds: 20 },
   ),
+  bug(
+    "offset-commit-kept-first",
+    "the group coordinator keeps a partition's first committed offset, not the latest",
+    {
+      file: "src/coordinator/offset-store.js",
+      find: "partitions.set(key.partition, value);",
+      replace: "if (!partitions.has(key.partition)) partitions.set(key.partition, value);",
+    },
+    { workload: "nodes", maxSeeds: 20 },
+  ),
 ];
