@@ -127,7 +127,7 @@ export class NodeFaults {
       if (node.machine.isUp) this.crash(node, keepAllWritten);
     }
     this.diskFailed.clear();
-    for (const node of this.nodes) if (!node.machine.isUp) this.restart(node);
+    for (const node of this.nodes) if (!node.machine.isUp) node.restart();
   }
 
   private scheduleNext(): void {
@@ -199,15 +199,7 @@ export class NodeFaults {
   private kill(node: SimulatedNode, lastsMs: number, crash: CrashOptions): void {
     if (!node.machine.isUp) return;
     this.crash(node, crash);
-    this.later(lastsMs, () => this.restart(node));
-  }
-
-  private restart(node: SimulatedNode): void {
-    if (node.machine.isUp) return;
-    node.machine.restart();
-    void node.start().catch((error: unknown) => {
-      node.fatalError = error;
-    });
+    this.later(lastsMs, () => node.restart());
   }
 
   private others(node: SimulatedNode): string[] {

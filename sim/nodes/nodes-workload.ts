@@ -145,6 +145,7 @@ async function runPhases(
     readAll({ ...reader, partitionCount: simulation.partitionCount }, 1),
   );
   if (logs === undefined) throw new InvariantViolation("liveness: the final read failed");
+  checkAssertions(simulation);
   const keyed = new Map(
     [...logs].map(([partition, records]) => [partitionKey(TOPIC, partition), records]),
   );
@@ -190,7 +191,18 @@ async function healed(simulation: NodesSimulation): Promise<void> {
     const partitions = JSON.stringify([...(view?.partitions ?? [])]);
     views.push(`n${node.nodeId} ${running}, brokers ${view?.brokers.join(",")}: ${partitions}`);
   }
+  checkAssertions(simulation);
   throw new InvariantViolation(
     `liveness: the cluster did not heal within 60 s of the heal: ${views.join("; ")}`,
   );
+}
+
+/** Fails the run when a node broke an assertion (a bug of the node, whatever the faults). */
+function checkAssertions(simulation: NodesSimulation): void {
+  for (const node of simulation.nodes) {
+    const broken = node.brokenAssertion;
+    if (broken !== undefined) {
+      throw new InvariantViolation(`n${node.nodeId} broke an assertion: ${broken.message}`);
+    }
+  }
 }

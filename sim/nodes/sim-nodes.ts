@@ -10,6 +10,7 @@ import {
   type NodeConfig,
   type RunningNode,
 } from "../../src/main/index.js";
+import { AssertionError } from "../../src/common/index.js";
 import { bootstrapRecords, ELIGIBLE_LEADER_REPLICAS_FEATURE } from "../../src/controller/index.js";
 import type { Address } from "../../src/ports/index.js";
 import { encodeMetadataRecord } from "../../src/protocol/index.js";
@@ -22,6 +23,9 @@ import type { SimWorld } from "../world.js";
 
 /** The cluster id every simulated node is formatted with. */
 export const SIM_CLUSTER_ID = "c2x1aWNlLXNpbS0wMDAwMA";
+
+/** How long a supervisor (systemd's Restart=) waits before it starts an exited node again. */
+const SUPERVISOR_RESTART_MS = 1000;
 
 /** The client and controller ports of every simulated node (each node is its own host). */
 export const CLIENT_PORT = 9092;
@@ -70,6 +74,8 @@ export class SimulatedNode {
   running: RunningNode | undefined;
   readonly metrics = new MemoryMetricsSink();
   fatalError: unknown = undefined;
+  /** The first assertion the node broke, if any: a bug, whatever the faults. */
+  brokenAssertion: AssertionError | undefined = undefined;
 
   constructor(
     readonly nodeId: number,
@@ -116,9 +122,11 @@ export class SimulatedNode {
     const running = await startNode(ports, {
       config: simNodeConfig(this.settings),
       format: { clusterIdToFormat: SIM_CLUSTER_ID, formatsOnFirstStart: false },
-      // The process exits, as `sluice start` does on a fatal error; the heal starts it again.
+      // The process exits, as `sluice start` does on a fatal error, and its supervisor starts it
+      // again a second later. A broken assertion is a bug of the node, which the run reports.
       onFatalError: (error) => {
         this.fatalError = error;
+        if (error instanceof AssertionError) this.brokenAssertion ??= error;
         this.world.scheduler.schedule(0, () => this.exit(), { label: "fatal error" });
       },
     });
@@ -126,10 +134,23 @@ export class SimulatedNode {
     return running;
   }
 
+  /** Starts a node whose machine is down again (after a crash, a kill or an exit). */
+  restart(): void {
+    if (this.machine.isUp) return;
+    this.machine.restart();
+    void this.start().catch((error: unknown) => {
+      this.fatalError = error;
+      if (error instanceof AssertionError) this.brokenAssertion ??= error;
+    });
+  }
+
   private exit(): void {
     if (!this.machine.isUp) return;
     this.world.disk(this.machine.name).crashOptions = keepAllWritten;
     this.machine.crash();
     this.running = undefined;
+    this.world.scheduler.schedule(SUPERVISOR_RESTART_MS, () => this.restart(), {
+      label: "supervisor restart",
+    });
   }
 }
