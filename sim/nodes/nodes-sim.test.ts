@@ -12,6 +12,7 @@ test(`three production nodes hold every invariant on ${seedCount} seeds`, async 
   let acknowledged = 0;
   let offsetsCommitted = 0;
   const elrModes = new Set<boolean>();
+  const topologies = new Set<boolean>();
   const faults = new Map<string, number>();
   for (let seed = 1; seed <= seedCount; seed++) {
     const result = await runNodesSeed(seed);
@@ -24,12 +25,14 @@ test(`three production nodes hold every invariant on ${seedCount} seeds`, async 
     acknowledged += outcome.report.acknowledged;
     offsetsCommitted += outcome.report.offsetsCommitted;
     elrModes.add(outcome.report.isElrEnabled);
+    topologies.add(outcome.report.isSeparated);
     for (const [kind, count] of outcome.report.faultCounts) {
       faults.set(kind, (faults.get(kind) ?? 0) + count);
     }
   }
   assert.deepEqual(failures, []);
   assert.equal(elrModes.size, 2, "seeds with eligible leader replicas on and off");
+  assert.equal(topologies.size, 2, "seeds with combined nodes and with separate roles");
   // Records were written through the faults, and every kind of fault of the swarm happened.
   assert.ok(acknowledged > seedCount * 50, `only ${acknowledged} writes acknowledged`);
   assert.ok(offsetsCommitted > seedCount * 10, `only ${offsetsCommitted} offsets committed`);

@@ -1,13 +1,14 @@
 /**
- * The `nodes` workload: three combined Sluice nodes built by the production composition root
- * (sim-nodes.ts) on the simulator's ports, a replicated topic (replication factor 3,
- * min.insync.replicas 2), producers with acks=all, acks=1 and an idempotent one that retries
- * every batch until it is acknowledged, a reader, and a client committing a group's offsets
- * through the group coordinator, all speaking the
- * Kafka protocol over the simulated network. Per seed: start the nodes and create the topic,
- * then a fault phase (processes killed and restarted, nodes cut off), then heal: every node up,
- * every partition led with its whole ISR, and one more acks=all write acknowledged. Finally the
- * log is read back from the leaders and the history judged by the independent checker.
+ * The `nodes` workload: three combined Sluice nodes, or three controllers and three brokers, as
+ * the seed draws, each built by the production composition root (sim-nodes.ts) on the
+ * simulator's ports; a replicated topic (replication factor 3, min.insync.replicas 2);
+ * producers with acks=all, acks=1 and an idempotent one that retries every batch until it is
+ * acknowledged, a reader, and a client committing a group's offsets through the group
+ * coordinator, all speaking the Kafka protocol over the simulated network. Per seed: start the
+ * nodes and create the topic, then a fault phase (the swarm of node-faults.ts), then heal:
+ * every node up, every partition led with its whole ISR, and one more acks=all write
+ * acknowledged. Finally the log is read back from the leaders and the history judged by the
+ * independent checker.
  */
 import { createTopics } from "../../src/protocol/index.js";
 import { settle } from "../settle.js";
@@ -19,11 +20,19 @@ import { OFFSETS_PARTITIONS, startCommitter } from "./committer.js";
 import { startIdempotentProducer } from "./idempotent-producer.js";
 import { NodeFaults, type Fault } from "./node-faults.js";
 import { SimClient } from "./sim-client.js";
-import { combinedNodeSettings, hostOf, SimulatedNode } from "./sim-nodes.js";
+import {
+  brokerNodeSettings,
+  combinedNodeSettings,
+  controllerNodeSettings,
+  hostOf,
+  SimulatedNode,
+} from "./sim-nodes.js";
 import { clusterOf, partitionsOf } from "./wire.js";
 import { readAll, startProducer, startReader, type WorkerContext } from "./workers.js";
 
-const NODE_IDS = [1, 2, 3];
+/** The voters: combined nodes, or controllers beside brokers 4-6. */
+const VOTER_IDS = [1, 2, 3];
+const SEPARATE_BROKER_IDS = [4, 5, 6];
 const TOPIC = "events";
 
 /** Failures noticed within seconds, as the multi-process tests set them. */
@@ -37,6 +46,7 @@ const NODE_SETTINGS = {
 
 export interface NodesRunReport extends CheckReport {
   readonly isElrEnabled: boolean;
+  readonly isSeparated: boolean;
   readonly faultCounts: ReadonlyMap<string, number>;
   readonly summary: string;
 }
@@ -47,6 +57,10 @@ class NodesSimulation {
   readonly nodes: SimulatedNode[];
   readonly history = new History();
   readonly partitionCount: number;
+  /** Whether controllers and brokers are separate processes (else three combined nodes). */
+  readonly isSeparated: boolean;
+  /** The nodes with the broker role, which clients talk to. */
+  readonly brokerIds: readonly number[];
   /** Whether the cluster is formatted with eligible leader replicas (KIP-966). */
   readonly isElrEnabled: boolean;
 
@@ -55,17 +69,24 @@ class NodesSimulation {
     const random = this.world.scheduler.random.fork("nodes-workload");
     this.partitionCount = random.between(1, 3);
     this.isElrEnabled = random.chance(0.5);
-    this.nodes = NODE_IDS.map((id) => {
-      const settings = combinedNodeSettings(id, NODE_IDS, NODE_SETTINGS);
-      return new SimulatedNode(id, this.world.node(hostOf(id)), this.world, settings);
-    });
+    this.isSeparated = random.chance(0.5);
+    this.brokerIds = this.isSeparated ? SEPARATE_BROKER_IDS : VOTER_IDS;
+    const node = (id: number, settings: Record<string, string>) =>
+      new SimulatedNode(id, this.world.node(hostOf(id)), this.world, settings);
+    this.nodes = this.isSeparated
+      ? [
+          ...VOTER_IDS.map((id) => node(id, controllerNodeSettings(id, VOTER_IDS, NODE_SETTINGS))),
+          ...this.brokerIds.map((id) => node(id, brokerNodeSettings(id, VOTER_IDS, NODE_SETTINGS))),
+        ]
+      : VOTER_IDS.map((id) => node(id, combinedNodeSettings(id, VOTER_IDS, NODE_SETTINGS)));
   }
 
   context(name: string): WorkerContext {
     const client = new SimClient(this.world, name);
     const random = this.world.scheduler.random.fork(`client/${name}`);
     const { history, partitionCount } = this;
-    return { client, history, nodeIds: NODE_IDS, topic: TOPIC, partitionCount, random };
+    const nodeIds = this.brokerIds;
+    return { client, history, nodeIds, topic: TOPIC, partitionCount, random };
   }
 }
 
@@ -101,7 +122,12 @@ async function setUp(simulation: NodesSimulation): Promise<void> {
   };
   const created = await settle(
     world.scheduler,
-    admin.call(1, createTopics, { topics: [topic], timeoutMs: 10_000 }, 7),
+    admin.call(
+      simulation.brokerIds[0] ?? 1,
+      createTopics,
+      { topics: [topic], timeoutMs: 10_000 },
+      7,
+    ),
     deadline,
   );
   const errorCode = created.kind === "response" ? created.body.topics[0]?.errorCode : undefined;
@@ -142,7 +168,7 @@ async function runPhases(
   const reader = simulation.context("final-reader");
   const logs = await settle(
     world.scheduler,
-    readAll({ ...reader, partitionCount: simulation.partitionCount }, 1),
+    readAll({ ...reader, partitionCount: simulation.partitionCount }, simulation.brokerIds[0] ?? 1),
   );
   if (logs === undefined) throw new InvariantViolation("liveness: the final read failed");
   checkAssertions(simulation);
@@ -152,12 +178,13 @@ async function runPhases(
   const report = checkHistory(simulation.history, keyed);
   const faultCounts = [...faults.counts].map(([kind, count]) => `${kind}=${count}`).join(" ");
   const summary =
-    `elr=${simulation.isElrEnabled} partitions=${simulation.partitionCount} ` +
+    `${simulation.isSeparated ? "separate" : "combined"} elr=${simulation.isElrEnabled} ` +
+    `partitions=${simulation.partitionCount} ` +
     `acked=${report.acknowledged} ` +
     `failed=${report.failed} open=${report.undetermined} read=${report.recordsRead} ` +
     `final=${report.finalRecords} commits=${report.offsetsCommitted} ${faultCounts}`;
-  const { isElrEnabled } = simulation;
-  return { ...report, isElrEnabled, faultCounts: faults.counts, summary };
+  const { isElrEnabled, isSeparated } = simulation;
+  return { ...report, isElrEnabled, isSeparated, faultCounts: faults.counts, summary };
 }
 
 /**
@@ -170,11 +197,11 @@ async function healed(simulation: NodesSimulation): Promise<void> {
   const acknowledgedBefore = simulation.history.acknowledgedCount();
   const isWhole = async (): Promise<boolean> => {
     if (simulation.nodes.some((node) => node.running === undefined)) return false;
-    for (const nodeId of NODE_IDS) {
+    for (const nodeId of simulation.brokerIds) {
       const partitions = await partitionsOf(probe, nodeId, TOPIC);
       if (partitions === undefined || partitions.size !== simulation.partitionCount) return false;
       for (const state of partitions.values()) {
-        if (state.leader < 0 || state.isr.length !== NODE_IDS.length) return false;
+        if (state.leader < 0 || state.isr.length !== simulation.brokerIds.length) return false;
       }
     }
     return simulation.history.acknowledgedCount() > acknowledgedBefore;

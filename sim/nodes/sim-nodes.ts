@@ -57,6 +57,36 @@ export function combinedNodeSettings(
   };
 }
 
+/** The properties of controller-only node `nodeId` of a quorum of `voterIds`. */
+export function controllerNodeSettings(
+  nodeId: number,
+  voterIds: readonly number[],
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const host = hostOf(nodeId);
+  const settings: Record<string, string> = {
+    ...combinedNodeSettings(nodeId, voterIds, extra),
+    "process.roles": "controller",
+    listeners: `CONTROLLER://${host}:${CONTROLLER_PORT}`,
+  };
+  delete settings["advertised.listeners"];
+  return settings;
+}
+
+/** The properties of broker-only node `nodeId` of a cluster whose voters are `voterIds`. */
+export function brokerNodeSettings(
+  nodeId: number,
+  voterIds: readonly number[],
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const host = hostOf(nodeId);
+  return {
+    ...combinedNodeSettings(nodeId, voterIds, extra),
+    "process.roles": "broker",
+    listeners: `PLAINTEXT://${host}:${CLIENT_PORT}`,
+  };
+}
+
 /** The NodeConfig of `settings`, as `sluice start --config` would load it. */
 export function simNodeConfig(settings: Readonly<Record<string, string>>): NodeConfig {
   const text = Object.entries(settings)
