@@ -12,3 +12,10 @@ test("the Raft clock follows monotonic time when the wall clock is stepped back"
   assert.equal(clock.nowMs(), 1_700_000_001_000);
   assert.equal(clock.monotonicMs(), 1050);
 });
+
+test("the Raft clock gives whole milliseconds from a monotonic clock with fractions", () => {
+  let monotonicMs = 10.25;
+  const clock = steadyClock({ nowMs: () => 1_000, monotonicMs: () => monotonicMs });
+  monotonicMs = 12.9;
+  assert.equal(clock.nowMs(), 1_002);
+});

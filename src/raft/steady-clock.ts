@@ -9,7 +9,8 @@ export function steadyClock(clock: Clock): Clock {
   const wallAtStartMs = clock.nowMs();
   const monotonicAtStartMs = clock.monotonicMs();
   return {
-    nowMs: () => wallAtStartMs + (clock.monotonicMs() - monotonicAtStartMs),
+    // Whole milliseconds, as a wall clock gives them: the monotonic clock may have fractions.
+    nowMs: () => Math.floor(wallAtStartMs + (clock.monotonicMs() - monotonicAtStartMs)),
     monotonicMs: () => clock.monotonicMs(),
   };
 }
