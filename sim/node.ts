@@ -2,6 +2,15 @@ import { assert } from "../src/common/index.js";
 import type { Clock, Timer, Timers } from "../src/ports/index.js";
 import type { SeededRandom } from "./random.js";
 
+/**
+ * A fraction of a millisecond for simulated time `ms`, so that a machine's monotonic clock shows
+ * fractions as performance.now() does, and differences of two readings do too; below 1, so the
+ * clock still never goes backwards.
+ */
+function monotonicFractionMs(ms: number): number {
+  return (Math.imul(Math.floor(ms), 2654435761) >>> 0) / 4294967296;
+}
+
 /** What a node needs from the scheduler that runs it. */
 export interface NodeHost {
   readonly clock: Clock;
@@ -46,7 +55,11 @@ export class SimNode {
     this.random = host.random.fork(`node/${name}`);
     this.clock = {
       nowMs: () => host.clock.nowMs() + this.wallSkewMs,
-      monotonicMs: () => host.clock.monotonicMs(),
+      // performance.now() has fractions of a millisecond; so does a simulated machine's clock.
+      monotonicMs: () => {
+        const ms = host.clock.monotonicMs();
+        return ms + monotonicFractionMs(ms);
+      },
     };
     this.timers = {
       schedule: (delayMs, callback) =>

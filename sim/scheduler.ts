@@ -110,7 +110,9 @@ export class Scheduler {
   schedule(delayMs: number, callback: () => void, options: ScheduleOptions = {}): Timer {
     assert(Number.isFinite(delayMs), "a delay is a finite number");
     const event: ScheduledEvent = {
-      timeMs: this.nowMs() + Math.max(0, delayMs),
+      // Whole milliseconds, as Node's timers fire: the simulated time stays an integer even when
+      // a delay was computed from a monotonic clock with fractions.
+      timeMs: this.nowMs() + Math.ceil(Math.max(0, delayMs)),
       tieBreak: this.tieBreaks.nextUint32(),
       sequence: this.sequence++,
       label: options.label ?? "event",
