@@ -1,10 +1,11 @@
 /**
  * The client listeners of a broker (every listener that is not a controller listener), with the
  * request path's router: the client APIs over the replica manager, the metadata cache, the
- * produce and fetch purgatories, the fetch sessions and the admin forwarder, then ApiVersions
- * last so that it advertises the whole table.
+ * produce and fetch purgatories, the fetch sessions and the admin forwarder, the group and
+ * transaction coordinators, then ApiVersions last so that it advertises the whole table.
  */
 import {
+  BrokerMarkerSender,
   DelayedOperationPurgatory,
   FetchSessionCache,
   initProducerIdHandler,
@@ -13,12 +14,15 @@ import {
   registerApiVersions,
   registerClientApis,
   registerGroupApis,
+  registerTransactionApis,
   type SocketServer,
 } from "../broker/index.js";
-import { GroupCoordinator } from "../coordinator/index.js";
+import { ClientPool } from "../client/index.js";
+import { GroupCoordinator, TransactionCoordinator } from "../coordinator/index.js";
 import { METADATA_VERSION_FEATURE } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
+import { transactionSettingsOf } from "./config/definitions-transaction.js";
 import { staticConfigOf } from "./node-settings.js";
 import type { NodeParts } from "./node-shutdown.js";
 
@@ -68,14 +72,23 @@ export async function openClientListener(
     replicaManager: broker.replicaManager,
     logger: ports.logger.child({ component: "group-coordinator" }),
   });
+  const transactions = openTransactions(parts, broker, coordinator);
   registerGroupApis(router, {
     coordinator,
+    transactions: transactions.coordinator,
     metadataCache: broker.metadataCache,
     forwarder: broker.forwarder,
     clock: ports.clock,
     requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
   });
-  router.register(initProducerIdHandler(broker.producerIds));
+  router.register(initProducerIdHandler(broker.producerIds, transactions.coordinator));
+  registerTransactionApis(router, {
+    transactions: transactions.coordinator,
+    groups: coordinator,
+    metadataCache: broker.metadataCache,
+    markers: transactions.markers,
+    clock: ports.clock,
+  });
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
   parts.servers.push(server);
@@ -88,10 +101,44 @@ export async function openClientListener(
     await server.close();
     purgatories.produce.close();
     purgatories.fetch.close();
+    await transactions.coordinator.close();
+    transactions.pool.close();
     await coordinator.close();
     await apis.autoTopicCreator.whenIdle();
   };
   return { close };
+}
+
+/** The transaction coordinator, its marker channel and the connections that channel uses. */
+function openTransactions(parts: NodeParts, broker: BrokerSide, groups: GroupCoordinator) {
+  const { ports, config, identity } = parts;
+  const markers = {
+    replicaManager: broker.replicaManager,
+    groups,
+    timers: ports.timers,
+    clock: ports.clock,
+  };
+  const pool = new ClientPool(ports, {
+    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
+    clientId: `broker-${identity.nodeId}-txn-markers`,
+  });
+  const sender = new BrokerMarkerSender({
+    brokerId: identity.nodeId,
+    metadataCache: broker.metadataCache,
+    listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
+    pool,
+    local: markers,
+    logger: ports.logger.child({ component: "txn-markers" }),
+  });
+  const coordinator = new TransactionCoordinator({
+    ...ports,
+    config: transactionSettingsOf(config.values),
+    replicaManager: broker.replicaManager,
+    producerIds: broker.producerIds,
+    markers: sender,
+    logger: ports.logger.child({ component: "transaction-coordinator" }),
+  });
+  return { coordinator, markers, pool };
 }
 
 /** The finalized features (KIP-584) of the broker's current image, for ApiVersions v3+. */

@@ -3,6 +3,7 @@
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
 import type { BrokerId } from "../common/index.js";
+import type { LeaderOrigin } from "../storage/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -10,6 +11,14 @@ export interface Refusal {
   readonly kind: "error";
   readonly errorCode: number;
   readonly errorMessage?: string;
+}
+
+/** How appendRecordsToLeader appends: for a producer (the default) or for a coordinator. */
+export interface AppendToLeaderOptions {
+  readonly requiredAcks: number;
+  readonly nowMs: number;
+  /** "coordinator" for end markers and a coordinator's transactional records (KIP-98). */
+  readonly origin?: LeaderOrigin;
 }
 
 /** The outcome of appendRecordsToLeader (one partition of a Produce request). */

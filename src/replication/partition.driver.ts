@@ -29,6 +29,7 @@ import { produceRulesOf, type PartitionConfig } from "./partition-config.js";
 import {
   divergedRead,
   type AppendOutcome,
+  type AppendToLeaderOptions,
   type DeleteRecordsOutcome,
   type EpochEndOffset,
   type FollowerAppendOutcome,
@@ -199,7 +200,7 @@ export class Partition {
    */
   async appendRecordsToLeader(
     records: Uint8Array,
-    options: { readonly requiredAcks: number; readonly nowMs: number },
+    options: AppendToLeaderOptions,
   ): Promise<AppendOutcome> {
     const refuse = (errorCode: number, errorMessage?: string): AppendOutcome => ({
       kind: "error",
@@ -211,14 +212,13 @@ export class Partition {
     const checked = this.state.checkAppend(options.requiredAcks);
     if (checked !== ErrorCode.NONE) return refuse(checked);
     const config = this.options.config();
-    const validation = validateProduceRecords(records, produceRulesOf(config), options.nowMs);
+    const validation = validateProduceRecords(records, produceRulesOf(config), options);
     if (!validation.ok)
       return { kind: "error", ...validation, logStartOffset: this.state.logStartOffset };
-    const leaderEpoch = this.state.leaderEpoch;
+    const at = { leaderEpoch: this.state.leaderEpoch, origin: options.origin ?? "client" } as const;
     let appended;
     try {
-      const bytes = validation.header.bytes;
-      appended = await this.access.use((log) => log.appendAsLeader(bytes, { leaderEpoch }));
+      appended = await this.access.use((log) => log.appendAsLeader(validation.header.bytes, at));
     } catch (error) {
       return producerOutcome(error, this.state.logStartOffset) ?? refuse(this.errorCodeOf(error));
     }

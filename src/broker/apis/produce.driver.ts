@@ -8,9 +8,9 @@
  *   responses are out, so that the producer notices (Kafka does the same);
  * - acks=-1 waits in the purgatory (DelayedProduce) until the high watermark covers each
  *   append, or `timeoutMs`, when the partitions still waiting get REQUEST_TIMED_OUT;
- * - a transactional id: Sluice has no transaction coordinator, so no transaction can be ongoing
- *   and every partition is refused with INVALID_TXN_STATE, as Kafka's partition verification
- *   (KIP-890) refuses a transactional produce to a partition outside an ongoing transaction.
+ * - a transactional producer's batches are appended like any other; the partition's producer
+ *   state takes the first transactional batch of a producer as the start of its transaction,
+ *   which that producer's COMMIT or ABORT marker ends (KIP-98).
  *
  * From v10 (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
  * names its current leader, and the response gives that leader's endpoint.
@@ -86,10 +86,6 @@ function requestRefusal(
 ): { readonly errorCode: number; readonly message: string } | undefined {
   if (request.acks !== 0 && request.acks !== 1 && request.acks !== -1) {
     return { errorCode: ErrorCode.INVALID_REQUIRED_ACKS, message: `acks ${request.acks}` };
-  }
-  if (request.transactionalId !== null) {
-    const message = "transactions are not supported by this broker";
-    return { errorCode: ErrorCode.INVALID_TXN_STATE, message };
   }
   return undefined;
 }

@@ -35,12 +35,8 @@ import { DeletedSegments } from "./deleted-segments.driver.js";
 import { GroupCommit } from "./group-commit.driver.js";
 import { checkLogConfig, type LogConfig, type TopicPartition } from "./log-config.js";
 import { LogAppendError, LogClosedError, LogFailedError, isIoError } from "./log-errors.js";
-import {
-  loadLog,
-  type LoadedLog,
-  type OpenLogOptions,
-  type RecoveryReport,
-} from "./log-loader.driver.js";
+import { loadLog, type LoadedLog, type OpenLogOptions } from "./log-loader.driver.js";
+import type { RecoveryReport } from "./log-loader.driver.js";
 import {
   readSegments,
   type FileSlice,
@@ -55,6 +51,7 @@ import { SegmentList, isCoveredBy } from "./segment-list.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
 import { loadProducerState } from "./producer-state-load.driver.js";
+import type { LeaderOrigin } from "./producer-append.js";
 
 type LogState =
   | { readonly kind: "open" }
@@ -177,9 +174,9 @@ export class PartitionLog {
    */
   appendAsLeader(
     records: Uint8Array,
-    options: { readonly leaderEpoch: number },
+    options: { readonly leaderEpoch: number; readonly origin?: LeaderOrigin },
   ): Promise<AppendResult> {
-    const mode = { kind: "leader", leaderEpoch: options.leaderEpoch } as const;
+    const mode = { kind: "leader", origin: "client", ...options } as const;
     return this.guarded(() => this.append(records, mode));
   }
 

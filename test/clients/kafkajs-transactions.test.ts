@@ -1,0 +1,115 @@
+/**
+ * kafkajs's transactional producer against a Sluice node: it finds its transaction coordinator
+ * (FindCoordinator key type 1), gets a producer id and epoch for its transactional id, adds
+ * partitions, sends, and commits or aborts. Offsets sent in a transaction become the group's only when it
+ * commits, and a second producer with the same transactional id fences the first.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { Kafka, logLevel, type Admin } from "kafkajs";
+import { SluiceProcess, withDeadline } from "./sluice-process.js";
+import { recordCompatibility } from "./compatibility-record.js";
+
+let node: SluiceProcess;
+let kafka: Kafka;
+let admin: Admin;
+const TOPIC = "transactional-topic";
+
+before(async () => {
+  node = await SluiceProcess.create(["group.initial.rebalance.delay.ms=0"]);
+  await node.start();
+  kafka = new Kafka({
+    clientId: "sluice-transactions-test",
+    brokers: [node.bootstrap],
+    logLevel: logLevel.NOTHING,
+  });
+  admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 2 }], waitForLeaders: true });
+});
+
+after(async () => {
+  try {
+    await recordCompatibility(node, "kafkajs");
+  } finally {
+    await admin?.disconnect();
+    await node.destroy();
+  }
+});
+
+function transactionalProducer(transactionalId: string) {
+  return kafka.producer({
+    transactionalId,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+  });
+}
+
+function messages(prefix: string, count: number) {
+  return Array.from({ length: count }, (_, index) => ({
+    key: `k${index}`,
+    value: `${prefix}-${index}`,
+  }));
+}
+
+test("offsets sent in a transaction become the group's only when it commits", async () => {
+  const groupId = "transactional-offsets";
+  const producer = transactionalProducer("txn-offsets");
+  await producer.connect();
+  const fetchOffset = async (): Promise<string | undefined> => {
+    const [topic] = await admin.fetchOffsets({ groupId, topics: [TOPIC] });
+    return topic?.partitions.find((partition) => partition.partition === 0)?.offset;
+  };
+  try {
+    const aborted = await producer.transaction();
+    await aborted.send({ topic: TOPIC, messages: messages("offsets-aborted", 1) });
+    await aborted.sendOffsets({
+      consumerGroupId: groupId,
+      topics: [{ topic: TOPIC, partitions: [{ partition: 0, offset: "7" }] }],
+    });
+    await aborted.abort();
+    assert.equal(await fetchOffset(), "-1", "an aborted transaction's offsets are dropped");
+    const kept = await producer.transaction();
+    await kept.send({ topic: TOPIC, messages: messages("offsets-committed", 1) });
+    await kept.sendOffsets({
+      consumerGroupId: groupId,
+      topics: [{ topic: TOPIC, partitions: [{ partition: 0, offset: "11" }] }],
+    });
+    assert.equal(await fetchOffset(), "-1", "offsets are not visible before the commit");
+    await kept.commit();
+    // The commit returns once PrepareCommit is durable; the marker on the offsets partition
+    // follows, so the offset is waited for.
+    const visible = async (): Promise<void> => {
+      while ((await fetchOffset()) !== "11") await new Promise((resolve) => setImmediate(resolve));
+    };
+    await withDeadline(visible(), 30_000, () => "the committed offset never became visible");
+  } finally {
+    await producer.disconnect();
+  }
+});
+
+test("a second producer with the same transactional id fences the first", async () => {
+  const first = transactionalProducer("txn-fenced");
+  await first.connect();
+  const second = transactionalProducer("txn-fenced");
+  try {
+    const before = await first.transaction();
+    await before.send({ topic: TOPIC, messages: messages("fenced-before", 1) });
+    await before.commit();
+    await second.connect();
+    // kafkajs sends InitProducerId for the transactional id when its first transaction begins.
+    const current = await second.transaction();
+    const fenced = await first.transaction();
+    await assert.rejects(
+      fenced.send({ topic: TOPIC, messages: messages("fenced-after", 1) }),
+      (error: Error) => /epoch|fenced/i.test(`${error.name} ${error.message}`),
+      "the fenced producer's next send is refused",
+    );
+    await current.send({ topic: TOPIC, messages: messages("fencing", 1) });
+    await current.commit();
+  } finally {
+    await first.disconnect().catch(() => undefined);
+    await second.disconnect();
+  }
+});
