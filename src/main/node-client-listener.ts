@@ -48,6 +48,13 @@ export async function openClientListener(
     fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
   };
   const router = new RequestRouter({ logger: ports.logger });
+  const coordinator = new GroupCoordinator({
+    ...ports,
+    config: config.group,
+    replicaManager: broker.replicaManager,
+    logger: ports.logger.child({ component: "group-coordinator" }),
+  });
+  const transactions = openTransactions(parts, broker, coordinator);
   const apis = registerClientApis(router, {
     config: {
       brokerId: identity.nodeId,
@@ -65,14 +72,8 @@ export async function openClientListener(
     fetchSessions: new FetchSessionCache({ random: ports.random }),
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
+    transactions: transactions.coordinator,
   });
-  const coordinator = new GroupCoordinator({
-    ...ports,
-    config: config.group,
-    replicaManager: broker.replicaManager,
-    logger: ports.logger.child({ component: "group-coordinator" }),
-  });
-  const transactions = openTransactions(parts, broker, coordinator);
   registerGroupApis(router, {
     coordinator,
     transactions: transactions.coordinator,

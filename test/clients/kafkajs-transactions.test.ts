@@ -1,7 +1,8 @@
 /**
  * kafkajs's transactional producer against a Sluice node: it finds its transaction coordinator
  * (FindCoordinator key type 1), gets a producer id and epoch for its transactional id, adds
- * partitions, sends, and commits or aborts. Offsets sent in a transaction become the group's only when it
+ * partitions, sends, and commits or aborts; a read_committed consumer sees the committed records
+ * and never the aborted ones. Offsets sent in a transaction become the group's only when it
  * commits, and a second producer with the same transactional id fences the first.
  */
 import { after, before, test } from "node:test";
@@ -52,6 +53,55 @@ function messages(prefix: string, count: number) {
     value: `${prefix}-${index}`,
   }));
 }
+
+test("a read_committed consumer sees committed transactions and never aborted ones", async () => {
+  const producer = transactionalProducer("txn-commit-abort");
+  await producer.connect();
+  const committed: string[] = [];
+  try {
+    for (let round = 0; round < 3; round++) {
+      const kept = await producer.transaction();
+      const keptMessages = messages(`committed-${round}`, 5);
+      await kept.send({ topic: TOPIC, messages: keptMessages });
+      await kept.commit();
+      committed.push(...keptMessages.map((message) => message.value));
+      const dropped = await producer.transaction();
+      await dropped.send({ topic: TOPIC, messages: messages(`aborted-${round}`, 5) });
+      await dropped.abort();
+    }
+  } finally {
+    await producer.disconnect();
+  }
+  const consumer = kafka.consumer({
+    groupId: "read-committed-readers",
+    readUncommitted: false,
+    sessionTimeout: 10_000,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+  const seen: string[] = [];
+  const done = new Promise<void>((resolve) => {
+    void consumer.run({
+      eachMessage: async ({ message }) => {
+        seen.push(message.value?.toString() ?? "");
+        if (seen.filter((value) => value.startsWith("committed")).length >= committed.length) {
+          resolve();
+        }
+      },
+    });
+  });
+  try {
+    await withDeadline(done, 60_000, () => `only ${seen.length} of ${committed.length} arrived`);
+  } finally {
+    await consumer.disconnect();
+  }
+  assert.deepEqual(
+    seen.filter((value) => value.startsWith("aborted")),
+    [],
+    "no aborted record is read",
+  );
+  assert.deepEqual([...seen].sort(), [...committed].sort(), "each committed record is read once");
+});
 
 test("offsets sent in a transaction become the group's only when it commits", async () => {
   const groupId = "transactional-offsets";

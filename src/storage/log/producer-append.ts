@@ -29,7 +29,13 @@ export interface MarkerOf {
 export function markerOf(batch: FramedBatch): MarkerOf | undefined {
   const { header } = batch;
   if (!header.isControl || !header.isTransactional || header.producerId < 0) return undefined;
-  const bytes = batch.input.subarray(batch.offsetInInput, batch.offsetInInput + batch.sizeInBytes);
+  return markerOfBytes(
+    batch.input.subarray(batch.offsetInInput, batch.offsetInInput + batch.sizeInBytes),
+  );
+}
+
+/** The end marker of a control batch's bytes, or undefined when it holds none. */
+export function markerOfBytes(bytes: Uint8Array): MarkerOf | undefined {
   const decoded = decodeRecords(bytes, { maxDecompressedBytes: bytes.length * 64 + 1024 });
   const first = decoded.ok ? decoded.records[0] : undefined;
   if (first === undefined) return undefined;
