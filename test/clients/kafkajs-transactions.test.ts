@@ -3,13 +3,15 @@
  * (FindCoordinator key type 1), gets a producer id and epoch for its transactional id, adds
  * partitions, sends, and commits or aborts; a read_committed consumer sees the committed records
  * and never the aborted ones. Offsets sent in a transaction become the group's only when it
- * commits, and a second producer with the same transactional id fences the first.
+ * commits, a second producer with the same transactional id fences the first, and the
+ * coordinator aborts a transaction left open past its timeout.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { SluiceProcess, withDeadline } from "./sluice-process.js";
 import { recordCompatibility } from "./compatibility-record.js";
+import { readCommitted } from "./read-committed.js";
 
 let node: SluiceProcess;
 let kafka: Kafka;
@@ -17,7 +19,11 @@ let admin: Admin;
 const TOPIC = "transactional-topic";
 
 before(async () => {
-  node = await SluiceProcess.create(["group.initial.rebalance.delay.ms=0"]);
+  node = await SluiceProcess.create([
+    "group.initial.rebalance.delay.ms=0",
+    // The coordinator looks for expired transactions often, for the timeout test.
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms=100",
+  ]);
   await node.start();
   kafka = new Kafka({
     clientId: "sluice-transactions-test",
@@ -72,29 +78,11 @@ test("a read_committed consumer sees committed transactions and never aborted on
   } finally {
     await producer.disconnect();
   }
-  const consumer = kafka.consumer({
+  const seen = await readCommitted(kafka, {
+    topic: TOPIC,
     groupId: "read-committed-readers",
-    readUncommitted: false,
-    sessionTimeout: 10_000,
+    committedCount: committed.length,
   });
-  await consumer.connect();
-  await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-  const seen: string[] = [];
-  const done = new Promise<void>((resolve) => {
-    void consumer.run({
-      eachMessage: async ({ message }) => {
-        seen.push(message.value?.toString() ?? "");
-        if (seen.filter((value) => value.startsWith("committed")).length >= committed.length) {
-          resolve();
-        }
-      },
-    });
-  });
-  try {
-    await withDeadline(done, 60_000, () => `only ${seen.length} of ${committed.length} arrived`);
-  } finally {
-    await consumer.disconnect();
-  }
   assert.deepEqual(
     seen.filter((value) => value.startsWith("aborted")),
     [],
@@ -161,5 +149,34 @@ test("a second producer with the same transactional id fences the first", async 
   } finally {
     await first.disconnect().catch(() => undefined);
     await second.disconnect();
+  }
+});
+
+test("an open transaction holds the last stable offset until the coordinator aborts it", async () => {
+  const topic = "transaction-timeout";
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+  const producer = kafka.producer({
+    transactionalId: "txn-timeout",
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    transactionTimeout: 1_000,
+  });
+  await producer.connect();
+  // kafkajs asks ListOffsets with read_committed: `high` is the last stable offset.
+  const stableOffset = async (): Promise<string | undefined> =>
+    (await admin.fetchTopicOffsets(topic)).find((partition) => partition.partition === 0)?.high;
+  try {
+    const open = await producer.transaction();
+    await open.send({ topic, messages: messages("timed-out", 3) });
+    assert.equal(await stableOffset(), "0", "the open transaction holds the stable offset");
+    const aborted = async (): Promise<void> => {
+      // Three records and the coordinator's ABORT marker.
+      while ((await stableOffset()) !== "4") await new Promise((resolve) => setImmediate(resolve));
+    };
+    await withDeadline(aborted(), 30_000, () => "the expired transaction was never aborted");
+    await assert.rejects(open.commit(), "the producer was fenced by the abort");
+  } finally {
+    await producer.disconnect();
   }
 });
