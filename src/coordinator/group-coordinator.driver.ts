@@ -3,7 +3,11 @@
  * pure state, the one timer for its earliest deadline, the JoinGroup and SyncGroup requests that
  * wait for a rebalance, the loading of `__consumer_offsets` partitions this broker leads, and
  * the durable writing of commits through the replica manager (acks=-1: a commit is visible and
- * answered only once the high watermark covers it).
+ * answered only once the high watermark covers it), and the transactional commits
+ * (TxnOffsetCommit) that wait for their transaction's end marker.
+ *
+ * This file owns one state machine: the coordinator's partitions, below, with the timers,
+ * waiters and writes that hang on them.
  *
  * Each offsets partition is, for this driver, notCoordinator → loading (this broker became its
  * leader) → active (its log is replayed); from loading or active it goes back to notCoordinator

@@ -15,6 +15,7 @@ import {
   registerClientApis,
   registerGroupApis,
   registerTransactionApis,
+  type MarkerWriterDependencies,
   type SocketServer,
 } from "../broker/index.js";
 import { ClientPool } from "../client/index.js";
@@ -48,13 +49,7 @@ export async function openClientListener(
     fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
   };
   const router = new RequestRouter({ logger: ports.logger });
-  const coordinator = new GroupCoordinator({
-    ...ports,
-    config: config.group,
-    replicaManager: broker.replicaManager,
-    logger: ports.logger.child({ component: "group-coordinator" }),
-  });
-  const transactions = openTransactions(parts, broker, coordinator);
+  const coordinators = openCoordinators(parts, broker);
   const apis = registerClientApis(router, {
     config: {
       brokerId: identity.nodeId,
@@ -72,24 +67,9 @@ export async function openClientListener(
     fetchSessions: new FetchSessionCache({ random: ports.random }),
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
-    transactions: transactions.coordinator,
+    transactions: coordinators.transactions,
   });
-  registerGroupApis(router, {
-    coordinator,
-    transactions: transactions.coordinator,
-    metadataCache: broker.metadataCache,
-    forwarder: broker.forwarder,
-    clock: ports.clock,
-    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
-  });
-  router.register(initProducerIdHandler(broker.producerIds, transactions.coordinator));
-  registerTransactionApis(router, {
-    transactions: transactions.coordinator,
-    groups: coordinator,
-    metadataCache: broker.metadataCache,
-    markers: transactions.markers,
-    clock: ports.clock,
-  });
+  registerCoordinatorApis(router, parts, broker, coordinators);
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
   parts.servers.push(server);
@@ -102,17 +82,57 @@ export async function openClientListener(
     await server.close();
     purgatories.produce.close();
     purgatories.fetch.close();
-    await transactions.coordinator.close();
-    transactions.pool.close();
-    await coordinator.close();
+    await coordinators.transactions.close();
+    coordinators.pool.close();
+    await coordinators.groups.close();
     await apis.autoTopicCreator.whenIdle();
   };
   return { close };
 }
 
-/** The transaction coordinator, its marker channel and the connections that channel uses. */
-function openTransactions(parts: NodeParts, broker: BrokerSide, groups: GroupCoordinator) {
+interface Coordinators {
+  readonly groups: GroupCoordinator;
+  readonly transactions: TransactionCoordinator;
+  readonly markers: MarkerWriterDependencies;
+  /** The connections of the transaction markers to other brokers. */
+  readonly pool: ClientPool;
+}
+
+/** Registers the group APIs, InitProducerId and the transaction APIs on `router`. */
+function registerCoordinatorApis(
+  router: RequestRouter,
+  parts: NodeParts,
+  broker: BrokerSide,
+  coordinators: Coordinators,
+): void {
+  const { groups, transactions } = coordinators;
+  const { metadataCache } = broker;
+  const clock = parts.ports.clock;
+  registerGroupApis(router, {
+    coordinator: groups,
+    transactions,
+    metadataCache,
+    forwarder: broker.forwarder,
+    clock,
+    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
+  });
+  router.register(initProducerIdHandler(broker.producerIds, transactions));
+  const markers = coordinators.markers;
+  registerTransactionApis(router, { transactions, groups, metadataCache, markers, clock });
+}
+
+/**
+ * The group coordinator, the transaction coordinator, its marker channel and the connections
+ * that channel uses.
+ */
+function openCoordinators(parts: NodeParts, broker: BrokerSide): Coordinators {
   const { ports, config, identity } = parts;
+  const groups = new GroupCoordinator({
+    ...ports,
+    config: config.group,
+    replicaManager: broker.replicaManager,
+    logger: ports.logger.child({ component: "group-coordinator" }),
+  });
   const markers = {
     replicaManager: broker.replicaManager,
     groups,
@@ -131,7 +151,7 @@ function openTransactions(parts: NodeParts, broker: BrokerSide, groups: GroupCoo
     local: markers,
     logger: ports.logger.child({ component: "txn-markers" }),
   });
-  const coordinator = new TransactionCoordinator({
+  const transactions = new TransactionCoordinator({
     ...ports,
     config: transactionSettingsOf(config.values),
     replicaManager: broker.replicaManager,
@@ -139,7 +159,7 @@ function openTransactions(parts: NodeParts, broker: BrokerSide, groups: GroupCoo
     markers: sender,
     logger: ports.logger.child({ component: "transaction-coordinator" }),
   });
-  return { coordinator, markers, pool };
+  return { groups, transactions, markers, pool };
 }
 
 /** The finalized features (KIP-584) of the broker's current image, for ApiVersions v3+. */

@@ -152,7 +152,7 @@ test("a second producer with the same transactional id fences the first", async 
   }
 });
 
-test("an open transaction holds the last stable offset until the coordinator aborts it", async () => {
+test("an open transaction holds the stable offset until the coordinator aborts it", async () => {
   const topic = "transaction-timeout";
   await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
   const producer = kafka.producer({

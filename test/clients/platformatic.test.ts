@@ -81,7 +81,7 @@ test("@platformatic/kafka's admin sets and deletes offsets, not of unknown topic
   });
 });
 
-test("a transactional @platformatic/kafka producer's aborted records are not read committed", async () => {
+test("@platformatic/kafka's aborted transactions are not read committed", async () => {
   const { stdout } = await run(
     "npx",
     ["-y", "node@22", TRANSACTIONS_SCRIPT, node.bootstrap, "platformatic-transactions"],

@@ -25,6 +25,50 @@ after(killAll);
 const TOPIC = "payments";
 const TRANSACTIONAL_ID = "payment-writer";
 
+/** Runs `rounds` pairs of a committed and an aborted transaction of 12 records each. */
+async function runTransactions(
+  kafka: Kafka,
+  written: { produced: number; readonly committed: string[] },
+  rounds: number,
+): Promise<void> {
+  const producer = kafka.producer({
+    transactionalId: TRANSACTIONAL_ID,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+  });
+  await producer.connect();
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const commit of [true, false]) {
+        const transaction = await producer.transaction();
+        const messages = Array.from({ length: 12 }, (_, index) => ({
+          key: `k${index}`,
+          value: `${commit ? "committed" : "aborted"}-${written.produced++}`,
+        }));
+        await transaction.send({ topic: TOPIC, acks: -1, messages });
+        if (commit) {
+          await transaction.commit();
+          written.committed.push(...messages.map((message) => message.value));
+        } else {
+          await transaction.abort();
+        }
+      }
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+function expectCommittedOnly(seen: readonly string[], committed: readonly string[]): void {
+  assert.deepEqual(
+    seen.filter((value) => value.startsWith("aborted")),
+    [],
+    "no aborted record is read",
+  );
+  assert.deepEqual([...seen].sort(), [...committed].sort(), "each committed record once");
+}
+
 test(
   "transactions span partitions led by three nodes and survive their coordinator's node",
   { timeout: 300_000 },
@@ -45,48 +89,14 @@ test(
         new Set([...partitions.values()].map((partition) => partition.leader)).size === 3,
       "leaders on every node",
     );
-    let produced = 0;
-    const committed: string[] = [];
-    const runTransactions = async (rounds: number): Promise<void> => {
-      const producer = kafka.producer({
-        transactionalId: TRANSACTIONAL_ID,
-        idempotent: true,
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
-      });
-      await producer.connect();
-      try {
-        for (let round = 0; round < rounds; round++) {
-          for (const commit of [true, false]) {
-            const transaction = await producer.transaction();
-            const messages = Array.from({ length: 12 }, (_, index) => ({
-              key: `k${index}`,
-              value: `${commit ? "committed" : "aborted"}-${produced++}`,
-            }));
-            await transaction.send({ topic: TOPIC, acks: -1, messages });
-            if (commit) {
-              await transaction.commit();
-              committed.push(...messages.map((message) => message.value));
-            } else {
-              await transaction.abort();
-            }
-          }
-        }
-      } finally {
-        await producer.disconnect();
-      }
-    };
-    await runTransactions(2);
+    const written = { produced: 0, committed: [] as string[] };
+    await runTransactions(kafka, written, 2);
     const seen = await readCommitted(kafka, {
       topic: TOPIC,
       groupId: "readers-before",
-      committedCount: committed.length,
+      committedCount: written.committed.length,
     });
-    assert.deepEqual(
-      seen.filter((value) => value.startsWith("aborted")),
-      [],
-    );
-    assert.deepEqual([...seen].sort(), [...committed].sort());
+    expectCommittedOnly(seen, written.committed);
 
     const coordinatorId = await coordinatorOf(members, { key: TRANSACTIONAL_ID, keyType: 1 });
     const victim = members.find((member) => member.nodeId === coordinatorId);
@@ -104,16 +114,12 @@ test(
       "the topic led by the survivors",
       60_000,
     );
-    await runTransactions(1);
+    await runTransactions(kafka, written, 1);
     const after = await readCommitted(kafka, {
       topic: TOPIC,
       groupId: "readers-after",
-      committedCount: committed.length,
+      committedCount: written.committed.length,
     });
-    assert.deepEqual(
-      after.filter((value) => value.startsWith("aborted")),
-      [],
-    );
-    assert.deepEqual([...after].sort(), [...committed].sort());
+    expectCommittedOnly(after, written.committed);
   },
 );

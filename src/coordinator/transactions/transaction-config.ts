@@ -1,4 +1,4 @@
-/** The transaction coordinator's settings (Kafka's TransactionStateManagerConfig and log config). */
+/** The transaction coordinator's settings (Kafka's TransactionStateManagerConfig). */
 export interface TransactionConfig {
   /** `transaction.state.log.num.partitions`: transactional ids are spread over them. */
   readonly stateLogNumPartitions: number;

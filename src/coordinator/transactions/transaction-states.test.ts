@@ -36,7 +36,7 @@ function init(states: TransactionStates, nowMs = 0, newProducerId = idsFrom(1000
 
 const partitions = [{ topic: "t", partition: 0 }];
 
-test("the first InitProducerId gives a new producer id at epoch 0, the next bumps the epoch", () => {
+test("the first InitProducerId gives a producer id at epoch 0, the next bumps it", () => {
   const states = new TransactionStates();
   const first = commit(states, init(states));
   assert.deepEqual([first.state, first.producerId, first.producerEpoch], ["Empty", 1000, 0]);
@@ -82,7 +82,7 @@ test("one write at a time: a request while a write is in flight is CONCURRENT_TR
   assert.equal(states.get("tx")?.state, "Empty", "a failed write changes nothing");
 });
 
-test("an old epoch is PRODUCER_FENCED and an unknown producer id INVALID_PRODUCER_ID_MAPPING", () => {
+test("an old epoch is PRODUCER_FENCED, an unknown id INVALID_PRODUCER_ID_MAPPING", () => {
   const states = new TransactionStates();
   const { producerId } = commit(states, init(states));
   commit(states, init(states));

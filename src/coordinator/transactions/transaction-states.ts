@@ -100,7 +100,7 @@ export class TransactionStates {
     }
   }
 
-  /** The transactional ids of `partition` in PrepareCommit or PrepareAbort, whose markers are due. */
+  /** The transactions of `partition` in PrepareCommit or PrepareAbort: their markers are due. */
   preparedIn(partition: number): TransactionMetadata[] {
     return [...this.entries.values()]
       .filter((entry) => entry.partition === partition && entry.pending === undefined)
