@@ -8,6 +8,7 @@ trap 'rm -f "$recording"' EXIT
 COMPAT_RECORDING="$recording" COMPAT_REWRITE=1 node --test \
   dist/test/clients/kcat.test.js dist/test/clients/kafkajs.test.js \
   dist/test/clients/kafkajs-consumer.test.js dist/test/clients/kafkajs-idempotent.test.js \
+  dist/test/clients/kafkajs-transactions.test.js \
   dist/test/clients/platformatic.test.js dist/test/clients/platformatic-consumer-group.test.js
 node dist/test/compatibility/write-matrix.js "$recording" > docs/compatibility.md
 echo "wrote docs/compatibility.md"

@@ -151,3 +151,4 @@ export * from "./metadata-cache/index.js";
 export * from "./fetch-session/index.js";
 export * from "./delayed/index.js";
 export { registerGroupApis, type GroupApiDependencies } from "./apis/groups/index.js";
+export * from "./apis/transactions/index.js";

@@ -3,7 +3,11 @@
  * pure state, the one timer for its earliest deadline, the JoinGroup and SyncGroup requests that
  * wait for a rebalance, the loading of `__consumer_offsets` partitions this broker leads, and
  * the durable writing of commits through the replica manager (acks=-1: a commit is visible and
- * answered only once the high watermark covers it).
+ * answered only once the high watermark covers it), and the transactional commits
+ * (TxnOffsetCommit) that wait for their transaction's end marker.
+ *
+ * This file owns one state machine: the coordinator's partitions, below, with the timers,
+ * waiters and writes that hang on them.
  *
  * Each offsets partition is, for this driver, notCoordinator → loading (this broker became its
  * leader) → active (its log is replayed); from loading or active it goes back to notCoordinator
@@ -33,7 +37,8 @@ import {
 } from "./group-messages.js";
 import { awaitDurable, writeOffsetRecords } from "./offset-writes.driver.js";
 import { loadOffsetsPartition } from "./offsets-loader.driver.js";
-import type { OffsetRecord } from "./offset-records.js";
+import type { OffsetRecord, OffsetsProducer } from "./offset-records.js";
+import { TransactionalOffsets } from "./transactional-offsets.js";
 
 /** Whether this node coordinates a group now. */
 export type CoordinatorStatus = "active" | "loading" | "notCoordinator";
@@ -51,6 +56,8 @@ type Waiter = (delivery: GroupDelivery) => void;
 
 export class GroupCoordinator {
   readonly state: GroupCoordinatorState;
+  /** Offsets committed in transactions, visible once their COMMIT marker is written. */
+  readonly transactionalOffsets = new TransactionalOffsets();
   private readonly partitions = new Map<number, { status: "loading" | "active"; epoch: number }>();
   private readonly waiters = new Map<string, Waiter>();
   private timer: { atMs: number; timer: Timer } | undefined;
@@ -158,16 +165,22 @@ export class GroupCoordinator {
    * Writes offset records of `groupId` to its partition and waits until they are durable; the
    * store changes only then. Returns the error code for every record (NONE when written).
    */
-  async writeOffsets(groupId: string, records: readonly OffsetRecord[]): Promise<number> {
+  async writeOffsets(
+    groupId: string,
+    records: readonly OffsetRecord[],
+    producer?: OffsetsProducer,
+  ): Promise<number> {
+    const index = this.partitionFor(groupId);
     const lookup = this.options.replicaManager.getPartitionOrError({
       topic: OFFSETS_TOPIC,
-      partition: this.partitionFor(groupId),
+      partition: index,
     });
     if (lookup.kind === "error") return ErrorCode.NOT_COORDINATOR;
     const nowMs = this.options.clock.nowMs();
     const written = await writeOffsetRecords(this.options.replicaManager, lookup.partition, {
       records,
       nowMs,
+      ...(producer === undefined ? {} : { producer }),
     });
     if (written.kind === "error") return written.errorCode;
     const durable = await awaitDurable(lookup.partition, written.requiredOffset, {
@@ -175,8 +188,20 @@ export class GroupCoordinator {
       timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
     });
     if (durable !== ErrorCode.NONE) return durable;
-    this.state.replayDurableOffsets(groupId, records, this.nowMs());
+    // A transaction's offsets wait for its marker (KIP-98); others are visible now.
+    if (producer !== undefined) this.transactionalOffsets.add(index, producer.producerId, records);
+    else this.state.replayDurableOffsets(groupId, records, this.nowMs());
     return ErrorCode.NONE;
+  }
+
+  /**
+   * The end marker of `producerId` is durable on offsets partition `partition`: its pending
+   * offsets become the groups' (COMMIT) or are dropped (ABORT).
+   */
+  completeTransaction(partition: number, producerId: number, committed: boolean): void {
+    for (const done of this.transactionalOffsets.complete(partition, producerId, committed)) {
+      this.state.replayDurableOffsets(done.groupId, done.records, this.nowMs());
+    }
   }
 
   /** Stops timers and listeners; waiting requests get NOT_COORDINATOR. */
@@ -252,6 +277,7 @@ export class GroupCoordinator {
       if (lookup.kind === "online") this.startLoad(index, lookup.partition);
     } else if (!isLeader && current !== undefined) {
       this.partitions.delete(index);
+      this.transactionalOffsets.unload(index);
       this.dispatch(this.state.unload((groupId) => this.partitionFor(groupId) === index));
     }
   }
@@ -260,7 +286,10 @@ export class GroupCoordinator {
     const epoch = ++this.loadEpoch;
     this.partitions.set(index, { status: "loading", epoch });
     const isCurrent = (): boolean => this.partitions.get(index)?.epoch === epoch;
-    const load = loadOffsetsPartition(partition, this.state, { nowMs: this.nowMs(), isCurrent })
+    this.transactionalOffsets.unload(index);
+    const transactional = this.transactionalOffsets;
+    const at = { nowMs: this.nowMs(), isCurrent, transactional };
+    const load = loadOffsetsPartition(partition, this.state, at)
       .then((report) => {
         if (!isCurrent()) return;
         this.partitions.set(index, { status: "active", epoch });

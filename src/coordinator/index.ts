@@ -35,7 +35,7 @@ export {
   type ReplayedRecord,
 } from "./offset-records.js";
 export { loadOffsetsPartition, type LoadReport } from "./offsets-loader.driver.js";
-export { commitErrorOf } from "./offset-writes.driver.js";
+export { awaitHighWatermark, commitErrorOf } from "./offset-writes.driver.js";
 export {
   GroupCoordinator,
   OFFSET_COMMIT_TIMEOUT_MS,
@@ -62,3 +62,4 @@ export type {
 export type { TopicLookup } from "./consumer-member.js";
 export type { Assignment, MemberState, OwnedPartitions } from "./current-assignment.js";
 export { ASSIGNOR_NAMES, assign, type AssignorName } from "./assignors.js";
+export * from "./transactions/index.js";

@@ -12,6 +12,7 @@ import {
   NO_PRODUCER_ID,
   NO_SEQUENCE,
   type DecodedRecord,
+  type NewRecord,
 } from "../protocol/index.js";
 import type { CommittedOffset, OffsetKey } from "./offset-store.js";
 
@@ -33,19 +34,23 @@ function valueVersionOf(value: CommittedOffset): number {
   return value.expireTimestampMs >= 0 ? 1 : 3;
 }
 
-/** One batch (uncompressed, base offset 0: the leader assigns offsets) of offset records. */
-export function encodeOffsetRecords(records: readonly OffsetRecord[], nowMs: number): Uint8Array {
-  return encodeBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    compression: "none",
-    timestampType: "createTime",
-    isTransactional: false,
-    isControl: false,
-    producerId: NO_PRODUCER_ID,
-    producerEpoch: -1,
-    baseSequence: NO_SEQUENCE,
-    records: records.map(({ key, value }) => ({
+/** The producer of a transactional offset commit (TxnOffsetCommit). */
+export interface OffsetsProducer {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+/**
+ * One batch (uncompressed, base offset 0: the leader assigns offsets) of offset records; a
+ * transactional one when written for `producer`, as Kafka writes TxnOffsetCommit.
+ */
+export function encodeOffsetRecords(
+  records: readonly OffsetRecord[],
+  nowMs: number,
+  producer?: OffsetsProducer,
+): Uint8Array {
+  return encodeCoordinatorBatch(
+    records.map(({ key, value }) => ({
       timestamp: nowMs,
       key: encodeCoordinatorKey(
         "OffsetCommit",
@@ -63,6 +68,29 @@ export function encodeOffsetRecords(records: readonly OffsetRecord[], nowMs: num
               expireTimestamp: value.expireTimestampMs,
             }),
     })),
+    producer,
+  );
+}
+
+/**
+ * One batch of a coordinator's records: uncompressed, base offset 0 (the leader assigns
+ * offsets), without sequence; transactional when written for `producer`.
+ */
+export function encodeCoordinatorBatch(
+  records: readonly NewRecord[],
+  producer?: OffsetsProducer,
+): Uint8Array {
+  return encodeBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    compression: "none",
+    timestampType: "createTime",
+    isTransactional: producer !== undefined,
+    isControl: false,
+    producerId: producer?.producerId ?? NO_PRODUCER_ID,
+    producerEpoch: producer?.producerEpoch ?? -1,
+    baseSequence: NO_SEQUENCE,
+    records: [...records],
   });
 }
 

@@ -6,23 +6,30 @@
 import { ErrorCode } from "../common/index.js";
 import type { Timers } from "../ports/index.js";
 import type { Partition, ReplicaManager } from "../replication/index.js";
-import { encodeOffsetRecords, type OffsetRecord } from "./offset-records.js";
+import { encodeOffsetRecords, type OffsetRecord, type OffsetsProducer } from "./offset-records.js";
 
 /** Where an append ended, or its error as a commit reports it. */
 export type OffsetWrite =
   | { readonly kind: "written"; readonly requiredOffset: number }
   | { readonly kind: "error"; readonly errorCode: number };
 
-/** Appends `records` in one batch to `partition` with acks=-1. */
+/**
+ * Appends `records` in one batch to `partition` with acks=-1; a transactional batch of
+ * `producer` when given, appended as a coordinator's (its epoch checked, not its sequence).
+ */
 export async function writeOffsetRecords(
   replicaManager: ReplicaManager,
   partition: Partition,
-  write: { readonly records: readonly OffsetRecord[]; readonly nowMs: number },
+  write: {
+    readonly records: readonly OffsetRecord[];
+    readonly nowMs: number;
+    readonly producer?: OffsetsProducer;
+  },
 ): Promise<OffsetWrite> {
-  const bytes = encodeOffsetRecords(write.records, write.nowMs);
+  const bytes = encodeOffsetRecords(write.records, write.nowMs, write.producer);
   const appended = await replicaManager.appendRecords(
     [{ topicPartition: partition.topicPartition, records: bytes }],
-    { requiredAcks: -1 },
+    { requiredAcks: -1, origin: write.producer === undefined ? "client" : "coordinator" },
   );
   const outcome = appended.results[0]?.outcome;
   if (outcome === undefined) return { kind: "error", errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };
@@ -35,14 +42,26 @@ export async function writeOffsetRecords(
  * Waits until the partition's high watermark reaches `requiredOffset`; REQUEST_TIMED_OUT (as a
  * commit reports it) after `timeoutMs`, Kafka's `offsets.commit.timeout.ms`.
  */
-export function awaitDurable(
+export async function awaitDurable(
+  partition: Partition,
+  requiredOffset: number,
+  options: { readonly timers: Timers; readonly timeoutMs: number },
+): Promise<number> {
+  return commitErrorOf(await awaitHighWatermark(partition, requiredOffset, options));
+}
+
+/**
+ * Waits until the partition's high watermark reaches `requiredOffset` (an acks=-1 append is
+ * then done); the append's error code, or REQUEST_TIMED_OUT after `timeoutMs`.
+ */
+export function awaitHighWatermark(
   partition: Partition,
   requiredOffset: number,
   options: { readonly timers: Timers; readonly timeoutMs: number },
 ): Promise<number> {
   const check = (): number | undefined => {
     const progress = partition.checkEnoughReplicasReachOffset(requiredOffset);
-    return progress.kind === "done" ? commitErrorOf(progress.errorCode) : undefined;
+    return progress.kind === "done" ? progress.errorCode : undefined;
   };
   const first = check();
   if (first !== undefined) return Promise.resolve(first);
@@ -57,7 +76,7 @@ export function awaitDurable(
       if (errorCode !== undefined) finish(errorCode);
     });
     const timer = options.timers.schedule(options.timeoutMs, () =>
-      finish(commitErrorOf(ErrorCode.REQUEST_TIMED_OUT)),
+      finish(ErrorCode.REQUEST_TIMED_OUT),
     );
   });
 }

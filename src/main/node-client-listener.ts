@@ -1,10 +1,11 @@
 /**
  * The client listeners of a broker (every listener that is not a controller listener), with the
  * request path's router: the client APIs over the replica manager, the metadata cache, the
- * produce and fetch purgatories, the fetch sessions and the admin forwarder, then ApiVersions
- * last so that it advertises the whole table.
+ * produce and fetch purgatories, the fetch sessions and the admin forwarder, the group and
+ * transaction coordinators, then ApiVersions last so that it advertises the whole table.
  */
 import {
+  BrokerMarkerSender,
   DelayedOperationPurgatory,
   FetchSessionCache,
   initProducerIdHandler,
@@ -13,13 +14,17 @@ import {
   registerApiVersions,
   registerClientApis,
   registerGroupApis,
+  registerTransactionApis,
+  type MarkerWriterDependencies,
   type SocketServer,
 } from "../broker/index.js";
-import { GroupCoordinator } from "../coordinator/index.js";
+import { ClientPool } from "../client/index.js";
+import { GroupCoordinator, TransactionCoordinator } from "../coordinator/index.js";
 import { KNOWN_FEATURES } from "../controller/index.js";
 import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
+import { transactionSettingsOf } from "./config/definitions-transaction.js";
 import { staticConfigOf } from "./node-settings.js";
 import type { NodeParts } from "./node-shutdown.js";
 
@@ -52,6 +57,7 @@ export async function openClientListener(
       maxVersion: maxLevel,
     })),
   });
+  const coordinators = openCoordinators(parts, broker);
   const apis = registerClientApis(router, {
     config: {
       brokerId: identity.nodeId,
@@ -69,21 +75,9 @@ export async function openClientListener(
     fetchSessions: new FetchSessionCache({ random: ports.random }),
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
+    transactions: coordinators.transactions,
   });
-  const coordinator = new GroupCoordinator({
-    ...ports,
-    config: config.group,
-    replicaManager: broker.replicaManager,
-    logger: ports.logger.child({ component: "group-coordinator" }),
-  });
-  registerGroupApis(router, {
-    coordinator,
-    metadataCache: broker.metadataCache,
-    forwarder: broker.forwarder,
-    clock: ports.clock,
-    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
-  });
-  router.register(initProducerIdHandler(broker.producerIds));
+  registerCoordinatorApis(router, parts, broker, coordinators);
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
   parts.servers.push(server);
@@ -96,10 +90,84 @@ export async function openClientListener(
     await server.close();
     purgatories.produce.close();
     purgatories.fetch.close();
-    await coordinator.close();
+    await coordinators.transactions.close();
+    coordinators.pool.close();
+    await coordinators.groups.close();
     await apis.autoTopicCreator.whenIdle();
   };
   return { close };
+}
+
+interface Coordinators {
+  readonly groups: GroupCoordinator;
+  readonly transactions: TransactionCoordinator;
+  readonly markers: MarkerWriterDependencies;
+  /** The connections of the transaction markers to other brokers. */
+  readonly pool: ClientPool;
+}
+
+/** Registers the group APIs, InitProducerId and the transaction APIs on `router`. */
+function registerCoordinatorApis(
+  router: RequestRouter,
+  parts: NodeParts,
+  broker: BrokerSide,
+  coordinators: Coordinators,
+): void {
+  const { groups, transactions } = coordinators;
+  const { metadataCache } = broker;
+  const clock = parts.ports.clock;
+  registerGroupApis(router, {
+    coordinator: groups,
+    transactions,
+    metadataCache,
+    forwarder: broker.forwarder,
+    clock,
+    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
+  });
+  router.register(initProducerIdHandler(broker.producerIds, transactions));
+  const markers = coordinators.markers;
+  registerTransactionApis(router, { transactions, groups, metadataCache, markers, clock });
+}
+
+/**
+ * The group coordinator, the transaction coordinator, its marker channel and the connections
+ * that channel uses.
+ */
+function openCoordinators(parts: NodeParts, broker: BrokerSide): Coordinators {
+  const { ports, config, identity } = parts;
+  const groups = new GroupCoordinator({
+    ...ports,
+    config: config.group,
+    replicaManager: broker.replicaManager,
+    logger: ports.logger.child({ component: "group-coordinator" }),
+  });
+  const markers = {
+    replicaManager: broker.replicaManager,
+    groups,
+    timers: ports.timers,
+    clock: ports.clock,
+  };
+  const pool = new ClientPool(ports, {
+    requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
+    clientId: `broker-${identity.nodeId}-txn-markers`,
+  });
+  const sender = new BrokerMarkerSender({
+    brokerId: identity.nodeId,
+    metadataCache: broker.metadataCache,
+    listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
+    pool,
+    local: markers,
+    logger: ports.logger.child({ component: "txn-markers" }),
+  });
+  const transactions = new TransactionCoordinator({
+    ...ports,
+    config: transactionSettingsOf(config.values),
+    replicaManager: broker.replicaManager,
+    producerIds: broker.producerIds,
+    markers: sender,
+    logger: ports.logger.child({ component: "transaction-coordinator" }),
+  });
+  return { groups, transactions, markers, pool };
 }
 
 /**

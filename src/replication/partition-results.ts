@@ -3,6 +3,7 @@
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
 import type { BrokerId } from "../common/index.js";
+import type { LeaderOrigin } from "../storage/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -10,6 +11,14 @@ export interface Refusal {
   readonly kind: "error";
   readonly errorCode: number;
   readonly errorMessage?: string;
+}
+
+/** How appendRecordsToLeader appends: for a producer (the default) or for a coordinator. */
+export interface AppendToLeaderOptions {
+  readonly requiredAcks: number;
+  readonly nowMs: number;
+  /** "coordinator" for end markers and a coordinator's transactional records (KIP-98). */
+  readonly origin?: LeaderOrigin;
 }
 
 /** The outcome of appendRecordsToLeader (one partition of a Produce request). */
@@ -78,6 +87,11 @@ export type ReadOutcome =
       readonly divergingEpoch: DivergingEpoch | undefined;
       /** The replica a consumer should fetch from instead (KIP-392); no records then. */
       readonly preferredReadReplica?: BrokerId;
+      /** For read_committed: the aborted transactions the records overlap, in marker order. */
+      readonly abortedTransactions?: readonly {
+        readonly producerId: number;
+        readonly firstOffset: number;
+      }[];
     }
   | (Refusal & { readonly highWatermark: number; readonly logStartOffset: number });
 
@@ -131,17 +145,32 @@ export type DeleteRecordsOutcome =
 export function divergedRead(
   before: {
     readonly highWatermark: number;
+    readonly lastStableOffset: number;
     readonly logStartOffset: number;
     readonly logEndOffset: number;
   },
   divergingEpoch: DivergingEpoch,
 ): ReadOutcome {
-  return {
-    kind: "records",
-    records: [],
-    sizeInBytes: 0,
-    ...before,
-    lastStableOffset: before.highWatermark,
-    divergingEpoch,
-  };
+  return { kind: "records", records: [], sizeInBytes: 0, ...before, divergingEpoch };
+}
+
+/**
+ * The last stable offset (Kafka's lastStableOffset): the first offset of the oldest open
+ * transaction when it is below the high watermark, else the high watermark.
+ */
+export function lastStableOffsetOf(
+  highWatermark: number,
+  firstUnstableOffset: number | undefined,
+): number {
+  return firstUnstableOffset !== undefined && firstUnstableOffset < highWatermark
+    ? firstUnstableOffset
+    : highWatermark;
+}
+
+/** How far a consumer reads: the last stable offset for read_committed, else the HW. */
+export function consumerBound(
+  offsets: { readonly highWatermark: number; readonly lastStableOffset: number },
+  isReadCommitted: boolean,
+): number {
+  return isReadCommitted ? offsets.lastStableOffset : offsets.highWatermark;
 }

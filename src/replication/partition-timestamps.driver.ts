@@ -7,7 +7,11 @@
  */
 import { ErrorCode } from "../common/index.js";
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, type PartitionLog } from "../storage/index.js";
-import type { OffsetLookup, OffsetLookupOptions } from "./partition-results.js";
+import {
+  lastStableOffsetOf,
+  type OffsetLookup,
+  type OffsetLookupOptions,
+} from "./partition-results.js";
 import type { PartitionState } from "./partition-state.js";
 
 /** ListOffsets' EARLIEST_LOCAL_TIMESTAMP (KIP-405): the local log start, as -2 without tiers. */
@@ -30,8 +34,13 @@ export async function offsetForTimestamp(
   const checked = state.checkLeaderEpoch(options.currentLeaderEpoch, { requireLeader });
   if (checked !== ErrorCode.NONE) return { kind: "error", errorCode: checked };
   const role = state.role;
+  // Kafka's lastFetchableOffset: the log end for a replica, the LSO for read_committed.
   const lastFetchableOffset =
-    options.isolation === undefined ? log.logEndOffset : state.highWatermark;
+    options.isolation === undefined
+      ? log.logEndOffset
+      : options.isolation === "read_committed"
+        ? lastStableOffsetOf(state.highWatermark, log.firstUnstableOffset)
+        : state.highWatermark;
   const isHighWatermarkLagging =
     options.isolation !== undefined &&
     role.kind === "leader" &&

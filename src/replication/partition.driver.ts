@@ -27,8 +27,11 @@ import type { AlterPartitionItem, IsrChange } from "./isr-state.js";
 import { endOffsetOnLeader } from "./leader-epoch-end.js";
 import { produceRulesOf, type PartitionConfig } from "./partition-config.js";
 import {
+  consumerBound,
   divergedRead,
+  lastStableOffsetOf,
   type AppendOutcome,
+  type AppendToLeaderOptions,
   type DeleteRecordsOutcome,
   type EpochEndOffset,
   type FollowerAppendOutcome,
@@ -199,7 +202,7 @@ export class Partition {
    */
   async appendRecordsToLeader(
     records: Uint8Array,
-    options: { readonly requiredAcks: number; readonly nowMs: number },
+    options: AppendToLeaderOptions,
   ): Promise<AppendOutcome> {
     const refuse = (errorCode: number, errorMessage?: string): AppendOutcome => ({
       kind: "error",
@@ -211,14 +214,13 @@ export class Partition {
     const checked = this.state.checkAppend(options.requiredAcks);
     if (checked !== ErrorCode.NONE) return refuse(checked);
     const config = this.options.config();
-    const validation = validateProduceRecords(records, produceRulesOf(config), options.nowMs);
+    const validation = validateProduceRecords(records, produceRulesOf(config), options);
     if (!validation.ok)
       return { kind: "error", ...validation, logStartOffset: this.state.logStartOffset };
-    const leaderEpoch = this.state.leaderEpoch;
+    const at = { leaderEpoch: this.state.leaderEpoch, origin: options.origin ?? "client" } as const;
     let appended;
     try {
-      const bytes = validation.header.bytes;
-      appended = await this.access.use((log) => log.appendAsLeader(bytes, { leaderEpoch }));
+      appended = await this.access.use((log) => log.appendAsLeader(validation.header.bytes, at));
     } catch (error) {
       return producerOutcome(error, this.state.logStartOffset) ?? refuse(this.errorCodeOf(error));
     }
@@ -454,6 +456,11 @@ export class Partition {
     while (this.inflight.size > 0) await Promise.all([...this.inflight]);
   }
 
+  /** The aborted transactions a read_committed read overlaps (Kafka's collectAbortedTxns). */
+  private abortedIn(fetchOffset: number, read: { readonly nextOffset: number }) {
+    return this.log.transactionIndex.collect(fetchOffset, read.nextOffset);
+  }
+
   private isFollowerOf(leaderEpoch: number): boolean {
     const role = this.state.role;
     return role.kind === "follower" && role.leaderEpoch === leaderEpoch;
@@ -488,6 +495,7 @@ export class Partition {
       highWatermark: state.highWatermark,
       logStartOffset: this.log.logStartOffset,
       logEndOffset: this.log.logEndOffset,
+      lastStableOffset: lastStableOffsetOf(state.highWatermark, this.log.firstUnstableOffset),
     };
     if (request.lastFetchedEpoch >= 0) {
       const end = this.lastOffsetForLeaderEpoch(request.lastFetchedEpoch, {
@@ -498,7 +506,8 @@ export class Partition {
       if (diverging.kind === "error") return refuse(diverging.errorCode);
       if (diverging.epoch !== undefined) return divergedRead(before, diverging.epoch);
     }
-    const maxOffset = isFollower ? before.logEndOffset : before.highWatermark;
+    const isCommitted = !isFollower && request.isolation === "read_committed";
+    const maxOffset = isFollower ? before.logEndOffset : consumerBound(before, isCommitted);
     const read = await this.log.read({
       fromOffset: request.fetchOffset,
       maxBytes: request.maxBytes,
@@ -514,8 +523,8 @@ export class Partition {
       records,
       sizeInBytes: read.sizeInBytes,
       ...before,
-      lastStableOffset: before.highWatermark,
       divergingEpoch: undefined,
+      ...(isCommitted && { abortedTransactions: this.abortedIn(request.fetchOffset, read) }),
     };
   }
 

@@ -52,8 +52,9 @@ function refuse(errorCode: number, errorMessage: string): ProduceValidation {
 export function validateProduceRecords(
   records: Uint8Array,
   rules: ProduceRules,
-  nowMs: number,
+  at: number | { readonly nowMs: number; readonly origin?: "client" | "coordinator" },
 ): ProduceValidation {
+  const { nowMs, origin = "client" } = typeof at === "number" ? { nowMs: at } : at;
   const framed = completeBatches(records, { maxBatchBytes: 0x7fffffff });
   if (!framed.ok) return refuse(errorCodeOfBatchError(framed.error), framingMessage(framed.error));
   const [header, ...others] = framed.batches;
@@ -80,7 +81,7 @@ export function validateProduceRecords(
     );
   }
   // Only the compressed size is bounded, as in Kafka; the records are read one at a time.
-  const validated = validateBatch(header.bytes, { origin: "client" });
+  const validated = validateBatch(header.bytes, { origin });
   if (!validated.ok) {
     return refuse(errorCodeOfBatchError(validated.error), describeBatchError(validated.error));
   }

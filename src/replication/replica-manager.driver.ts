@@ -24,7 +24,8 @@ import {
   type MetadataPublisher,
 } from "../metadata/index.js";
 import type { Address, Clock, Logger, Timers } from "../ports/index.js";
-import type { LogConfig, LogManager, PartitionLog, TopicPartition } from "../storage/index.js";
+import type { LeaderOrigin, LogConfig, LogManager, PartitionLog } from "../storage/index.js";
+import type { TopicPartition } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
 import { topicsWithChangedConfigs, updateLogConfigs } from "./config-changes.js";
 import { reportDirectories, type DirectoryAssigner } from "./directory-assignments.js";
@@ -262,7 +263,7 @@ export class ReplicaManager implements MetadataPublisher {
    */
   async appendRecords(
     entries: readonly ProduceEntry[],
-    options: { readonly requiredAcks: number },
+    options: { readonly requiredAcks: number; readonly origin?: LeaderOrigin },
   ): Promise<AppendRecordsResult> {
     const nowMs = this.options.clock.nowMs();
     const results = await Promise.all(
@@ -278,10 +279,7 @@ export class ReplicaManager implements MetadataPublisher {
           return { topicPartition, outcome, partition: undefined };
         }
         const { partition } = lookup;
-        const outcome = await partition.appendRecordsToLeader(records, {
-          requiredAcks: options.requiredAcks,
-          nowMs,
-        });
+        const outcome = await partition.appendRecordsToLeader(records, { ...options, nowMs });
         return { topicPartition, outcome, partition };
       }),
     );

@@ -4,7 +4,8 @@
  * (`npx -y node@22`; CI fetches it ahead, see .ci/run), which produces with acks=-1 (plain, then
  * idempotent) and reads back from offset 0 with the group-less Consumer.fetch; and
  * test/node22/platformatic-offsets.mjs, which sets, lists and deletes a group's offsets with the
- * admin client.
+ * admin client; and test/node22/platformatic-transactions.mjs, whose transactional producer
+ * commits and aborts while a read_committed fetch reads only what was committed.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,6 +19,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const SCRIPT = join(ROOT, "test", "node22", "platformatic-client.mjs");
 const OFFSETS_SCRIPT = join(ROOT, "test", "node22", "platformatic-offsets.mjs");
+const TRANSACTIONS_SCRIPT = join(ROOT, "test", "node22", "platformatic-transactions.mjs");
 /** The first run downloads Node 22 from the npm registry. */
 const DEADLINE_MS = 300_000;
 
@@ -77,4 +79,24 @@ test("@platformatic/kafka's admin sets and deletes offsets, not of unknown topic
     deleted: [{ name: "platformatic-offsets", partitionIndexes: [0] }],
     afterDelete: ["platformatic-offsets-1=7"],
   });
+});
+
+test("@platformatic/kafka's aborted transactions are not read committed", async () => {
+  const { stdout } = await run(
+    "npx",
+    ["-y", "node@22", TRANSACTIONS_SCRIPT, node.bootstrap, "platformatic-transactions"],
+    { cwd: ROOT, timeout: DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const lines = stdout.trim().split("\n");
+  const outcome = JSON.parse(lines[lines.length - 1] ?? "{}") as {
+    committed: string[];
+    aborted: string[];
+    read: string[];
+    lastStableOffset: string;
+  };
+  assert.equal(outcome.committed.length, 10);
+  assert.equal(outcome.aborted.length, 5);
+  assert.deepEqual(outcome.read, outcome.committed, "only committed records, in order");
+  // Three transactions of five records, each closed by its marker.
+  assert.equal(outcome.lastStableOffset, "18");
 });

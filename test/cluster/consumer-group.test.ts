@@ -9,46 +9,21 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel } from "kafkajs";
-import { findCoordinator } from "../../src/protocol/index.js";
 import { withDeadline } from "../clients/sluice-process.js";
-import { killAll, pollUntil, request } from "./cluster-process.js";
+import { killAll } from "./cluster-process.js";
 import {
   awaitPartitions,
   bootstrapServers,
+  coordinatorOf,
   createReplicatedTopic,
   expectBrokers,
   startThreeNodes,
-  type Member,
 } from "./three-nodes.js";
 
 after(killAll);
 
 const TOPIC = "orders";
 const GROUP = "order-readers";
-
-/**
- * The node the group's coordinator is on, as a running member answers FindCoordinator; with
- * `avoiding`, waits until the answer is another node, since the offsets partition's leadership
- * moves in its own metadata record, which a member may apply after the topic's.
- */
-async function coordinatorOf(members: readonly Member[], avoiding?: number): Promise<number> {
-  const { value } = await pollUntil(
-    async () => {
-      const asked = members.find((member) => member.node.isRunning);
-      if (asked === undefined) return undefined;
-      const response = await request(
-        asked.client,
-        findCoordinator,
-        { key: GROUP, keyType: 0 },
-        { maxVersion: 3 },
-      );
-      const found = response.errorCode === 0 ? response.nodeId : undefined;
-      return found === avoiding ? undefined : found;
-    },
-    { deadlineMs: 60_000, intervalMs: 200, what: "the group coordinator" },
-  );
-  return value;
-}
 
 test(
   "a consumer group commits and resumes on a fresh three-node cluster, also after its " +
@@ -103,7 +78,7 @@ test(
     await produce(10);
     assert.deepEqual(await consume(10), values(20, 30), "the group resumes where it committed");
 
-    const coordinatorId = await coordinatorOf(members);
+    const coordinatorId = await coordinatorOf(members, { key: GROUP, keyType: 0 });
     const victim = members.find((member) => member.nodeId === coordinatorId);
     assert.ok(victim !== undefined);
     await victim.node.stop("SIGKILL");
@@ -115,7 +90,10 @@ test(
       "the topic led by the survivors",
       60_000,
     );
-    assert.notEqual(await coordinatorOf(members, victim.nodeId), victim.nodeId);
+    assert.notEqual(
+      await coordinatorOf(members, { key: GROUP, keyType: 0, avoiding: victim.nodeId }),
+      victim.nodeId,
+    );
     await produce(10);
     assert.deepEqual(await consume(10), values(30, 40), "the new coordinator has the offsets");
     await producer.disconnect();

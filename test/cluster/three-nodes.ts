@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import {
   createTopics,
   describeQuorum,
+  findCoordinator,
   metadata,
   type CreateTopicsRequest,
   type MessageInput,
@@ -246,4 +247,32 @@ export async function createAssignedTopic(
       brokerIds: [...brokerIds],
     })),
   });
+}
+
+/**
+ * The node coordinating `key` (a group, key type 0, or a transactional id, key type 1), as a
+ * running member answers FindCoordinator; with `avoiding`, waits until the answer is another
+ * node, since the coordinator partition's leadership moves in its own metadata record, which a
+ * member may apply after the others.
+ */
+export async function coordinatorOf(
+  members: readonly Member[],
+  asked: { readonly key: string; readonly keyType: 0 | 1; readonly avoiding?: number },
+): Promise<number> {
+  const { value } = await pollUntil(
+    async () => {
+      const member = members.find((each) => each.node.isRunning);
+      if (member === undefined) return undefined;
+      const response = await request(
+        member.client,
+        findCoordinator,
+        { key: asked.key, keyType: asked.keyType },
+        { maxVersion: 3 },
+      );
+      const found = response.errorCode === 0 ? response.nodeId : undefined;
+      return found === asked.avoiding ? undefined : found;
+    },
+    { deadlineMs: 60_000, intervalMs: 200, what: `the coordinator of ${asked.key}` },
+  );
+  return value;
 }

@@ -66,6 +66,19 @@ export function newState(
 
 const encoder = new TextEncoder();
 
+/** A consumer's read (replica id -1) of a partition, without its offset and time. */
+export const consumerRead = {
+  maxBytes: 1 << 20,
+  isolation: "read_uncommitted",
+  currentLeaderEpoch: -1,
+  replicaId: -1,
+  minOneBatch: true,
+  logStartOffset: -1,
+  brokerEpoch: -1,
+  lastFetchedEpoch: -1,
+  fetchOnlyLeader: true,
+} as const;
+
 /** A client batch (base offset 0) of records with the given keys, values and timestamps. */
 export function clientBatch(
   records: readonly { key?: string | null; value?: string; timestamp: number }[],

@@ -1,19 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/common/index.js";
-import { clientBatch, newPartition, registration } from "./fixtures.js";
-
-const consumerRead = {
-  maxBytes: 1 << 20,
-  isolation: "read_uncommitted",
-  currentLeaderEpoch: -1,
-  replicaId: -1,
-  minOneBatch: true,
-  logStartOffset: -1,
-  brokerEpoch: -1,
-  lastFetchedEpoch: -1,
-  fetchOnlyLeader: true,
-} as const;
+import { clientBatch, consumerRead, newPartition, registration } from "./fixtures.js";
 
 test(
   "a leader with followers serves consumers up to the high watermark and followers up " +

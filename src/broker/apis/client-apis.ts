@@ -26,6 +26,7 @@ import { listOffsetsHandler } from "./list-offsets.driver.js";
 import { metadataHandler } from "./metadata.js";
 import { offsetForLeaderEpochHandler } from "./offset-for-leader-epoch.js";
 import { produceHandler } from "./produce.driver.js";
+import type { TransactionVerifier } from "./produce-verification.js";
 
 export interface ClientApiConfig {
   readonly brokerId: number;
@@ -54,6 +55,8 @@ export interface ClientApiDependencies {
   readonly fetchSessions: FetchSessionCache;
   readonly forwarder: Forwarder;
   readonly logger: Logger;
+  /** The transaction coordinator, which Produce asks about transactional batches (KIP-890). */
+  readonly transactions?: TransactionVerifier;
 }
 
 /** What registration made that the node must shut down. */
@@ -80,8 +83,10 @@ export function registerClientApis(
   });
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
+  const produce = { replicaManager, purgatory: purgatories.produce, wakeups, metadataCache };
+  const { transactions } = dependencies;
   router.register(
-    produceHandler({ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache }),
+    produceHandler(transactions === undefined ? produce : { ...produce, transactions }),
   );
   router.register(
     fetchHandler({

@@ -4,9 +4,10 @@
  * know). Sessions (v7+, KIP-227) decide which partitions are read and answered; the read waits
  * in the purgatory for `minBytes` up to `maxWaitMs`; `maxBytes` and `partitionMaxBytes` bound
  * the answer, except that the first batch of the first non-empty partition is returned whole
- * (KIP-74). Consumers (replica id -1) read to the high watermark, read_committed to the last
- * stable offset, which is the high watermark while Sluice has no transactions (and so no aborted
- * transactions: an empty list). From v11 (KIP-392) a consumer may read from a follower up to its
+ * (KIP-74). Consumers (replica id -1) read to the high watermark, read_committed ones to the
+ * last stable offset (the first offset of the oldest open transaction, if below the high
+ * watermark) with the aborted transactions the records overlap, from the `.txnindex` files, for
+ * the consumer to drop. From v11 (KIP-392) a consumer may read from a follower up to its
  * high watermark, and a leader with `replica.selector.class` names the replica closest to the
  * consumer's `rackId` as its preferred read replica, without records. Throttle time 0. From v16
  * (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
@@ -224,7 +225,7 @@ function answerOf(
     lastStableOffset,
     logStartOffset,
     ...(divergingEpoch === undefined ? {} : { divergingEpoch }),
-    abortedTransactions: isReadCommitted ? [] : null,
+    abortedTransactions: isReadCommitted ? [...(outcome.abortedTransactions ?? [])] : null,
     records: read.records,
   };
   return {

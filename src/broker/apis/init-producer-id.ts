@@ -1,6 +1,5 @@
 /**
- * InitProducerId (22, v0-5) for idempotent producers, as Kafka's KafkaApis and
- * TransactionCoordinator answer it:
+ * InitProducerId (22, v0-5), as Kafka's KafkaApis and TransactionCoordinator answer it:
  *
  * - a ProducerId/ProducerEpoch pair (v3+) with exactly one of them -1 is INVALID_REQUEST;
  * - without a transactional id, every request gets a new producer id with epoch 0, whatever
@@ -8,16 +7,17 @@
  *   id: the partitions hold no state that an epoch would fence);
  * - the ids come from the blocks the controller grants (ProducerIdManager); while none is at
  *   hand the answer is COORDINATOR_LOAD_IN_PROGRESS, which clients retry;
- * - an empty transactional id is INVALID_REQUEST; any other is NOT_COORDINATOR: Sluice has no
- *   transaction coordinator (FindCoordinator answers COORDINATOR_NOT_AVAILABLE for it), so this
- *   broker coordinates no transactional id.
+ * - an empty transactional id is INVALID_REQUEST; a timeout outside 1 to
+ *   `transaction.max.timeout.ms` INVALID_TRANSACTION_TIMEOUT; any other goes to the transaction
+ *   coordinator (epoch bumps, fencing of the ongoing transaction, KIP-360 recovery), and is
+ *   NOT_COORDINATOR on a broker that does not lead the id's `__transaction_state` partition.
  */
 import { ErrorCode } from "../../common/index.js";
-import type { ProducerIdManager } from "../../coordinator/index.js";
+import type { ProducerIdManager, TransactionCoordinator } from "../../coordinator/index.js";
 import { ApiKey, type InitProducerIdRequest } from "../../protocol/index.js";
 import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
 
-/** Every version Kafka defines: the idempotent case is the same in each. */
+/** Every version Kafka defines. */
 export const INIT_PRODUCER_ID_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 
 const NO_PRODUCER_ID = -1;
@@ -32,24 +32,42 @@ function refused(errorCode: number) {
   };
 }
 
-/** The error that refuses `request`, or undefined when it gets a producer id. */
-function refusalOf(request: InitProducerIdRequest): number | undefined {
+/** The error that refuses `request` before any coordinator sees it, or undefined. */
+function refusalOf(
+  request: InitProducerIdRequest,
+  transactions: TransactionCoordinator | undefined,
+): number | undefined {
   const hasProducerId = request.producerId !== NO_PRODUCER_ID;
   const hasEpoch = request.producerEpoch !== NO_PRODUCER_EPOCH;
   if (hasProducerId !== hasEpoch) return ErrorCode.INVALID_REQUEST;
   if (request.transactionalId === null) return undefined;
   if (request.transactionalId === "") return ErrorCode.INVALID_REQUEST;
-  return ErrorCode.NOT_COORDINATOR;
+  if (transactions === undefined) return ErrorCode.NOT_COORDINATOR;
+  if (!transactions.isValidTimeout(request.transactionTimeoutMs)) {
+    return ErrorCode.INVALID_TRANSACTION_TIMEOUT;
+  }
+  return undefined;
 }
 
 export function initProducerIdHandler(
   producerIds: ProducerIdManager,
+  transactions?: TransactionCoordinator,
 ): ApiHandler<typeof ApiKey.InitProducerId> {
   return defineHandler(ApiKey.InitProducerId, {
     ...INIT_PRODUCER_ID_VERSIONS,
-    handle: (request) => {
-      const refusal = refusalOf(request);
+    handle: async (request) => {
+      const refusal = refusalOf(request, transactions);
       if (refusal !== undefined) return respond(refused(refusal));
+      const { transactionalId } = request;
+      if (transactionalId !== null && transactions !== undefined) {
+        const hasExpected = request.producerId !== NO_PRODUCER_ID;
+        const { producerId, producerEpoch } = request;
+        const answer = await transactions.initProducerId(transactionalId, {
+          timeoutMs: request.transactionTimeoutMs,
+          expected: hasExpected ? { producerId, producerEpoch } : undefined,
+        });
+        return respond({ throttleTimeMs: 0, ...answer });
+      }
       const producerId = producerIds.generateProducerId();
       if (producerId === undefined) return respond(refused(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
       return respond({

@@ -8,9 +8,10 @@
  *   responses are out, so that the producer notices (Kafka does the same);
  * - acks=-1 waits in the purgatory (DelayedProduce) until the high watermark covers each
  *   append, or `timeoutMs`, when the partitions still waiting get REQUEST_TIMED_OUT;
- * - a transactional id: Sluice has no transaction coordinator, so no transaction can be ongoing
- *   and every partition is refused with INVALID_TXN_STATE, as Kafka's partition verification
- *   (KIP-890) refuses a transactional produce to a partition outside an ongoing transaction.
+ * - a transactional batch is checked against the producer's transaction when this broker
+ *   coordinates it (produce-verification.ts); the partition's producer state takes the first
+ *   transactional batch of a producer as the start of its transaction, which that producer's
+ *   COMMIT or ABORT marker ends (KIP-98).
  *
  * From v10 (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
  * names its current leader, and the response gives that leader's endpoint.
@@ -41,6 +42,7 @@ import {
   type HandlerOutcome,
 } from "../router/handler.js";
 import { LeaderHints } from "./leader-hints.js";
+import { unverifiedPartitions, type TransactionVerifier } from "./produce-verification.js";
 
 export const PRODUCE_VERSIONS = { minVersion: 3, maxVersion: 11 } as const;
 
@@ -52,6 +54,8 @@ export interface ProduceHandlerOptions {
   readonly wakeups: PartitionWakeups;
   /** The image whose leaders and endpoints the KIP-951 hints name. */
   readonly metadataCache: MetadataCache;
+  /** The transaction coordinator, for the check of transactional batches (KIP-890). */
+  readonly transactions?: TransactionVerifier;
 }
 
 /** The first version whose partition errors carry leader hints (KIP-951). */
@@ -69,7 +73,13 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeo
         return request.acks === 0 ? closeConnection(refusal.message) : respond(answer);
       }
       // Started synchronously: the order of appends is the order of requests.
-      const { entries, malformed } = entriesOf(request);
+      const { entries: all, malformed } = entriesOf(request);
+      const unverified = unverifiedPartitions(options.transactions, request.transactionalId, all);
+      const entries = all.filter(
+        ({ topicPartition: { topic, partition } }) =>
+          !unverified.has(topicPartitionKey(topic, partition)),
+      );
+      for (const [key, errorCode] of unverified) malformed.set(key, errorCode);
       const appending = options.replicaManager.appendRecords(entries, {
         requiredAcks: request.acks,
       });
@@ -87,25 +97,22 @@ function requestRefusal(
   if (request.acks !== 0 && request.acks !== 1 && request.acks !== -1) {
     return { errorCode: ErrorCode.INVALID_REQUIRED_ACKS, message: `acks ${request.acks}` };
   }
-  if (request.transactionalId !== null) {
-    const message = "transactions are not supported by this broker";
-    return { errorCode: ErrorCode.INVALID_TXN_STATE, message };
-  }
   return undefined;
 }
 
 /** The partitions to append, and those whose records field is null (INVALID_RECORD). */
 function entriesOf(request: ProduceRequest): {
   readonly entries: ProduceEntry[];
-  readonly malformed: Set<string>;
+  readonly malformed: Map<string, number>;
 } {
   const entries: ProduceEntry[] = [];
-  const malformed = new Set<string>();
+  const malformed = new Map<string, number>();
   for (const topic of request.topicData) {
     for (const partition of topic.partitionData) {
       const topicPartition = { topic: topic.name, partition: partition.index };
-      if (partition.records === null) malformed.add(topicPartitionKey(topic.name, partition.index));
-      else entries.push({ topicPartition, records: partition.records });
+      if (partition.records === null) {
+        malformed.set(topicPartitionKey(topic.name, partition.index), ErrorCode.INVALID_RECORD);
+      } else entries.push({ topicPartition, records: partition.records });
     }
   }
   return { entries, malformed };
@@ -116,7 +123,7 @@ async function finishProduce(
   { request, context }: { readonly request: ProduceRequest; readonly context: HandlerContext },
   pending: {
     readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
-    readonly malformed: ReadonlySet<string>;
+    readonly malformed: ReadonlyMap<string, number>;
   },
 ): Promise<HandlerOutcome<ProduceResponse>> {
   const appended = await pending.appending;
@@ -139,9 +146,14 @@ async function finishProduce(
       : undefined;
   let hasError = false;
   const response = answerAll(request, (key, topicPartition) => {
-    if (pending.malformed.has(key)) {
+    const refusedCode = pending.malformed.get(key);
+    if (refusedCode !== undefined) {
       hasError = true;
-      return refusedPartition(ErrorCode.INVALID_RECORD, "the partition's records are null");
+      const message =
+        refusedCode === ErrorCode.INVALID_RECORD
+          ? "the partition's records are null"
+          : "the transactional batch failed the transaction check";
+      return refusedPartition(refusedCode, message);
     }
     const outcome = outcomes.get(key);
     const answer =

@@ -6,6 +6,7 @@ import { groupDefinitions } from "./definitions-group.js";
 import { logDefinitions } from "./definitions-log.js";
 import { quorumDefinitions } from "./definitions-quorum.js";
 import { replicationDefinitions } from "./definitions-replication.js";
+import { transactionDefinitions } from "./definitions-transaction.js";
 import type { ConfigDefinition } from "./config-types.js";
 
 /** The prefix of environment variables that set configuration keys. */
@@ -18,6 +19,7 @@ export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
   ...quorumDefinitions,
   ...logDefinitions,
   ...replicationDefinitions,
+  ...transactionDefinitions,
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 const byName = new Map(CONFIG_DEFINITIONS.map((definition) => [definition.name, definition]));

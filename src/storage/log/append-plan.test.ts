@@ -26,7 +26,7 @@ test("a group's inputs follow each other's offsets and a refused one takes none"
     messageTimestampType: "LogAppendTime" as const,
     producerIdExpirationMs: 86_400_000,
   };
-  const leader = { kind: "leader", leaderEpoch: 3 } as const;
+  const leader = { kind: "leader", leaderEpoch: 3, origin: "client" } as const;
   const planned = planGroup(
     [
       { records: batch(2), mode: leader },

@@ -14,7 +14,12 @@ import {
   type FramedBatch,
   type Planned,
 } from "./append-batches.js";
-import { checkProducerBatches, recordProducerBatches } from "./producer-append.js";
+import {
+  checkProducerBatches,
+  recordProducerBatches,
+  type AppendedCompletion,
+  type LeaderOrigin,
+} from "./producer-append.js";
 
 /** What an append wrote, as Kafka's LogAppendInfo. */
 export interface AppendResult {
@@ -90,7 +95,8 @@ export function appendResultOf(
 
 /** Who appends: the leader (assigns offsets, stamps its epoch) or a follower (keeps offsets). */
 export type AppendMode =
-  { readonly kind: "leader"; readonly leaderEpoch: number } | { readonly kind: "follower" };
+  | { readonly kind: "leader"; readonly leaderEpoch: number; readonly origin: LeaderOrigin }
+  | { readonly kind: "follower" };
 
 /** The most bytes one group of coalesced appends writes; the rest wait for the next group. */
 export const APPEND_GROUP_BYTES_MAX = 4 * 1024 * 1024;
@@ -128,6 +134,8 @@ export interface AppendInput {
 export interface PlannedInput {
   readonly batches: readonly FramedBatch[];
   readonly logAppendTime: number;
+  /** The transactions the input's end markers completed (for the aborted-transactions index). */
+  readonly completed: readonly AppendedCompletion[];
 }
 
 /** A group's inputs split by the outcome of their planning, each list in arrival order. */
@@ -163,8 +171,8 @@ export function planGroup<I extends AppendInput>(
       continue;
     }
     const { batches, logAppendTime } = planned.value;
-    recordProducerBatches(batches, producers);
-    accepted.push({ input, batches, logAppendTime });
+    const completed = recordProducerBatches(batches, producers);
+    accepted.push({ input, batches, logAppendTime, completed });
     const last = batches[batches.length - 1];
     if (last !== undefined) logEndOffset = last.lastOffset + 1;
   }
@@ -179,7 +187,7 @@ function planInput(
     readonly nowMs: number;
     readonly producers: ProducerStateManager;
   },
-): Planned<PlannedInput> {
+): Planned<Omit<PlannedInput, "completed">> {
   const { config } = at;
   const { mode } = input;
   const isLeader = mode.kind === "leader";
@@ -192,7 +200,10 @@ function planInput(
   if (!framed.ok) return framed;
   const logAppendTime = isLeader && config.messageTimestampType === "LogAppendTime" ? at.nowMs : -1;
   if (framed.value.length === 0) return { ok: true, value: { batches: [], logAppendTime } };
-  const producerRefusal = isLeader ? checkProducerBatches(framed.value, at.producers) : undefined;
+  const producerRefusal =
+    mode.kind === "leader"
+      ? checkProducerBatches(framed.value, at.producers, mode.origin)
+      : undefined;
   if (producerRefusal !== undefined) return { ok: false, refusal: producerRefusal };
   const checked =
     mode.kind === "follower"

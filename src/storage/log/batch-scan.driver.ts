@@ -22,6 +22,7 @@ export interface ScannedBatch {
   readonly producerEpoch: number;
   readonly baseSequence: number;
   readonly isControl: boolean;
+  readonly isTransactional: boolean;
 }
 
 export type ScanEnd =
@@ -99,6 +100,7 @@ function walkChunk(
       producerEpoch: header.producerEpoch,
       baseSequence: header.baseSequence,
       isControl: header.isControl,
+      isTransactional: header.isTransactional,
     };
     if (!visit(batch)) return { kind: "done", end: { kind: "end", position } };
     at += header.sizeInBytes;

@@ -35,12 +35,8 @@ import { DeletedSegments } from "./deleted-segments.driver.js";
 import { GroupCommit } from "./group-commit.driver.js";
 import { checkLogConfig, type LogConfig, type TopicPartition } from "./log-config.js";
 import { LogAppendError, LogClosedError, LogFailedError, isIoError } from "./log-errors.js";
-import {
-  loadLog,
-  type LoadedLog,
-  type OpenLogOptions,
-  type RecoveryReport,
-} from "./log-loader.driver.js";
+import { loadLog, type LoadedLog, type OpenLogOptions } from "./log-loader.driver.js";
+import type { RecoveryReport } from "./log-loader.driver.js";
 import {
   readSegments,
   type FileSlice,
@@ -55,6 +51,8 @@ import { SegmentList, isCoveredBy } from "./segment-list.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
 import { loadProducerState } from "./producer-state-load.driver.js";
+import type { LeaderOrigin } from "./producer-append.js";
+import { abortedOf, TransactionIndex } from "./transaction-index.driver.js";
 
 type LogState =
   | { readonly kind: "open" }
@@ -87,6 +85,8 @@ export class PartitionLog {
   private readonly deletedSegments = new DeletedSegments();
   private isDirectoryDirty = false;
   private readonly producers = new ProducerStateManager();
+  /** The aborted transactions, in `.txnindex` files beside the segments. */
+  readonly transactionIndex: TransactionIndex;
 
   private constructor(options: OpenLogOptions, loaded: LoadedLog) {
     this.dir = options.dir;
@@ -97,6 +97,7 @@ export class PartitionLog {
     this.logger = options.logger;
     this.onIoError = options.onIoError;
     this.segmentList = new SegmentList(loaded.segments);
+    this.transactionIndex = new TransactionIndex(options.fs, options.dir);
     this.epochCache = loaded.epochCache;
     this.currentConfig = options.config;
     this.startOffset = loaded.logStartOffset;
@@ -118,6 +119,10 @@ export class PartitionLog {
     checkLogConfig(options.config);
     const log = new PartitionLog(options, await loadLog(options));
     await loadProducerState(log.producers, log.segmentList.all(), log.clock, log.config);
+    await log.transactionIndex.load({
+      logStartOffset: log.startOffset,
+      logEndOffset: log.logEndOffset,
+    });
     return log;
   }
 
@@ -155,15 +160,18 @@ export class PartitionLog {
   get latestEpoch(): number | undefined {
     return this.epochCache.latestEpoch();
   }
+  /** The first offset of the oldest open transaction (the last stable offset's bound), if any. */
+  get firstUnstableOffset(): number | undefined {
+    return this.producers.firstUnstableOffset();
+  }
   /** Oldest first. */
   segments(): readonly SegmentInfo[] {
     return this.segmentList.all().map((segment) => segment.info());
   }
 
   /**
-   * Applies a changed topic config (Kafka's UnifiedLog.updateConfig) to the next append, roll,
-   * retention, cleaning and flush decisions; the segments already written stay as they are (a
-   * smaller `segment.bytes` rolls the active segment at the next append).
+   * Applies a changed topic config (Kafka's updateConfig) to the next append, roll, retention,
+   * cleaning and flush decisions; the segments written stay as they are.
    */
   updateConfig(config: LogConfig): void {
     checkLogConfig(config);
@@ -171,15 +179,14 @@ export class PartitionLog {
   }
 
   /**
-   * Appends `records` (whole v2 batches, validated by the caller) as the leader of
-   * `leaderEpoch`: offsets are assigned from the log end offset and the batches are stamped in
-   * place. Throws LogAppendError, with nothing written, when the framing is wrong.
+   * Appends validated v2 batches as the leader of `leaderEpoch`, assigning offsets and stamping
+   * them in place; throws LogAppendError, with nothing written, when the framing is wrong.
    */
   appendAsLeader(
     records: Uint8Array,
-    options: { readonly leaderEpoch: number },
+    options: { readonly leaderEpoch: number; readonly origin?: LeaderOrigin },
   ): Promise<AppendResult> {
-    const mode = { kind: "leader", leaderEpoch: options.leaderEpoch } as const;
+    const mode = { kind: "leader", origin: "client", ...options } as const;
     return this.guarded(() => this.append(records, mode));
   }
 
@@ -204,9 +211,8 @@ export class PartitionLog {
   }
 
   /**
-   * ListOffsets: the first record with a timestamp >= `timestampMs` at or after the log start,
-   * with its batch's leader epoch; -2 (earliest), -1 (latest) and -3 (max timestamp, KIP-734)
-   * as Kafka answers them.
+   * ListOffsets: the first record with a timestamp >= `timestampMs` with its batch's leader
+   * epoch; -2 (earliest), -1 (latest) and -3 (max timestamp, KIP-734) as Kafka answers them.
    */
   fetchOffsetByTimestamp(timestampMs: number): Promise<TimestampAndOffset | undefined> {
     return this.guarded(async () => {
@@ -241,6 +247,7 @@ export class PartitionLog {
       await this.removeSegments(later);
       const active = this.segmentList.active;
       await active.truncateTo(offset);
+      await this.transactionIndex.truncateTo(offset);
       await loadProducerState(this.producers, this.segmentList.all(), this.clock, this.config);
       await active.flush({ withIndexes: false });
       await this.fileSystem.syncDirectory(this.dir);
@@ -258,9 +265,8 @@ export class PartitionLog {
   }
 
   /**
-   * DeleteRecords: moves the log start offset up to `offset` and deletes the segments wholly
-   * below it; resolves to whether the start moved. The caller checks `offset` against the high
-   * watermark, as Kafka's Partition does.
+   * DeleteRecords: moves the log start offset up to `offset`, deleting the segments below it;
+   * resolves to whether it moved. The caller checks `offset` against the high watermark.
    */
   maybeIncrementLogStartOffset(offset: number): Promise<boolean> {
     return this.queued(async () => {
@@ -272,10 +278,7 @@ export class PartitionLog {
     });
   }
 
-  /**
-   * Retention by Kafka's rules (see retention.ts); resolves to the count of segments deleted
-   * (renamed `.deleted`; their files go in deleteExpiredFiles).
-   */
+  /** Retention (retention.ts); resolves to how many segments went `.deleted`. */
   deleteOldSegments(nowMs: number, highWatermark: number): Promise<number> {
     const options = { nowMs, highWatermark };
     return this.queued(async () => {
@@ -293,13 +296,11 @@ export class PartitionLog {
   }
 
   /**
-   * The cleaner's swap (Kafka's replaceSegments): `newSegments`, written, flushed and in stage
-   * `cleaned`, replace the live segments based at `oldBaseOffsets`. The new files become `.swap`
-   * (durably), the old ones `.deleted` (their handles stay readable for slices handed out; the
-   * files go after file.delete.delay.ms), then the swap files go live. A crash at any step is
-   * completed or rolled back when the log is loaded again. Resolves to false, deleting the new
-   * segments and changing nothing else, when the log no longer holds exactly those old segments
-   * (a truncation or retention ran meanwhile) or one of them is the active segment.
+   * The cleaner's swap (Kafka's replaceSegments): `newSegments` (flushed, stage `cleaned`)
+   * replace the live segments at `oldBaseOffsets`: new files `.swap` (durably), old ones
+   * `.deleted` (readable for slices handed out until file.delete.delay.ms), then the swap files
+   * live; a crash is completed or rolled back at the next load. Resolves to false, deleting the
+   * new segments, when the log no longer holds exactly those inactive old segments.
    */
   replaceSegments(
     newSegments: readonly LogSegment[],
@@ -425,9 +426,8 @@ export class PartitionLog {
   }
 
   /**
-   * One queued operation takes every waiting append (within the group limits), plans them in
-   * arrival order and writes them with one file append per segment. A refused input is answered
-   * alone; the others go on. Never rejects.
+   * One queued operation takes the waiting appends (within the group limits), plans them in
+   * order and writes them with one file append per segment; a refused one alone fails.
    */
   private async writeGroup(): Promise<void> {
     const group = this.pendingAppends.splice(0, appendGroupSize(this.pendingAppends));
@@ -460,6 +460,8 @@ export class PartitionLog {
         if (run.rollFirst) await this.rollActive(write.baseOffset);
         await this.segmentList.active.append(write.bytes, write.batches, nowMs);
       }
+      const aborted = abortedOf(accepted, this.producers.firstUnstableOffset());
+      await this.transactionIndex.append(aborted, this.segmentList.active.baseOffset);
     }
     return writtenAppends(accepted, {
       logEndOffset: this.logEndOffset,
@@ -469,9 +471,8 @@ export class PartitionLog {
   }
 
   /**
-   * Rolls to a new active segment based at the log end offset or `expectedBaseOffset`, whichever
-   * is larger (a follower's input may start past the log end). An empty active segment already
-   * based there is kept. As Kafka does, the rolled segment is flushed in the background.
+   * Rolls to a new active segment at the larger of the log end and `expectedBaseOffset` (an
+   * empty one already there is kept); the rolled segment is flushed in the background.
    */
   private async rollActive(expectedBaseOffset = 0): Promise<LogSegment> {
     const active = this.segmentList.active;
@@ -487,9 +488,8 @@ export class PartitionLog {
   }
 
   /**
-   * Makes every batch below `endOffset` durable: the segments from the one holding the recovery
-   * point, with their indexes except in the segment holding `endOffset` (a recovery rescans that
-   * one), and the folder when segments were created.
+   * Makes every batch below `endOffset` durable: the segments from the recovery point on (with
+   * indexes, but the one holding `endOffset`), and the folder when segments were created.
    */
   private async flushSegments(endOffset: number): Promise<void> {
     const floorOfEnd = this.segmentList.floor(endOffset);
@@ -517,6 +517,7 @@ export class PartitionLog {
     const fresh = await LogSegment.create(this.newSegmentOptions(offset));
     this.segmentList.replaceAll([fresh]);
     this.producers.clear();
+    await this.transactionIndex.clear();
     await this.fileSystem.syncDirectory(this.dir);
     await this.epochCache.clearAndFlush();
     this.startOffset = offset;
@@ -558,6 +559,7 @@ export class PartitionLog {
       if (doomed[doomed.length - 1] === fresh) doomed.pop();
     }
     await this.removeSegments(doomed);
+    await this.transactionIndex.removeSegments(doomed.map((segment) => segment.baseOffset));
     this.logger.info("deleted old segments", { dir: this.dir, reason, count: doomed.length });
     await this.advanceLogStartOffset(this.segmentList.first.baseOffset);
     return doomed.length;

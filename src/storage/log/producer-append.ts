@@ -4,20 +4,67 @@
  * it takes offsets, and every batch written, by leader or follower, updates the state. Both run
  * while the group is planned, in arrival order, so a retry coalesced with its original in one
  * group is found too. A write that fails after planning fails the log, so the state never
- * outlives a batch that was not written. Pure.
+ * outlives a batch that was not written. A client's batches are checked by the sequence rules;
+ * a coordinator's (end markers, transactional offset commits) only by their epochs. Pure.
  */
-import { isProducerBatch, type ProducerStateManager } from "../producer-state/index.js";
+import { decodeControlRecord, decodeRecords } from "../../protocol/index.js";
+import {
+  isProducerBatch,
+  type CompletedTransaction,
+  type ProducerStateManager,
+} from "../producer-state/index.js";
 import type { FramedBatch } from "./append-batches.js";
 import type { AppendRefusal } from "./log-errors.js";
 
-/** The refusal of a leader's (client's) batches by the producer rules, or undefined. */
+/** Who a leader appends for: a producer (Produce) or a coordinator (markers, its own records). */
+export type LeaderOrigin = "client" | "coordinator";
+
+/** An end marker's type and coordinator epoch, read from its control record. */
+export interface MarkerOf {
+  readonly type: "commit" | "abort";
+  readonly coordinatorEpoch: number;
+}
+
+/** The end marker `batch` holds, or undefined when it is no transaction marker. */
+export function markerOf(batch: FramedBatch): MarkerOf | undefined {
+  const { header } = batch;
+  if (!header.isControl || !header.isTransactional || header.producerId < 0) return undefined;
+  return markerOfBytes(
+    batch.input.subarray(batch.offsetInInput, batch.offsetInInput + batch.sizeInBytes),
+  );
+}
+
+/** The end marker of a control batch's bytes, or undefined when it holds none. */
+export function markerOfBytes(bytes: Uint8Array): MarkerOf | undefined {
+  const decoded = decodeRecords(bytes, { maxDecompressedBytes: bytes.length * 64 + 1024 });
+  const first = decoded.ok ? decoded.records[0] : undefined;
+  if (first === undefined) return undefined;
+  const control = decodeControlRecord(first);
+  if (!control.ok) return undefined;
+  const { type } = control.control;
+  if (type !== "commit" && type !== "abort") return undefined;
+  return { type, coordinatorEpoch: control.control.coordinatorEpoch };
+}
+
+/** The refusal of a leader's batches by the producer rules, or undefined. */
 export function checkProducerBatches(
   batches: readonly FramedBatch[],
   producers: ProducerStateManager,
+  origin: LeaderOrigin,
 ): AppendRefusal | undefined {
   for (const batch of batches) {
-    if (!isProducerBatch(batch.header)) continue;
     const { header } = batch;
+    if (origin === "coordinator" && header.producerId >= 0) {
+      const marker = markerOf(batch);
+      const check = producers.checkCoordinatorBatch({
+        producerId: header.producerId,
+        producerEpoch: header.producerEpoch,
+        coordinatorEpoch: marker?.coordinatorEpoch,
+      });
+      if (check.kind === "refused") return { ...check, kind: "producerRefused" };
+      continue;
+    }
+    if (!isProducerBatch(header)) continue;
     const check = producers.checkClientBatch({
       producerId: header.producerId,
       producerEpoch: header.producerEpoch,
@@ -30,14 +77,35 @@ export function checkProducerBatches(
   return undefined;
 }
 
-/** Records `batches`, which now have their offsets, in the producer state. */
+/** A transaction an end marker of the append completed, with the marker's type. */
+export interface AppendedCompletion extends CompletedTransaction {
+  readonly isAborted: boolean;
+}
+
+/**
+ * Records `batches`, which now have their offsets, in the producer state; returns the
+ * transactions their end markers completed, in order.
+ */
 export function recordProducerBatches(
   batches: readonly FramedBatch[],
   producers: ProducerStateManager,
-): void {
+): AppendedCompletion[] {
+  const completed: AppendedCompletion[] = [];
   for (const batch of batches) {
-    if (!isProducerBatch(batch.header)) continue;
     const { header } = batch;
+    const marker = markerOf(batch);
+    if (marker !== undefined) {
+      const done = producers.completeTransaction({
+        producerId: header.producerId,
+        producerEpoch: header.producerEpoch,
+        coordinatorEpoch: marker.coordinatorEpoch,
+        offset: batch.baseOffset,
+        timestamp: batch.maxTimestamp,
+      });
+      if (done !== undefined) completed.push({ ...done, isAborted: marker.type === "abort" });
+      continue;
+    }
+    if (!isProducerBatch(header)) continue;
     producers.update({
       producerId: header.producerId,
       producerEpoch: header.producerEpoch,
@@ -45,6 +113,8 @@ export function recordProducerBatches(
       lastOffsetDelta: header.lastOffsetDelta,
       baseOffset: batch.baseOffset,
       maxTimestamp: batch.maxTimestamp,
+      isTransactional: header.isTransactional,
     });
   }
+  return completed;
 }

@@ -12,11 +12,16 @@
  */
 import type { Clock } from "../../ports/index.js";
 import { isProducerBatch, type ProducerStateManager } from "../producer-state/index.js";
-import { scanBatches } from "./batch-scan.driver.js";
+import { readAt, scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
+import { markerOfBytes } from "./producer-append.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogSegment } from "./log-segment.driver.js";
 
-/** Clears `producers` and takes in the producer batches of `segments` (oldest first). */
+/**
+ * Clears `producers` and takes in the producer batches of `segments` (oldest first): data
+ * batches, whose transactional ones open their producer's transaction, and end markers, which
+ * close it (read back from the file, as their coordinator epoch is in the record).
+ */
 export async function loadProducerState(
   producers: ProducerStateManager,
   segments: readonly LogSegment[],
@@ -29,17 +34,40 @@ export async function loadProducerState(
     // -1: no timestamp known, so the segment is read.
     if (segment.maxTimestamp >= 0 && segment.maxTimestamp < expiredBeforeMs) continue;
     const range = { fromPosition: 0, endPosition: segment.sizeInBytes };
+    const taken: ScannedBatch[] = [];
     await scanBatches(segment.handle, range, (batch) => {
-      if (!isProducerBatch(batch)) return true;
-      producers.update({
-        producerId: batch.producerId,
-        producerEpoch: batch.producerEpoch,
-        baseSequence: batch.baseSequence,
-        lastOffsetDelta: batch.lastOffset - batch.baseOffset,
-        baseOffset: batch.baseOffset,
-        maxTimestamp: batch.maxTimestamp,
-      });
+      const isMarker = batch.isControl && batch.isTransactional && batch.producerId >= 0;
+      if (isMarker || isProducerBatch(batch)) taken.push(batch);
       return true;
     });
+    for (const batch of taken) await takeIn(producers, segment, batch);
   }
+}
+
+async function takeIn(
+  producers: ProducerStateManager,
+  segment: LogSegment,
+  batch: ScannedBatch,
+): Promise<void> {
+  if (batch.isControl) {
+    const marker = markerOfBytes(await readAt(segment.handle, batch.position, batch.sizeInBytes));
+    if (marker === undefined) return;
+    producers.completeTransaction({
+      producerId: batch.producerId,
+      producerEpoch: batch.producerEpoch,
+      coordinatorEpoch: marker.coordinatorEpoch,
+      offset: batch.baseOffset,
+      timestamp: batch.maxTimestamp,
+    });
+    return;
+  }
+  producers.update({
+    producerId: batch.producerId,
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    lastOffsetDelta: batch.lastOffset - batch.baseOffset,
+    baseOffset: batch.baseOffset,
+    maxTimestamp: batch.maxTimestamp,
+    isTransactional: batch.isTransactional,
+  });
 }

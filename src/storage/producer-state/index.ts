@@ -9,6 +9,8 @@ export {
 } from "./producer-state.js";
 export type {
   BatchMetadata,
+  CompletedTransaction,
+  MarkerBatch,
   ProducerBatch,
   ProducerBatchHeader,
   ProducerCheck,

@@ -39,6 +39,25 @@ export interface ProducerBatchHeader {
 export interface ProducerBatch extends ProducerBatchHeader {
   readonly baseOffset: number;
   readonly maxTimestamp: number;
+  /** A batch of a transaction (KIP-98): it starts the producer's transaction if none is. */
+  readonly isTransactional?: boolean;
+}
+
+/** An end marker (COMMIT or ABORT control batch) of a producer's transaction. */
+export interface MarkerBatch {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly coordinatorEpoch: number;
+  readonly offset: number;
+  readonly timestamp: number;
+}
+
+/** The offsets of a transaction an end marker completed (Kafka's CompletedTxn). */
+export interface CompletedTransaction {
+  readonly producerId: number;
+  readonly firstOffset: number;
+  /** The offset of the marker. */
+  readonly lastOffset: number;
 }
 
 /** What is kept of one retained batch (Kafka's BatchMetadata). */
@@ -56,6 +75,10 @@ export interface ProducerEntry {
   /** Oldest first, at most BATCHES_RETAINED, all of `producerEpoch`. */
   readonly batches: readonly BatchMetadata[];
   readonly lastTimestamp: number;
+  /** The first offset of the producer's ongoing transaction, if one is. */
+  readonly currentTxnFirstOffset?: number;
+  /** The coordinator epoch of the producer's last marker, or -1. */
+  readonly coordinatorEpoch?: number;
 }
 
 /** The leader's verdict on a client's batch. */
@@ -156,11 +179,74 @@ export class ProducerStateManager {
       lastOffset: batch.baseOffset + batch.lastOffsetDelta,
       timestamp: batch.maxTimestamp,
     });
+    const ongoing = kept ? entry.currentTxnFirstOffset : undefined;
+    const currentTxnFirstOffset = ongoing ?? (batch.isTransactional ? batch.baseOffset : undefined);
     this.producers.set(batch.producerId, {
       producerEpoch: batch.producerEpoch,
       batches,
       lastTimestamp: batch.maxTimestamp,
+      ...(currentTxnFirstOffset === undefined ? {} : { currentTxnFirstOffset }),
+      ...(entry?.coordinatorEpoch === undefined
+        ? {}
+        : { coordinatorEpoch: entry.coordinatorEpoch }),
     });
+  }
+
+  /**
+   * A leader's check of a coordinator's batch (Kafka's checks for the coordinator origin): an
+   * older epoch is INVALID_PRODUCER_EPOCH, and an end marker from an older coordinator epoch is
+   * TRANSACTION_COORDINATOR_FENCED; sequences are not checked.
+   */
+  checkCoordinatorBatch(batch: {
+    readonly producerId: number;
+    readonly producerEpoch: number;
+    readonly coordinatorEpoch: number | undefined;
+  }): ProducerCheck {
+    const entry = this.producers.get(batch.producerId);
+    if (entry === undefined) return { kind: "append" };
+    if (batch.producerEpoch < entry.producerEpoch) {
+      return refused(
+        ErrorCode.INVALID_PRODUCER_EPOCH,
+        `the epoch ${batch.producerEpoch} of producer ${batch.producerId} is older than ` +
+          `${entry.producerEpoch}`,
+      );
+    }
+    const lastCoordinatorEpoch = entry.coordinatorEpoch ?? -1;
+    if (batch.coordinatorEpoch !== undefined && batch.coordinatorEpoch < lastCoordinatorEpoch) {
+      return refused(
+        ErrorCode.TRANSACTION_COORDINATOR_FENCED,
+        `the coordinator epoch ${batch.coordinatorEpoch} is older than ${lastCoordinatorEpoch}`,
+      );
+    }
+    return { kind: "append" };
+  }
+
+  /**
+   * Takes in an end marker the log now holds (Kafka's appendEndTxnMarker): the producer's
+   * transaction, if one was ongoing, is complete; returns its offsets.
+   */
+  completeTransaction(marker: MarkerBatch): CompletedTransaction | undefined {
+    const entry = this.producers.get(marker.producerId);
+    const kept = entry !== undefined && entry.producerEpoch === marker.producerEpoch;
+    const firstOffset = entry?.currentTxnFirstOffset;
+    this.producers.set(marker.producerId, {
+      producerEpoch: marker.producerEpoch,
+      batches: kept ? entry.batches : [],
+      lastTimestamp: marker.timestamp,
+      coordinatorEpoch: marker.coordinatorEpoch,
+    });
+    if (firstOffset === undefined) return undefined;
+    return { producerId: marker.producerId, firstOffset, lastOffset: marker.offset };
+  }
+
+  /** The first offset of the oldest ongoing transaction (Kafka's firstUnstableOffset), if any. */
+  firstUnstableOffset(): number | undefined {
+    let first: number | undefined;
+    for (const entry of this.producers.values()) {
+      const offset = entry.currentTxnFirstOffset;
+      if (offset !== undefined && (first === undefined || offset < first)) first = offset;
+    }
+    return first;
   }
 
   /**
@@ -179,6 +265,8 @@ export class ProducerStateManager {
     this.lastExpirationCheckMs = nowMs;
     let removed = 0;
     for (const [producerId, entry] of this.producers) {
+      // A producer with an ongoing transaction never expires (Kafka's isProducerExpired).
+      if (entry.currentTxnFirstOffset !== undefined) continue;
       if (nowMs - entry.lastTimestamp < producerIdExpirationMs) continue;
       this.producers.delete(producerId);
       removed++;

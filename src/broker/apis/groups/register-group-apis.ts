@@ -4,7 +4,7 @@
  * OffsetFetch, DescribeGroups, ListGroups, DeleteGroups and OffsetDelete; and those of the
  * consumer group protocol (KIP-848), ConsumerGroupHeartbeat and ConsumerGroupDescribe.
  */
-import type { GroupCoordinator } from "../../../coordinator/index.js";
+import type { GroupCoordinator, TransactionCoordinator } from "../../../coordinator/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import type { ApiKey } from "../../../protocol/index.js";
 import type { ApiHandler } from "../../router/handler.js";
@@ -30,6 +30,8 @@ import { offsetCommitHandler, offsetFetchHandler } from "./offsets.driver.js";
 
 export interface GroupApiDependencies {
   readonly coordinator: GroupCoordinator;
+  /** The transaction coordinator that FindCoordinator locates for key type 1, if any. */
+  readonly transactions?: TransactionCoordinator;
   readonly metadataCache: MetadataCache;
   readonly forwarder: Forwarder;
   /** Wall-clock time, for commit timestamps. */

@@ -1,0 +1,43 @@
+/**
+ * Registers the transaction APIs on a client router, over one TransactionCoordinator and the
+ * group coordinator that holds transactional offsets: AddPartitionsToTxn, AddOffsetsToTxn,
+ * EndTxn, TxnOffsetCommit and WriteTxnMarkers (FindCoordinator and InitProducerId are
+ * registered with the group APIs and the idempotent producer).
+ */
+import type { GroupCoordinator, TransactionCoordinator } from "../../../coordinator/index.js";
+import type { ApiKey } from "../../../protocol/index.js";
+import type { MetadataCache } from "../../metadata-cache/index.js";
+import type { ApiHandler } from "../../router/handler.js";
+import {
+  addOffsetsToTxnHandler,
+  addPartitionsToTxnHandler,
+  endTxnHandler,
+} from "./transaction-apis.driver.js";
+import { txnOffsetCommitHandler } from "./txn-offset-commit.driver.js";
+import {
+  writeTxnMarkersHandler,
+  type MarkerWriterDependencies,
+} from "./write-txn-markers.driver.js";
+
+export interface TransactionApiDependencies {
+  readonly transactions: TransactionCoordinator;
+  readonly groups: GroupCoordinator;
+  readonly metadataCache: MetadataCache;
+  /** What WriteTxnMarkers appends with. */
+  readonly markers: MarkerWriterDependencies;
+  /** Wall-clock time, for commit timestamps. */
+  readonly clock: { nowMs(): number };
+}
+
+/** Registers the transaction APIs (call before registerApiVersions). */
+export function registerTransactionApis(
+  router: { register<K extends ApiKey>(handler: ApiHandler<K>): void },
+  dependencies: TransactionApiDependencies,
+): void {
+  const { transactions, groups, metadataCache, clock } = dependencies;
+  router.register(addPartitionsToTxnHandler(transactions, metadataCache));
+  router.register(addOffsetsToTxnHandler(transactions, groups));
+  router.register(endTxnHandler(transactions));
+  router.register(txnOffsetCommitHandler(groups, { metadataCache, clock }));
+  router.register(writeTxnMarkersHandler(dependencies.markers));
+}

@@ -1,0 +1,142 @@
+/**
+ * The producer's transaction APIs on the transaction coordinator, as Kafka's KafkaApis serves
+ * them to clients:
+ *
+ * - AddPartitionsToTxn (24, v0-3): a partition the metadata does not know fails the whole
+ *   request, that partition with UNKNOWN_TOPIC_OR_PARTITION and the others with
+ *   OPERATION_NOT_ATTEMPTED; otherwise every partition gets the coordinator's one answer. v4+,
+ *   the broker-to-coordinator verification of KIP-890, is not served.
+ * - AddOffsetsToTxn (25, v0-3): adds the group's `__consumer_offsets` partition.
+ * - EndTxn (26, v0-3): answered once PrepareCommit or PrepareAbort is durable; v4+ (KIP-890
+ *   part 2, TRANSACTION_ABORTABLE and epoch bumps per transaction) is not served.
+ *
+ * Below v2 PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH, which older clients know.
+ */
+import { ErrorCode } from "../../../common/index.js";
+import {
+  OFFSETS_TOPIC,
+  type GroupCoordinator,
+  type TopicPartitionRef,
+  type TransactionCoordinator,
+} from "../../../coordinator/index.js";
+import {
+  ApiKey,
+  type AddPartitionsToTxnRequest,
+  type AddPartitionsToTxnResponse,
+} from "../../../protocol/index.js";
+import type { MetadataCache } from "../../metadata-cache/index.js";
+import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+
+export const ADD_PARTITIONS_TO_TXN_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
+export const ADD_OFFSETS_TO_TXN_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
+export const END_TXN_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
+
+/** Kafka's mapping for versions that predate PRODUCER_FENCED. */
+export function fencedErrorFor(version: number, errorCode: number, firstVersion = 2): number {
+  return version < firstVersion && errorCode === ErrorCode.PRODUCER_FENCED
+    ? ErrorCode.INVALID_PRODUCER_EPOCH
+    : errorCode;
+}
+
+function addPartitionsAnswer(
+  request: AddPartitionsToTxnRequest,
+  codeOf: (topic: string, partition: number) => number,
+) {
+  return respond<AddPartitionsToTxnResponse>({
+    throttleTimeMs: 0,
+    errorCode: ErrorCode.NONE,
+    resultsByTransaction: [],
+    resultsByTopicV3AndBelow: request.v3AndBelowTopics.map((topic) => ({
+      name: topic.name,
+      resultsByPartition: topic.partitions.map((partitionIndex) => ({
+        partitionIndex,
+        partitionErrorCode: codeOf(topic.name, partitionIndex),
+      })),
+    })),
+  });
+}
+
+export function addPartitionsToTxnHandler(
+  transactions: TransactionCoordinator,
+  metadataCache: MetadataCache,
+): ApiHandler<typeof ApiKey.AddPartitionsToTxn> {
+  return defineHandler(ApiKey.AddPartitionsToTxn, {
+    ...ADD_PARTITIONS_TO_TXN_VERSIONS,
+    handle: async (request, context) => {
+      const version = context.header.apiVersion;
+      const transactionalId = request.v3AndBelowTransactionalId;
+      const partitions: TopicPartitionRef[] = request.v3AndBelowTopics.flatMap((topic) =>
+        topic.partitions.map((partition) => ({ topic: topic.name, partition })),
+      );
+      const image = metadataCache.image;
+      const isKnown = (topic: string, partition: number): boolean =>
+        image.topics.byName.get(topic)?.partitions.has(partition) === true;
+      if (partitions.some(({ topic, partition }) => !isKnown(topic, partition))) {
+        return addPartitionsAnswer(request, (topic, partition) =>
+          isKnown(topic, partition)
+            ? ErrorCode.OPERATION_NOT_ATTEMPTED
+            : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        );
+      }
+      const errorCode =
+        transactionalId === ""
+          ? ErrorCode.INVALID_REQUEST
+          : await transactions.addPartitions(
+              transactionalId,
+              {
+                producerId: request.v3AndBelowProducerId,
+                producerEpoch: request.v3AndBelowProducerEpoch,
+              },
+              partitions,
+            );
+      const answered = fencedErrorFor(version, errorCode);
+      return addPartitionsAnswer(request, () => answered);
+    },
+    errorResponse: (request, _context, errorCode) => addPartitionsAnswer(request, () => errorCode),
+  });
+}
+
+export function addOffsetsToTxnHandler(
+  transactions: TransactionCoordinator,
+  groups: GroupCoordinator,
+): ApiHandler<typeof ApiKey.AddOffsetsToTxn> {
+  return defineHandler(ApiKey.AddOffsetsToTxn, {
+    ...ADD_OFFSETS_TO_TXN_VERSIONS,
+    handle: async (request, context) => {
+      const { transactionalId, producerId, producerEpoch } = request;
+      const partition = { topic: OFFSETS_TOPIC, partition: groups.partitionFor(request.groupId) };
+      const errorCode =
+        transactionalId === ""
+          ? ErrorCode.INVALID_REQUEST
+          : await transactions.addPartitions(transactionalId, { producerId, producerEpoch }, [
+              partition,
+            ]);
+      const answered = fencedErrorFor(context.header.apiVersion, errorCode);
+      return respond({ throttleTimeMs: 0, errorCode: answered });
+    },
+    errorResponse: (_request, _context, errorCode) => respond({ throttleTimeMs: 0, errorCode }),
+  });
+}
+
+export function endTxnHandler(
+  transactions: TransactionCoordinator,
+): ApiHandler<typeof ApiKey.EndTxn> {
+  return defineHandler(ApiKey.EndTxn, {
+    ...END_TXN_VERSIONS,
+    handle: async (request, context) => {
+      const { transactionalId, producerId, producerEpoch } = request;
+      const errorCode =
+        transactionalId === ""
+          ? ErrorCode.INVALID_REQUEST
+          : await transactions.endTransaction(
+              transactionalId,
+              { producerId, producerEpoch },
+              request.committed,
+            );
+      const answered = fencedErrorFor(context.header.apiVersion, errorCode);
+      return respond({ throttleTimeMs: 0, errorCode: answered, producerId: -1, producerEpoch: -1 });
+    },
+    errorResponse: (_request, _context, errorCode) =>
+      respond({ throttleTimeMs: 0, errorCode, producerId: -1, producerEpoch: -1 }),
+  });
+}

@@ -1,0 +1,198 @@
+/**
+ * The aborted transactions of a partition log (Kafka's TransactionIndex files and
+ * collectAbortedTransactions): when an ABORT marker is written, the aborted transaction's
+ * producer id, first offset, last offset (the marker's) and the last stable offset after it go
+ * to the `.txnindex` file named for the active segment, one 34-byte entry (int16 version 0,
+ * four int64) appended as Kafka writes it. The log keeps every entry in memory too, ordered by
+ * last offset; a read_committed fetch asks which aborted transactions overlap what it returns.
+ *
+ * Opening the log reads every `.txnindex` file of its dir, keeping the entries inside the log;
+ * truncation drops the entries of removed markers (rewriting their files); retention deletes
+ * the files of removed segments. A marker whose entry a crash lost before it reached the page
+ * cache is not recovered (Kafka rebuilds the index of unflushed segments on recovery).
+ */
+import { joinPath } from "../../common/index.js";
+import type { FileSystem } from "../../ports/index.js";
+import type { AppendedCompletion } from "./producer-append.js";
+import {
+  offsetToFileName,
+  parseSegmentFileName,
+  TRANSACTION_INDEX_FILE_SUFFIX,
+} from "../file-names.js";
+
+/** One aborted transaction (Kafka's AbortedTxn). */
+export interface AbortedTransaction {
+  readonly producerId: number;
+  readonly firstOffset: number;
+  /** The offset of its ABORT marker. */
+  readonly lastOffset: number;
+  /** The last stable offset once the marker was written. */
+  readonly lastStableOffset: number;
+}
+
+const ENTRY_BYTES = 34;
+const ENTRY_VERSION = 0;
+
+interface Held extends AbortedTransaction {
+  /** The base offset of the segment whose index holds the entry. */
+  readonly segmentBaseOffset: number;
+}
+
+function encodeEntry(entry: AbortedTransaction): Uint8Array {
+  const bytes = new Uint8Array(ENTRY_BYTES);
+  const view = new DataView(bytes.buffer);
+  view.setInt16(0, ENTRY_VERSION);
+  view.setBigInt64(2, BigInt(entry.producerId));
+  view.setBigInt64(10, BigInt(entry.firstOffset));
+  view.setBigInt64(18, BigInt(entry.lastOffset));
+  view.setBigInt64(26, BigInt(entry.lastStableOffset));
+  return bytes;
+}
+
+function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): Held[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries: Held[] = [];
+  // A torn last entry (a crash mid-write) is left out, as Kafka's sanity check would refuse it.
+  for (let at = 0; at + ENTRY_BYTES <= bytes.length; at += ENTRY_BYTES) {
+    if (view.getInt16(at) !== ENTRY_VERSION) break;
+    entries.push({
+      producerId: Number(view.getBigInt64(at + 2)),
+      firstOffset: Number(view.getBigInt64(at + 10)),
+      lastOffset: Number(view.getBigInt64(at + 18)),
+      lastStableOffset: Number(view.getBigInt64(at + 26)),
+      segmentBaseOffset,
+    });
+  }
+  return entries;
+}
+
+export class TransactionIndex {
+  private entries: Held[] = [];
+
+  constructor(
+    private readonly fileSystem: FileSystem,
+    private readonly dir: string,
+  ) {}
+
+  /** Reads the live `.txnindex` files of the dir, keeping entries between the two offsets. */
+  async load(bounds: { readonly logStartOffset: number; readonly logEndOffset: number }) {
+    const loaded: Held[] = [];
+    for (const name of await this.fileSystem.readdir(this.dir)) {
+      const parsed = parseSegmentFileName(name);
+      if (parsed?.kind !== "txnindex" || parsed.stage !== "live") continue;
+      const bytes = await this.readFile(joinPath(this.dir, name));
+      loaded.push(...decodeEntries(bytes, parsed.baseOffset));
+    }
+    this.entries = loaded
+      .filter((each) => each.lastOffset < bounds.logEndOffset)
+      .filter((each) => each.lastOffset >= bounds.logStartOffset)
+      .sort((a, b) => a.lastOffset - b.lastOffset);
+  }
+
+  /** Appends entries for markers now in the segment based at `segmentBaseOffset`. */
+  async append(added: readonly AbortedTransaction[], segmentBaseOffset: number): Promise<void> {
+    if (added.length === 0) return;
+    const handle = await this.fileSystem.open(this.pathOf(segmentBaseOffset), { create: true });
+    try {
+      await handle.append(added.map(encodeEntry));
+    } finally {
+      await handle.close();
+    }
+    for (const entry of added) this.entries.push({ ...entry, segmentBaseOffset });
+  }
+
+  /**
+   * The aborted transactions a read of `[fromOffset, upperBoundOffset)` overlaps (Kafka's
+   * collectAbortedTransactions): those whose marker is at or after `fromOffset` and that began
+   * before `upperBoundOffset`, in marker order.
+   */
+  collect(fromOffset: number, upperBoundOffset: number): AbortedTransaction[] {
+    return this.entries
+      .filter((each) => each.lastOffset >= fromOffset && each.firstOffset < upperBoundOffset)
+      .map(({ producerId, firstOffset, lastOffset, lastStableOffset }) => ({
+        producerId,
+        firstOffset,
+        lastOffset,
+        lastStableOffset,
+      }));
+  }
+
+  /** Drops the entries of markers at or after `offset`, rewriting the files that held them. */
+  async truncateTo(offset: number): Promise<void> {
+    const dropped = this.entries.filter((each) => each.lastOffset >= offset);
+    if (dropped.length === 0) return;
+    this.entries = this.entries.filter((each) => each.lastOffset < offset);
+    for (const base of new Set(dropped.map((each) => each.segmentBaseOffset))) {
+      await this.rewrite(base);
+    }
+  }
+
+  /** Deletes the index files of segments retention removed, and their entries. */
+  async removeSegments(baseOffsets: readonly number[]): Promise<void> {
+    const removed = new Set(baseOffsets);
+    this.entries = this.entries.filter((each) => !removed.has(each.segmentBaseOffset));
+    for (const base of removed) await this.unlink(base);
+  }
+
+  /** Deletes every index file: the log restarts empty. */
+  async clear(): Promise<void> {
+    const bases = new Set(this.entries.map((each) => each.segmentBaseOffset));
+    this.entries = [];
+    for (const base of bases) await this.unlink(base);
+  }
+
+  private pathOf(segmentBaseOffset: number): string {
+    return joinPath(this.dir, offsetToFileName(segmentBaseOffset, TRANSACTION_INDEX_FILE_SUFFIX));
+  }
+
+  private async rewrite(segmentBaseOffset: number): Promise<void> {
+    const kept = this.entries.filter((each) => each.segmentBaseOffset === segmentBaseOffset);
+    if (kept.length === 0) return this.unlink(segmentBaseOffset);
+    const handle = await this.fileSystem.open(this.pathOf(segmentBaseOffset), {
+      create: true,
+      truncate: true,
+    });
+    try {
+      await handle.append(kept.map(encodeEntry));
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async unlink(segmentBaseOffset: number): Promise<void> {
+    const path = this.pathOf(segmentBaseOffset);
+    if ((await this.fileSystem.stat(path)) !== undefined) await this.fileSystem.unlink(path);
+  }
+
+  private async readFile(path: string): Promise<Uint8Array> {
+    const handle = await this.fileSystem.open(path);
+    try {
+      const size = await handle.size();
+      const bytes = new Uint8Array(size);
+      await handle.read(bytes, 0, size, 0);
+      return bytes;
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/**
+ * The aborted transactions the end markers of `accepted` completed, with the last stable offset
+ * after each: the first offset of an older open transaction, else the offset after the marker.
+ */
+export function abortedOf(
+  accepted: readonly { readonly completed: readonly AppendedCompletion[] }[],
+  firstUnstableOffset: number | undefined,
+): AbortedTransaction[] {
+  return accepted.flatMap((each) =>
+    each.completed
+      .filter((completion) => completion.isAborted)
+      .map(({ producerId, firstOffset, lastOffset }) => ({
+        producerId,
+        firstOffset,
+        lastOffset,
+        lastStableOffset: Math.min(firstUnstableOffset ?? lastOffset + 1, lastOffset + 1),
+      })),
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * Read committed on a partition leader: a read_committed consumer reads up to the last stable
+ * offset (the first offset of the oldest open transaction), is told which aborted transactions
+ * the records overlap, and ListOffsets read_committed answers the last stable offset.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { encodeTransactionMarkerBatch } from "../../src/protocol/index.js";
+import { clientBatch, consumerRead, newPartition, registration } from "./fixtures.js";
+
+const read = { ...consumerRead, fetchOffset: 0, nowMs: 20 } as const;
+
+function transactional(producerId: number): Uint8Array {
+  const producer = { producerId, producerEpoch: 0, baseSequence: 0 };
+  return clientBatch([{ timestamp: 5 }], { isTransactional: true, ...producer });
+}
+
+test("read_committed stops at the last stable offset and names aborted transactions", async () => {
+  const { harness, partition } = await newPartition(41);
+  partition.becomeLeader(registration({ replicas: [1], leader: 1, leaderEpoch: 2 }), 0);
+  const append = (records: Uint8Array, origin: "client" | "coordinator" = "client") =>
+    harness.run(partition.appendRecordsToLeader(records, { requiredAcks: 1, nowMs: 10, origin }));
+  await append(clientBatch([{ timestamp: 1 }])); // 0
+  await append(transactional(5)); // 1, stays open
+  await append(transactional(6)); // 2
+  const abort = encodeTransactionMarkerBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    producerId: 6,
+    producerEpoch: 0,
+    coordinatorEpoch: 0,
+    type: "abort",
+    timestamp: 11,
+  });
+  await append(abort, "coordinator"); // 3
+  assert.equal(partition.highWatermark, 4);
+  const committed = await harness.run(
+    partition.readRecords({ ...read, isolation: "read_committed" }),
+  );
+  assert.ok(committed.kind === "records");
+  assert.equal(committed.lastStableOffset, 1, "the open transaction of producer 5 holds it");
+  assert.equal(committed.highWatermark, 4);
+  const uncommitted = await harness.run(
+    partition.readRecords({ ...read, isolation: "read_uncommitted" }),
+  );
+  assert.ok(uncommitted.kind === "records");
+  assert.ok(committed.sizeInBytes < uncommitted.sizeInBytes, "read_committed reads less");
+  assert.equal(uncommitted.abortedTransactions, undefined);
+  const lookup = (isolation: "read_committed" | "read_uncommitted") =>
+    harness.run(
+      partition.fetchOffsetForTimestamp(-1, {
+        isolation,
+        currentLeaderEpoch: -1,
+        fetchOnlyFromLeader: true,
+      }),
+    );
+  assert.deepEqual(
+    [(await lookup("read_committed")).kind, (await lookup("read_uncommitted")).kind],
+    ["found", "found"],
+  );
+  const latestCommitted = await lookup("read_committed");
+  const latest = await lookup("read_uncommitted");
+  assert.ok(latestCommitted.kind === "found" && latest.kind === "found");
+  assert.deepEqual([latestCommitted.offset, latest.offset], [1, 4]);
+  const commit = encodeTransactionMarkerBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    producerId: 5,
+    producerEpoch: 0,
+    coordinatorEpoch: 0,
+    type: "commit",
+    timestamp: 12,
+  });
+  await append(commit, "coordinator"); // 4
+  const after = await harness.run(partition.readRecords({ ...read, isolation: "read_committed" }));
+  assert.ok(after.kind === "records");
+  assert.equal(after.lastStableOffset, 5, "no transaction is open: the LSO is the HW");
+  assert.deepEqual(after.abortedTransactions, [
+    { producerId: 6, firstOffset: 2, lastOffset: 3, lastStableOffset: 1 },
+  ]);
+});
