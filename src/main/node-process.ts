@@ -12,6 +12,7 @@ import {
   NodeTimers,
   PrometheusRegistry,
   SystemClock,
+  readOpenFileLimit,
 } from "../adapters/index.js";
 import { AssertionError } from "../common/index.js";
 import { formatProblem } from "./config/config-types.js";
@@ -50,6 +51,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
     timers: new NodeTimers(),
     random: new CryptoRandom(),
     metrics: registry,
+    openFileLimit: readOpenFileLimit(),
   };
   const onFatalError = (error: unknown): void => {
     logger.error("fatal error: the node stops", { error: String(error) });

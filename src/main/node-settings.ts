@@ -60,6 +60,7 @@ export function logManagerConfigOf(config: NodeConfig): LogManagerConfig {
     logRetentionCheckIntervalMs: log.retentionCheckIntervalMs,
     defaultLogConfig: defaultLogConfigOf(config),
     logCleanerEnable: log.cleanerEnable,
+    maxOpenFiles: log.maxOpenFiles,
   };
 }
 

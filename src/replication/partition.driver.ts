@@ -16,6 +16,7 @@ import { ErrorCode, type BrokerId, type Uuid } from "../common/index.js";
 import type { PartitionRegistration } from "../metadata/index.js";
 import {
   isLogAppendError,
+  isResourceExhaustion,
   isStorageFailure,
   type LogConfig,
   type LogOffsetMetadata,
@@ -220,6 +221,9 @@ export class Partition {
       const bytes = validation.header.bytes;
       appended = await this.access.use((log) => log.appendAsLeader(bytes, { leaderEpoch }));
     } catch (error) {
+      if (isResourceExhaustion(error)) {
+        return refuse(ErrorCode.UNKNOWN_SERVER_ERROR, DESCRIPTORS_EXHAUSTED_MESSAGE);
+      }
       return producerOutcome(error, this.state.logStartOffset) ?? refuse(this.errorCodeOf(error));
     }
     if (this.state.role.kind === "offline") return refuse(ErrorCode.KAFKA_STORAGE_ERROR);
@@ -553,17 +557,26 @@ export class Partition {
   }
 
   /**
-   * The error code for an error of the log: a refused input keeps its own; an I/O failure takes
-   * the replica offline and is KAFKA_STORAGE_ERROR; anything else is a bug and goes on.
+   * The error code for an error of the log: a refused input keeps its own; a process out of
+   * file descriptors refuses this request only, with UNKNOWN_SERVER_ERROR as Kafka answers a
+   * failure that is neither the request's nor the disk's (the replica stays online); an I/O
+   * failure takes the replica offline and is KAFKA_STORAGE_ERROR; anything else is a bug and
+   * goes on.
    */
   private errorCodeOf(error: unknown): number {
     if (isLogAppendError(error)) return error.errorCode;
+    if (isResourceExhaustion(error)) return ErrorCode.UNKNOWN_SERVER_ERROR;
     if (!isStorageFailure(error)) throw error;
     this.state.becomeOffline();
     this.options.onStorageFailure(this.access.logDir, error);
     return ErrorCode.KAFKA_STORAGE_ERROR;
   }
 }
+
+/** What a producer is told when the broker has no file descriptor left for its partition. */
+const DESCRIPTORS_EXHAUSTED_MESSAGE =
+  "the broker has as many files open as its limit allows (EMFILE); retry later, or raise the " +
+  "broker's open-file limit";
 
 function failure(errorCode: number): Failure {
   return { kind: "error", errorCode };

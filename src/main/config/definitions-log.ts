@@ -200,6 +200,17 @@ export const logDefinitions: readonly ConfigDefinition[] = [
     description: "How many logs of one dir are recovered or flushed at once on start and stop.",
   },
   {
+    name: "sluice.log.max.open.files",
+    type: "int",
+    defaultValue: 10_000,
+    validator: atLeast(16),
+    importance: "medium",
+    description:
+      "Sluice only: the most files the partition logs keep open at once; files of segments " +
+      "and partitions not in use are closed and opened again when needed. At start it is " +
+      "lowered to half the process's open-file limit.",
+  },
+  {
     name: "producer.id.expiration.ms",
     type: "int",
     defaultValue: 86_400_000,

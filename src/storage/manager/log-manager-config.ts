@@ -38,7 +38,15 @@ export interface LogManagerConfig {
    * `log.cleaner.io.buffer.size`.
    */
   readonly cleaner: CleanerConfig;
+  /**
+   * `sluice.log.max.open.files`: the most file descriptors the logs hold at once; files of segments
+   * and partitions not in use are closed and opened again when next needed.
+   */
+  readonly maxOpenFiles: number;
 }
+
+/** The default of `sluice.log.max.open.files`. */
+export const DEFAULT_MAX_OPEN_FILES = 10_000;
 
 /** Kafka's defaults, for a broker with the log dirs `logDirs`. */
 export function defaultLogManagerConfig(logDirs: readonly string[]): LogManagerConfig {
@@ -55,6 +63,7 @@ export function defaultLogManagerConfig(logDirs: readonly string[]): LogManagerC
     logCleanerEnable: true,
     logCleanerBackoffMs: 15_000,
     cleaner: defaultCleanerConfig,
+    maxOpenFiles: DEFAULT_MAX_OPEN_FILES,
   };
 }
 
@@ -70,4 +79,5 @@ export function checkLogManagerConfig(config: LogManagerConfig): void {
   assert(config.logRetentionCheckIntervalMs >= 1, "log.retention.check.interval.ms >= 1");
   assert(config.replicaFetchMaxBytes >= 1, "replica.fetch.max.bytes >= 1");
   assert(config.logCleanerBackoffMs >= 0, "log.cleaner.backoff.ms >= 0");
+  assert(config.maxOpenFiles >= 1, "sluice.log.max.open.files >= 1");
 }

@@ -42,6 +42,7 @@ import { replaceCurrentWithFutureLog, type ReplaceLogResult } from "./future-log
 import { shutdownLogDir } from "./clean-shutdown.driver.js";
 import { CleanerTask } from "./cleaner-task.driver.js";
 import { isStorageFailure } from "./storage-failure.js";
+import { FileHandlePool, type FileHandlePoolStats } from "../file-handle-pool.driver.js";
 
 export interface LogManagerOptions {
   readonly fileSystem: FileSystem;
@@ -99,8 +100,11 @@ export class LogManager implements ManagerCore {
    * or node, LogDirUnformattedError for a dir that may not be formatted, and
    * NoOnlineLogDirError when every dir failed.
    */
-  static async start(options: LogManagerOptions): Promise<LogManager> {
-    checkLogManagerConfig(options.config);
+  static async start(given: LogManagerOptions): Promise<LogManager> {
+    checkLogManagerConfig(given.config);
+    // Every file of the logs goes through one descriptor budget (sluice.log.max.open.files).
+    const pool = new FileHandlePool(given.fileSystem, given.config.maxOpenFiles, given.logger);
+    const options = { ...given, fileSystem: pool };
     const built: LogManager[] = [];
     const loaded = await loadLogs(options, (offlineDirs) => {
       built.push(new LogManager(options, offlineDirs));
@@ -131,6 +135,11 @@ export class LogManager implements ManagerCore {
   /** The directory.id of `logDir` (KIP-858), known for dirs that were online at start. */
   directoryIdOf(logDir: string): Uuid | undefined {
     return this.directoryIds.get(logDir);
+  }
+
+  /** The file descriptors the logs hold (see `sluice.log.max.open.files`). */
+  openFileStats(): FileHandlePoolStats | undefined {
+    return this.fileSystem instanceof FileHandlePool ? this.fileSystem.stats() : undefined;
   }
 
   /** The online dirs, in `log.dirs` order. */
