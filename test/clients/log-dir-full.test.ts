@@ -75,7 +75,7 @@ async function produceOnce(target: SluiceProcess, records: Uint8Array): Promise<
   return errorCode;
 }
 
-test("produces that fill the log dir's disk, and those after, get a storage error at once", async (t) => {
+test("produces that fill the disk of the log dir get a storage error at once", async (t) => {
   if (mountProblem !== undefined) return t.skip(mountProblem);
   node = await SluiceProcess.create(
     [`log.dirs=${join(small, "data")}`, `metadata.log.dir=${join(base, "metadata")}`],
