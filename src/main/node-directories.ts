@@ -39,8 +39,10 @@ export function directoryReporting(
     },
   );
   const stopListening = logManager.onLogDirFailure(() => membership.lifecycle.logDirsChanged());
+  const stopRecoveries = logManager.onLogDirRecovered(() => membership.lifecycle.logDirsChanged());
   const close = (): void => {
     stopListening();
+    stopRecoveries();
     assigner.close();
   };
   return { assigner, close };

@@ -61,6 +61,7 @@ export function logManagerConfigOf(config: NodeConfig): LogManagerConfig {
     defaultLogConfig: defaultLogConfigOf(config),
     logCleanerEnable: log.cleanerEnable,
     maxOpenFiles: log.maxOpenFiles,
+    logDirFullProbeIntervalMs: log.fullDirProbeIntervalMs,
   };
 }
 

@@ -134,11 +134,25 @@ export class ReplicaManager implements MetadataPublisher {
   constructor(private readonly options: ReplicaManagerOptions) {
     this.replicationQuotas =
       options.replicationQuotas ?? new ReplicationQuotas(options.brokerId, options);
-    this.stopListening = options.logManager.onLogDirFailure((failure) => {
+    const stopFailures = options.logManager.onLogDirFailure((failure) => {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
       }
     });
+    // A dir back from a full disk: its partitions are hosted again as the metadata next makes
+    // them leaders or followers (the controller elects once the broker reports the dir online).
+    const stopRecoveries = options.logManager.onLogDirRecovered((recovery) => {
+      for (const topicPartition of recovery.partitions) {
+        const hosted = this.hosted.get(topicPartition);
+        if (hosted?.kind === "offline" && hosted.logDir === recovery.logDir) {
+          this.hosted.delete(topicPartition);
+        }
+      }
+    });
+    this.stopListening = () => {
+      stopFailures();
+      stopRecoveries();
+    };
     this.logDirMoves = new ReplicaAlterLogDirs({
       ...options,
       hosted: (topicPartition) => this.hosted.get(topicPartition),

@@ -2,7 +2,9 @@
  * A log dir on a full disk: the node's only log dir lives on an 8 MiB tmpfs (the metadata log on
  * another disk), mostly taken by a filler file; producing fills the rest. The produce that meets
  * ENOSPC takes the dir offline, and it and every produce after it are answered at once with
- * KAFKA_STORAGE_ERROR or NOT_LEADER_OR_FOLLOWER, never left to time out. Needs root (mount);
+ * KAFKA_STORAGE_ERROR or NOT_LEADER_OR_FOLLOWER, never left to time out. Once the filler is
+ * deleted the probe finds room, the dir comes back online with its log, the controller elects
+ * the broker again, and produce succeeds, after the records written before. Needs root (mount);
  * skipped, saying why, where mounting is not permitted.
  */
 import { after, before, test } from "node:test";
@@ -15,6 +17,7 @@ import { promisify } from "node:util";
 import { ErrorCode } from "../../src/common/index.js";
 import { withConnection } from "../../src/client/index.js";
 import { createTopics, encodeBatch, produce } from "../../src/protocol/index.js";
+import { pollUntil } from "../cluster/cluster-process.js";
 import { clientPorts, SluiceProcess } from "./sluice-process.js";
 
 const run = promisify(execFile);
@@ -57,6 +60,13 @@ function batchOf(valueBytes: number): Uint8Array {
 
 /** One acks=-1 produce; the partition's error code, or a failure when no answer came. */
 async function produceOnce(target: SluiceProcess, records: Uint8Array): Promise<number> {
+  return (await produceOffset(target, records)).errorCode;
+}
+
+async function produceOffset(
+  target: SluiceProcess,
+  records: Uint8Array,
+): Promise<{ readonly errorCode: number; readonly baseOffset: number }> {
   const body = {
     transactionalId: null,
     acks: -1,
@@ -70,15 +80,19 @@ async function produceOnce(target: SluiceProcess, records: Uint8Array): Promise<
     { requestTimeoutMs: SLOW_MS },
   );
   assert.ok(result.kind === "response", `produce answered ${JSON.stringify(result)}`);
-  const errorCode = result.body.responses[0]?.partitionResponses[0]?.errorCode;
-  assert.ok(errorCode !== undefined);
-  return errorCode;
+  const answer = result.body.responses[0]?.partitionResponses[0];
+  assert.ok(answer !== undefined);
+  return { errorCode: answer.errorCode, baseOffset: answer.baseOffset };
 }
 
 test("produces that fill the disk of the log dir get a storage error at once", async (t) => {
   if (mountProblem !== undefined) return t.skip(mountProblem);
   node = await SluiceProcess.create(
-    [`log.dirs=${join(small, "data")}`, `metadata.log.dir=${join(base, "metadata")}`],
+    [
+      `log.dirs=${join(small, "data")}`,
+      `metadata.log.dir=${join(base, "metadata")}`,
+      "sluice.log.dir.full.probe.interval.ms=500",
+    ],
     { dataDir: base },
   );
   await node.start();
@@ -110,9 +124,11 @@ test("produces that fill the disk of the log dir get a storage error at once", a
   writeFileSync(join(small, "filler"), Buffer.alloc(6 * 1024 * 1024));
   const records = batchOf(64 * 1024);
   let firstError: number | undefined;
+  let acknowledged = 0;
   for (let attempt = 0; attempt < 200 && firstError === undefined; attempt++) {
     const errorCode = await produceOnce(node, records);
     if (errorCode !== ErrorCode.NONE) firstError = errorCode;
+    else acknowledged++;
   }
   assert.equal(firstError, ErrorCode.KAFKA_STORAGE_ERROR, node.log.slice(-3000));
   assert.match(node.log, /log dir failed/);
@@ -123,4 +139,16 @@ test("produces that fill the disk of the log dir get a storage error at once", a
       `produce while offline answered ${errorCode}`,
     );
   }
+  rmSync(join(small, "filler"));
+  const running = node;
+  const { value: offset } = await pollUntil(
+    async () => {
+      const answer = await produceOffset(running, batchOf(16));
+      return answer.errorCode === ErrorCode.NONE ? answer.baseOffset : undefined;
+    },
+    { deadlineMs: 60_000, intervalMs: 250, what: "a produce accepted after space was freed" },
+  );
+  assert.match(node.log, /log dir back online/);
+  // Every acknowledged record is still there: the new one comes after them.
+  assert.ok(offset >= acknowledged, `offset ${offset} after ${acknowledged} acknowledged`);
 });

@@ -211,6 +211,16 @@ export const logDefinitions: readonly ConfigDefinition[] = [
       "lowered to half the process's open-file limit.",
   },
   {
+    name: "sluice.log.dir.full.probe.interval.ms",
+    type: "long",
+    defaultValue: 10_000,
+    validator: atLeast(1),
+    importance: "medium",
+    description:
+      "Sluice only: how often a log dir that went offline because its disk was full (the " +
+      "node's last online dir) is probed for 1 MiB of room; once there is, it comes back online.",
+  },
+  {
     name: "producer.id.expiration.ms",
     type: "int",
     defaultValue: 86_400_000,

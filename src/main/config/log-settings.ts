@@ -37,6 +37,8 @@ export interface LogSettings {
   readonly producerIdExpirationMs: number;
   /** `sluice.log.max.open.files`, as configured (the node lowers it to fit the process limit). */
   readonly maxOpenFiles: number;
+  /** `sluice.log.dir.full.probe.interval.ms`. */
+  readonly fullDirProbeIntervalMs: number;
 }
 
 const MINUTE_MS = 60_000;
@@ -90,6 +92,7 @@ export function logSettings(
     recoveryThreadsPerDataDir: values.number("num.recovery.threads.per.data.dir"),
     producerIdExpirationMs: values.number("producer.id.expiration.ms"),
     maxOpenFiles: values.number("sluice.log.max.open.files"),
+    fullDirProbeIntervalMs: values.number("sluice.log.dir.full.probe.interval.ms"),
   };
 }
 

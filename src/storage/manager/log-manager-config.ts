@@ -43,6 +43,11 @@ export interface LogManagerConfig {
    * and partitions not in use are closed and opened again when next needed.
    */
   readonly maxOpenFiles: number;
+  /**
+   * `sluice.log.dir.full.probe.interval.ms`: how often a log dir offline for a full disk is
+   * probed for room, to come back online.
+   */
+  readonly logDirFullProbeIntervalMs: number;
 }
 
 /** The default of `sluice.log.max.open.files`. */
@@ -64,6 +69,7 @@ export function defaultLogManagerConfig(logDirs: readonly string[]): LogManagerC
     logCleanerBackoffMs: 15_000,
     cleaner: defaultCleanerConfig,
     maxOpenFiles: DEFAULT_MAX_OPEN_FILES,
+    logDirFullProbeIntervalMs: 10_000,
   };
 }
 
@@ -80,4 +86,5 @@ export function checkLogManagerConfig(config: LogManagerConfig): void {
   assert(config.replicaFetchMaxBytes >= 1, "replica.fetch.max.bytes >= 1");
   assert(config.logCleanerBackoffMs >= 0, "log.cleaner.backoff.ms >= 0");
   assert(config.maxOpenFiles >= 1, "sluice.log.max.open.files >= 1");
+  assert(config.logDirFullProbeIntervalMs >= 1, "sluice.log.dir.full.probe.interval.ms >= 1");
 }

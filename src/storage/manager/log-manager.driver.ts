@@ -42,6 +42,7 @@ import { replaceCurrentWithFutureLog, type ReplaceLogResult } from "./future-log
 import { shutdownLogDir } from "./clean-shutdown.driver.js";
 import { CleanerTask } from "./cleaner-task.driver.js";
 import { isStorageFailure } from "./storage-failure.js";
+import { FullDirRecovery, type LogDirRecoveryListener } from "./log-dir-recovery.driver.js";
 import { FileHandlePool, type FileHandlePoolStats } from "../file-handle-pool.driver.js";
 
 export interface LogManagerOptions {
@@ -67,6 +68,7 @@ export class LogManager implements ManagerCore {
   readonly config: LogManagerConfig;
   readonly registry: LogRegistry<PartitionLog>;
   readonly cleanerTask: CleanerTask | undefined;
+  readonly fullDirRecovery: FullDirRecovery;
   private readonly metrics: LogManagerMetrics;
   private readonly checkpointFiles = new Map<string, LogDirCheckpoints>();
   private directoryIds: ReadonlyMap<string, Uuid> = new Map();
@@ -86,6 +88,9 @@ export class LogManager implements ManagerCore {
     this.registry = new LogRegistry(options.config.logDirs, offlineDirs);
     this.metrics = new LogManagerMetrics(options.metrics, options.config.logDirs);
     this.failureChannel = new LogDirFailureChannel(this.metrics);
+    this.fullDirRecovery = new FullDirRecovery(this, options.identity);
+    this.failureChannel.subscribe((failure) => this.fullDirRecovery.onFailure(failure));
+    this.fullDirRecovery.subscribe(({ logDir }) => this.metrics.setOffline(logDir, false));
     const defaults = options.config.defaultLogConfig;
     this.configOf = options.logConfigOf ?? (() => defaults);
     this.schedule = periodicSchedule(options.config, options.clock.nowMs());
@@ -212,6 +217,14 @@ export class LogManager implements ManagerCore {
   /** The high watermark of a partition: the last one set, or the checkpointed one from start. */
   highWatermarkOf(topicPartition: TopicPartition): number | undefined {
     return this.registry.highWatermarks.get(currentDirName(topicPartition));
+  }
+
+  /**
+   * Calls `listener` when a dir offline for a full disk is back online, its logs loaded again;
+   * returns a function that unsubscribes.
+   */
+  onLogDirRecovered(listener: LogDirRecoveryListener): () => void {
+    return this.fullDirRecovery.subscribe(listener);
   }
 
   /** Calls `listener` once per dir that goes offline; returns a function that unsubscribes. */
