@@ -39,7 +39,9 @@ export function directoryReporting(
     },
   );
   const stopListening = logManager.onLogDirFailure(() => membership.lifecycle.logDirsChanged());
-  const stopRecoveries = logManager.onLogDirRecovered(() => membership.lifecycle.logDirsChanged());
+  const stopRecoveries = logManager.fullDirRecovery.subscribe(() =>
+    membership.lifecycle.logDirsChanged(),
+  );
   const close = (): void => {
     stopListening();
     stopRecoveries();

@@ -221,9 +221,6 @@ export class Partition {
       const bytes = validation.header.bytes;
       appended = await this.access.use((log) => log.appendAsLeader(bytes, { leaderEpoch }));
     } catch (error) {
-      if (isResourceExhaustion(error)) {
-        return refuse(ErrorCode.UNKNOWN_SERVER_ERROR, DESCRIPTORS_EXHAUSTED_MESSAGE);
-      }
       return producerOutcome(error, this.state.logStartOffset) ?? refuse(this.errorCodeOf(error));
     }
     if (this.state.role.kind === "offline") return refuse(ErrorCode.KAFKA_STORAGE_ERROR);
@@ -557,11 +554,9 @@ export class Partition {
   }
 
   /**
-   * The error code for an error of the log: a refused input keeps its own; a process out of
-   * file descriptors refuses this request only, with UNKNOWN_SERVER_ERROR as Kafka answers a
-   * failure that is neither the request's nor the disk's (the replica stays online); an I/O
-   * failure takes the replica offline and is KAFKA_STORAGE_ERROR; anything else is a bug and
-   * goes on.
+   * The error code for an error of the log: a refused input keeps its own; out of descriptors,
+   * UNKNOWN_SERVER_ERROR (see producerOutcome); an I/O failure takes the replica offline and is
+   * KAFKA_STORAGE_ERROR; anything else is a bug and goes on.
    */
   private errorCodeOf(error: unknown): number {
     if (isLogAppendError(error)) return error.errorCode;
@@ -572,11 +567,6 @@ export class Partition {
     return ErrorCode.KAFKA_STORAGE_ERROR;
   }
 }
-
-/** What a producer is told when the broker has no file descriptor left for its partition. */
-const DESCRIPTORS_EXHAUSTED_MESSAGE =
-  "the broker has as many files open as its limit allows (EMFILE); retry later, or raise the " +
-  "broker's open-file limit";
 
 function failure(errorCode: number): Failure {
   return { kind: "error", errorCode };

@@ -57,6 +57,7 @@ import {
   type ReplicationSummary,
 } from "./replication-summary.js";
 import { ReplicationQuotas } from "./replication-quotas.driver.js";
+import { recoveredRoles } from "./recovered-partitions.js";
 
 /** One partition's records of a Produce request. */
 export interface ProduceEntry {
@@ -139,20 +140,12 @@ export class ReplicaManager implements MetadataPublisher {
         this.takeOffline(topicPartition, failure.logDir);
       }
     });
-    // A dir back from a full disk: its partitions are hosted again as the metadata next makes
-    // them leaders or followers (the controller elects once the broker reports the dir online).
-    const stopRecoveries = options.logManager.onLogDirRecovered((recovery) => {
-      for (const topicPartition of recovery.partitions) {
-        const hosted = this.hosted.get(topicPartition);
-        if (hosted?.kind === "offline" && hosted.logDir === recovery.logDir) {
-          this.hosted.delete(topicPartition);
-        }
-      }
+    // The replicas of a dir back from a full disk take their roles again.
+    const stopRecoveries = options.logManager.fullDirRecovery.subscribe((recovery) => {
+      this.hosted.forgetOffline(recovery.partitions, recovery.logDir);
+      this.applying = this.applying.then(() => this.applyRecovered(recovery.partitions));
     });
-    this.stopListening = () => {
-      stopFailures();
-      stopRecoveries();
-    };
+    this.stopListening = () => [stopFailures, stopRecoveries].forEach((stop) => stop());
     this.logDirMoves = new ReplicaAlterLogDirs({
       ...options,
       hosted: (topicPartition) => this.hosted.get(topicPartition),
@@ -413,6 +406,14 @@ export class ReplicaManager implements MetadataPublisher {
   }
 
   /** Kafka's applyLocalLeadersDelta: fetchers stop first, so no follower append races the epoch. */
+  private async applyRecovered(partitions: readonly TopicPartition[]): Promise<void> {
+    if (this.isShutDown) return;
+    const roles = recoveredRoles(this.image, partitions, this.options.brokerId);
+    await this.applyLeaders(roles.leaders);
+    await this.applyFollowers(roles.followers, this.image);
+    reportDirectories([...roles.leaders, ...roles.followers], this.image, this.options);
+  }
+
   private async applyLeaders(leaders: readonly LocalPartition[]): Promise<void> {
     await this.fetchers.removeFetcherForPartitions(leaders.map(topicPartitionOf));
     for (const local of leaders) {

@@ -173,3 +173,16 @@ export class PooledFileHandle implements FileHandle {
     return descriptor;
   }
 }
+
+/**
+ * Makes `handle` hold its descriptor now when it is a pool's handle without one, so that the
+ * operations right after it need no new descriptor; nothing for other handles.
+ */
+export async function ensureDescriptor(handle: FileHandle): Promise<void> {
+  if (lacksDescriptor(handle)) await handle.size();
+}
+
+/** True when `handle` is a pool's handle whose descriptor the pool closed. */
+export function lacksDescriptor(handle: FileHandle): boolean {
+  return handle instanceof PooledFileHandle && !handle.hasDescriptor;
+}

@@ -85,7 +85,7 @@ async function produceOffset(
   return { errorCode: answer.errorCode, baseOffset: answer.baseOffset };
 }
 
-test("produces that fill the disk of the log dir get a storage error at once", async (t) => {
+test("a full log dir refuses produce at once, then comes back once space is freed", async (t) => {
   if (mountProblem !== undefined) return t.skip(mountProblem);
   node = await SluiceProcess.create(
     [

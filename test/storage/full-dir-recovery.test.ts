@@ -21,7 +21,7 @@ async function fullDisk(seed: number, code: "ENOSPC" | "EIO", logDirs?: readonly
   });
   const manager = await harness.start(config);
   const recoveries: LogDirRecovery[] = [];
-  manager.onLogDirRecovered((recovery) => recoveries.push(recovery));
+  manager.fullDirRecovery.subscribe((recovery) => recoveries.push(recovery));
   const log = await harness.logOf(manager, ordersPartition(0), { logDir: dirA });
   await harness.run(log.appendAsLeader(makeBatch({ count: 3, tag: "kept" }), { leaderEpoch: 0 }));
   const fault = harness.fs.injectFault({ code, operations: ["append"], path: dirA });

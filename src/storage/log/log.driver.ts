@@ -432,6 +432,8 @@ export class PartitionLog {
   private async writeGroup(): Promise<void> {
     const group = this.pendingAppends.splice(0, appendGroupSize(this.pendingAppends));
     if (this.pendingAppends.length > 0) void this.queue.enqueue(() => this.writeGroup());
+    const ready = this.segmentList.active.openBeforeAppend(group, (error) => this.fail(error));
+    if (ready !== true && !(await ready)) return;
     try {
       this.checkUsable();
       const nowMs = this.clock.nowMs();

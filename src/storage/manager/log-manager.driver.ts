@@ -42,8 +42,8 @@ import { replaceCurrentWithFutureLog, type ReplaceLogResult } from "./future-log
 import { shutdownLogDir } from "./clean-shutdown.driver.js";
 import { CleanerTask } from "./cleaner-task.driver.js";
 import { isStorageFailure } from "./storage-failure.js";
-import { FullDirRecovery, type LogDirRecoveryListener } from "./log-dir-recovery.driver.js";
-import { FileHandlePool, type FileHandlePoolStats } from "../file-handle-pool.driver.js";
+import { FullDirRecovery } from "./log-dir-recovery.driver.js";
+import { FileHandlePool } from "../file-handle-pool.driver.js";
 
 export interface LogManagerOptions {
   readonly fileSystem: FileSystem;
@@ -142,11 +142,6 @@ export class LogManager implements ManagerCore {
     return this.directoryIds.get(logDir);
   }
 
-  /** The file descriptors the logs hold (see `sluice.log.max.open.files`). */
-  openFileStats(): FileHandlePoolStats | undefined {
-    return this.fileSystem instanceof FileHandlePool ? this.fileSystem.stats() : undefined;
-  }
-
   /** The online dirs, in `log.dirs` order. */
   liveLogDirs(): string[] {
     return this.registry.liveLogDirs();
@@ -217,14 +212,6 @@ export class LogManager implements ManagerCore {
   /** The high watermark of a partition: the last one set, or the checkpointed one from start. */
   highWatermarkOf(topicPartition: TopicPartition): number | undefined {
     return this.registry.highWatermarks.get(currentDirName(topicPartition));
-  }
-
-  /**
-   * Calls `listener` when a dir offline for a full disk is back online, its logs loaded again;
-   * returns a function that unsubscribes.
-   */
-  onLogDirRecovered(listener: LogDirRecoveryListener): () => void {
-    return this.fullDirRecovery.subscribe(listener);
   }
 
   /** Calls `listener` once per dir that goes offline; returns a function that unsubscribes. */
