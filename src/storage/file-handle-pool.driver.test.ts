@@ -134,3 +134,16 @@ test("EMFILE with nothing idle to close reaches the caller as EMFILE", async () 
   const handle = await pool.open("/d/z", { create: true });
   await handle.close();
 });
+
+test("a file replaced by a rename stays readable through its handle", async () => {
+  const disk = new LimitedFileSystem(1000);
+  const pool = new FileHandlePool(disk, 2);
+  const [first, second] = await openMany(pool, 2);
+  assert.ok(first !== undefined && second !== undefined);
+  await second.close();
+  await pool.rename("/d/f1", "/d/f0");
+  await openMany(pool, 4, "/other");
+  assert.equal(await readAll(first), "file 0");
+  const replacement = await pool.open("/d/f0");
+  assert.equal(await readAll(replacement), "file 1");
+});

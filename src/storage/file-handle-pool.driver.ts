@@ -105,6 +105,8 @@ export class FileHandlePool implements FileSystem, HandleSlots {
   }
 
   async rename(from: string, to: string): Promise<void> {
+    // A file the rename replaces loses its name, as by an unlink: its handles keep it open.
+    await this.keepOpenWhileRemoving(this.handles.under(to));
     const renamed = this.inner.rename(from, to).then(() => {
       for (const handle of this.handles.under(from)) {
         this.handles.delete(handle);
