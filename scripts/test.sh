@@ -2,6 +2,11 @@
 # Runs every compiled test file with node's built-in runner. The file list is expanded by the
 # shell because Node 20's runner does not expand quoted globs.
 set -e
+# The @platformatic/kafka tests run test/node22's scripts under Node 22 with that folder's own
+# dependencies; a fresh checkout installs them once.
+if [ ! -d test/node22/node_modules/@platformatic ]; then
+  npm run -s clients:install
+fi
 files=$(find dist/src dist/sim dist/test -name '*.test.js' 2>/dev/null | sort)
 if [ -z "$files" ]; then
   echo "no test files found under dist/" >&2

@@ -12,7 +12,7 @@ export {
   type LatencyRange,
 } from "./fs/sim-file-system.js";
 export { SimFileHandle } from "./fs/sim-file-handle.js";
-export { loseAllUnsynced, type CrashOptions } from "./fs/crash.js";
+export { keepAllWritten, loseAllUnsynced, type CrashOptions } from "./fs/crash.js";
 export type { FaultRule, FileOperation, InjectedFault } from "./fs/faults.js";
 export { SimNetwork, type SimNetworkOptions } from "./net/sim-network.js";
 export { SimConnection } from "./net/sim-connection.js";

@@ -102,7 +102,17 @@ function checkChange(
   const detail =
     `${where}: leader ${next.leader} is not in the ISR ${JSON.stringify(previous.isr)} ` +
     `or ELR ${JSON.stringify(previous.eligibleLeaderReplicas)}`;
-  if (!isUncleanAllowed()) return violation("a new leader comes from the ISR or ELR", detail);
+  // KIP-966's balanced recovery: with the ISR and ELR empty, the single last known leader may lead
+  // again once it is back, as Kafka's controller elects it; it may lack records, like an unclean
+  // election, and is counted as one.
+  const isLastKnownLeader =
+    previous.isr.length === 0 &&
+    previous.eligibleLeaderReplicas.length === 0 &&
+    previous.lastKnownElr.length === 1 &&
+    previous.lastKnownElr[0] === next.leader;
+  if (!isUncleanAllowed() && !isLastKnownLeader) {
+    return violation("a new leader comes from the ISR or ELR", detail);
+  }
   if (next.leaderRecoveryState !== "recovering") {
     return violation("an unclean election marks the leader RECOVERING", detail);
   }

@@ -10,7 +10,15 @@ export interface CrashOptions {
   readonly tornWriteProbability?: number;
   /** The chance that a torn write left garbage rather than a prefix of its bytes (default 0.3). */
   readonly garbageProbability?: number;
+  /**
+   * Only the process died (kill -9), not the machine: the operating system keeps everything
+   * written, synced or not, so nothing is lost (default false: a power cut).
+   */
+  readonly keepsAllWritten?: boolean;
 }
+
+/** A process crash: everything written survives in the operating system's cache. */
+export const keepAllWritten: CrashOptions = { keepsAllWritten: true };
 
 /** A crash that keeps exactly what was synced. */
 export const loseAllUnsynced: CrashOptions = {

@@ -89,6 +89,8 @@ export class SimFileSystem implements FileSystem, FileOperator {
    */
   crash(options: CrashOptions = this.crashOptions): void {
     this.scheduler.record(`fs ${this.node.name} crash`);
+    // Calls in flight belong to the dead incarnation and never complete either way.
+    if (options.keepsAllWritten === true) return;
     crashTree(this.namespace.root, this.random, options);
     this.namespace.recount();
   }

@@ -2,6 +2,7 @@ import { registerWorkload } from "./registry.js";
 import { simulatorSelfCheck } from "./simulator-self-check.js";
 import { raftWorkload } from "../raft/index.js";
 import { clusterWorkload } from "../cluster/index.js";
+import { nodesWorkload } from "../nodes/index.js";
 
 export {
   registerWorkload,
@@ -16,3 +17,4 @@ export { simulatorSelfCheck } from "./simulator-self-check.js";
 registerWorkload(simulatorSelfCheck);
 registerWorkload(raftWorkload);
 registerWorkload(clusterWorkload);
+registerWorkload(nodesWorkload);

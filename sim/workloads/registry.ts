@@ -22,6 +22,8 @@ export interface Workload {
   run(seed: number): Promise<WorkloadOutcome>;
   /** Lines summarising every seed run so far (a distribution), printed after a run. */
   report?(): readonly string[];
+  /** For a failing seed, the smallest fault schedule that still fails it, as lines. */
+  shrink?(seed: number): Promise<readonly string[]>;
 }
 
 /** Thrown by a workload's checker when an invariant does not hold. */

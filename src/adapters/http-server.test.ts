@@ -253,3 +253,22 @@ test(
     assert.equal(server.close(), closed, "closing twice gives the same promise");
   },
 );
+
+test("a server started without routes holds its port and answers 503 until it serves", async () => {
+  const logger = new KeptLogger();
+  const server = await HttpServer.start({ host: "127.0.0.1", port: 0, logger });
+  try {
+    const url = `http://127.0.0.1:${server.address.port}/hello`;
+    const early = await fetch(url);
+    assert.equal(early.status, 503);
+    assert.equal(early.headers.get("retry-after"), "1");
+    await early.text();
+    server.serveRoutes(routes);
+    const served = await fetch(url);
+    assert.equal(served.status, 200);
+    assert.equal(await served.text(), "hello world ✓\n");
+    assert.throws(() => server.serveRoutes(routes), /already has its routes/);
+  } finally {
+    await server.close();
+  }
+});

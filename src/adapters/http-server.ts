@@ -34,7 +34,11 @@ export interface HttpServerOptions {
   readonly host: string;
   /** 0 picks a free port; `address` tells which. */
   readonly port: number;
-  readonly routes: readonly HttpServerRoute[];
+  /**
+   * The route table; without it the server binds its port but answers 503 to every request
+   * until `serveRoutes` gives it one (a node holds its port while it starts).
+   */
+  readonly routes?: readonly HttpServerRoute[];
   /** Where handler failures, timeouts and server errors are reported. */
   readonly logger: Logger;
   /** Largest request body read; a larger one gets 413 and the connection closes. 16 KiB. */
@@ -77,7 +81,7 @@ export class HttpServer {
 
   private constructor(
     private readonly server: Server,
-    private readonly routes: readonly HttpServerRoute[],
+    private routes: readonly HttpServerRoute[] | undefined,
     private readonly logger: Logger,
     private readonly limits: Limits,
     /** The address listened on, with the real port when 0 was asked for. */
@@ -108,6 +112,12 @@ export class HttpServer {
         resolve(http);
       });
     });
+  }
+
+  /** Starts answering with `routes`, on a server started without any. */
+  serveRoutes(routes: readonly HttpServerRoute[]): void {
+    if (this.routes !== undefined) throw new Error("the http server already has its routes");
+    this.routes = routes;
   }
 
   /**
@@ -179,6 +189,9 @@ export class HttpServer {
   }
 
   private route(method: string, path: string): HttpServerRoute {
+    if (this.routes === undefined) {
+      throw new Refusal(503, "starting: no routes are served yet", { "retry-after": "1" });
+    }
     const onPath = this.routes.filter((route) => route.path === path);
     if (onPath.length === 0) throw new Refusal(404, "not found");
     // HEAD is GET without the body (RFC 9110 9.3.2); node drops the body of a HEAD response.

@@ -97,9 +97,17 @@ export class ClusterSession {
       if (result.kind === "response") return result.body;
       problem = describeFailure(result);
       // A bootstrap address that does not answer is skipped; a broker named by id is not.
-      if (result.kind !== "disconnected" && result.kind !== "timeout") break;
+      if (result.kind !== "disconnected" && result.kind !== "timeout") {
+        throw new CommandFailure(`the request failed: ${problem}`);
+      }
     }
-    throw new CommandFailure(`the request failed: ${problem}`);
+    const hint =
+      options.target === undefined
+        ? "; is a broker listening at --bootstrap-server?"
+        : typeof options.target === "number"
+          ? `; broker ${options.target} did not answer`
+          : "";
+    throw new CommandFailure(`the request failed: ${problem}${hint}`);
   }
 
   /** Metadata of `topics` (every topic when null); learns where each broker listens. */

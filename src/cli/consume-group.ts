@@ -15,7 +15,8 @@ export type GroupOffsets = ReadonlyMap<number, number>;
 /** FindCoordinator's key type of a consumer group. */
 const GROUP_KEY_TYPE = 0;
 
-async function coordinatorOf(session: ClusterSession, group: string): Promise<BrokerId> {
+/** The broker that coordinates `group`, found with FindCoordinator. */
+export async function coordinatorOf(session: ClusterSession, group: string): Promise<BrokerId> {
   // The coordinator is one of the brokers Metadata named, so the session knows its address.
   await session.metadata([]);
   const response = await session.send(

@@ -1,17 +1,20 @@
 /**
  * `sluice format --config FILE --cluster-id ID [--set K=V]... [--ignore-formatted]
- * [--standalone | --initial-controllers LIST | --no-initial-controllers]`: writes
- * meta.properties (version 1, cluster.id, node.id and a new directory.id) into every log dir and
- * the metadata log dir, as Kafka's storage tool does. A dir already formatted is refused unless
- * --ignore-formatted, and a dir of another cluster or node is refused always. For a dynamic
- * quorum (KIP-853) --standalone makes this controller the only voter and --initial-controllers
- * names the first voters: either writes the bootstrap checkpoint of the metadata log. A broker-only
- * node without node.id (a Sluice extension) has its dirs formatted with cluster.id and
- * directory.id only; the controller assigns its id at the first registration, and the broker
- * writes it into every dir (docs/decisions/0006).
+ * [--standalone | --initial-controllers LIST | --no-initial-controllers]
+ * [--feature NAME=LEVEL]...`: writes meta.properties (version 1, cluster.id, node.id and a new
+ * directory.id) into every log dir and the metadata log dir, and into the metadata log dir the
+ * bootstrap metadata (the feature levels a new cluster starts with, format-features.ts), as
+ * Kafka's storage tool does. A dir already formatted is refused unless --ignore-formatted, and a
+ * dir of another cluster or node is refused always. For a dynamic quorum (KIP-853) --standalone
+ * makes this controller the only voter and --initial-controllers names the first voters: either
+ * writes the bootstrap checkpoint of the metadata log. A broker-only node without node.id (a
+ * Sluice extension) has its dirs formatted with cluster.id and directory.id only; the controller
+ * assigns its id at the first registration, and the broker writes it into every dir
+ * (docs/decisions/0006).
  */
 import { brokerId, uuidFromBase64, uuidToBase64, type NodeId, type Uuid } from "../common/index.js";
 import { isFileSystemError, type Clock, type FileSystem, type Random } from "../ports/index.js";
+import type { BootstrapOptions } from "../controller/index.js";
 import { formatProblem, loadNodeConfigFrom, type NodeConfig } from "../main/index.js";
 import {
   MalformedFileError,
@@ -21,6 +24,7 @@ import {
   type StoredMetaProperties,
 } from "../storage/index.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
+import { bootstrapOptionsOf, writeBootstrapFeatures } from "./format-features.js";
 import { newRandomUuid } from "./random-uuid.js";
 import {
   initialQuorumOf,
@@ -32,7 +36,8 @@ import {
 export const FORMAT_USAGE =
   "usage: sluice format --config FILE --cluster-id ID [--set KEY=VALUE]... [--ignore-formatted]" +
   " [--standalone | --initial-controllers ID@HOST:PORT:DIRECTORY_ID,... |" +
-  " --no-initial-controllers]\n" +
+  " --no-initial-controllers] [--feature NAME=LEVEL]...\n" +
+  "--feature eligible.leader.replicas.version=1 turns eligible leader replicas on (KIP-966).\n" +
   "A broker-only node may leave node.id out: its dirs are formatted without one, and the\n" +
   "controller assigns it an id (1000 or above) that the broker keeps in them.";
 
@@ -54,7 +59,7 @@ export async function format(args: readonly string[], io: FormatIo): Promise<num
   const parsed = parseCommandOptions(args, {
     booleans: ["--ignore-formatted", "--standalone", "--no-initial-controllers"],
     values: ["--config", "--cluster-id", "--initial-controllers"],
-    repeatable: ["--set"],
+    repeatable: ["--set", "--feature"],
   });
   if (parsed.kind === "usage" || parsed.positionals.length > 0) {
     io.error(parsed.kind === "usage" ? parsed.message : `unexpected ${parsed.positionals[0]}`);
@@ -91,7 +96,13 @@ export async function format(args: readonly string[], io: FormatIo): Promise<num
     io.error(quorum.message);
     return EXIT.failed;
   }
-  return formatDirs(loaded.config, { clusterId, ignoreFormatted, quorum }, io);
+  const features = bootstrapOptionsOf(parsed.repeated.get("--feature") ?? []);
+  if (features.kind === "invalid") {
+    io.error(features.message);
+    return EXIT.failed;
+  }
+  const bootstrap = features.options;
+  return formatDirs(loaded.config, { clusterId, ignoreFormatted, quorum, bootstrap }, io);
 }
 
 async function formatDirs(
@@ -100,6 +111,7 @@ async function formatDirs(
     readonly clusterId: string;
     readonly ignoreFormatted: boolean;
     readonly quorum: InitialQuorum;
+    readonly bootstrap: BootstrapOptions;
   },
   io: FormatIo,
 ): Promise<number> {
@@ -136,7 +148,10 @@ async function formatDirs(
             ? ownDirectoryId(request.quorum, nodeId)
             : undefined,
       });
-      if (isMetadataDir) await maybeWriteBootstrap(config, request.quorum, directoryId, io);
+      if (isMetadataDir) {
+        await writeBootstrapFeatures(config, request.bootstrap, io);
+        await maybeWriteBootstrap(config, request.quorum, directoryId, io);
+      }
     } catch (error) {
       if (!isFileSystemError(error)) throw error;
       io.error(`cannot format ${plan.dir}: ${error.message}`);

@@ -2,6 +2,7 @@ import {
   CryptoRandom,
   NodeFileSystem,
   NodeNetwork,
+  NodeProcesses,
   NodeTimers,
   SystemClock,
 } from "../adapters/index.js";
@@ -17,13 +18,19 @@ import {
   REMOVE_CONTROLLER_USAGE,
 } from "./quorum-voters.js";
 import { randomUuid } from "./random-uuid.js";
+import { clusterCommand, CLUSTER_USAGES, LOCAL_CLUSTER_SUBCOMMANDS } from "./cluster-up.js";
 import { consumeCommand, CONSUME_USAGE } from "./consume-command.js";
 import { produceCommand, PRODUCE_USAGE } from "./produce-command.js";
 import { topicCommand, TOPIC_USAGE } from "./topic-command.js";
+import { ADMIN_USAGES, adminCommand } from "./admin-commands.js";
 
 /** The `sluice` command line. Returns the process exit code. */
 export async function main(args: readonly string[]): Promise<number> {
   const [command] = args;
+  // `cluster up | down | status` run a local cluster; the other `cluster` subcommands ask one.
+  if (command === "cluster" && LOCAL_CLUSTER_SUBCOMMANDS.includes(args[1] ?? "")) {
+    return localCluster(args.slice(1));
+  }
   switch (command) {
     case "start":
       return start(args.slice(1));
@@ -50,6 +57,16 @@ export async function main(args: readonly string[]): Promise<number> {
       return produceCommand(args.slice(1), { ...clientIo(), input: process.stdin });
     case "consume":
       return consumeCommand(args.slice(1), { ...clientIo(), isStopped: stopRequested() });
+    case "groups":
+    case "configs":
+    case "elect-leaders":
+    case "reassign":
+    case "log-dirs":
+    case "cluster":
+      return adminCommand(command, args.slice(1), {
+        ...clientIo(),
+        fileSystem: new NodeFileSystem(),
+      });
     case undefined:
     case "help":
     case "--help":
@@ -60,7 +77,8 @@ export async function main(args: readonly string[]): Promise<number> {
           "       sluice random-uuid",
           DUMP_LOG_USAGE.replace("usage:", "      "),
           ...QUORUM_USAGES.map((usage) => usage.replace("usage:", "      ")),
-          ...[TOPIC_USAGE, PRODUCE_USAGE, CONSUME_USAGE].map((usage) =>
+          ...CLUSTER_USAGES.map((usage) => usage.replace("usage:", "      ")),
+          ...[TOPIC_USAGE, PRODUCE_USAGE, CONSUME_USAGE, ...ADMIN_USAGES].map((usage) =>
             usage.replace("usage:", "      "),
           ),
         ].join("\n"),
@@ -70,6 +88,20 @@ export async function main(args: readonly string[]): Promise<number> {
       console.error(`sluice: unknown command "${command}"`);
       return 1;
   }
+}
+
+/** `sluice cluster up | down | status` with its nodes as detached processes of this machine. */
+function localCluster(args: readonly string[]): Promise<number> {
+  return clusterCommand(args, {
+    ...clientIo(),
+    // The waits between looks at the nodes are all that keeps the process alive meanwhile.
+    timers: new NodeTimers({ unref: false }),
+    fileSystem: new NodeFileSystem(),
+    processes: new NodeProcesses(),
+    environment: process.env,
+    sluiceScript: process.argv[1] ?? "sluice",
+    workingDir: process.cwd(),
+  });
 }
 
 /** Where the subcommands of random-uuid, format and quorum write their lines. */

@@ -1,13 +1,16 @@
 /**
- * `sluice quorum describe --bootstrap-controller HOST:PORT [--status|--replication] [--json]`:
- * asks a controller for the state of the metadata quorum (DescribeQuorum, v2 or the highest it
- * serves) and its cluster id (DescribeCluster), and prints them as Kafka's
- * kafka-metadata-quorum.sh does.
+ * `sluice quorum describe --bootstrap-controller HOST:PORT[,HOST:PORT...] [--status|--replication]
+ * [--json]`: asks the controllers for the state of the metadata quorum (DescribeQuorum, v2 or
+ * the highest they serve) and its cluster id (DescribeCluster), and prints them as Kafka's
+ * kafka-metadata-quorum.sh does. Any controller will do: only the leader describes the quorum,
+ * so a refusal's leader id (or else every voter) is asked next, and standard error says which
+ * controller leads when the one given does not.
  */
 import { errorName } from "../common/index.js";
-import { describeFailure, withConnection, type ClientPorts } from "../client/index.js";
+import type { ClientPorts } from "../client/index.js";
 import { parseHostPort } from "../main/index.js";
-import { describeCluster, describeQuorum, type DescribeQuorumResponse } from "../protocol/index.js";
+import type { Address } from "../ports/index.js";
+import type { DescribeQuorumResponse } from "../protocol/index.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
 import {
   formatStatus,
@@ -17,14 +20,11 @@ import {
   REPLICATION_HEADERS,
   type Endpoints,
 } from "./quorum-describe-format.js";
+import { findQuorumLeader } from "./quorum-leader.js";
 
 export const QUORUM_DESCRIBE_USAGE =
-  "usage: sluice quorum describe --bootstrap-controller HOST:PORT " +
+  "usage: sluice quorum describe --bootstrap-controller HOST:PORT[,HOST:PORT...] " +
   "[--status|--replication] [--json]";
-
-const METADATA_TOPIC = "__cluster_metadata";
-/** DescribeCluster's endpointType asking for controllers (KIP-919). */
-const CONTROLLER_ENDPOINTS = 2;
 
 /** Runs `sluice quorum describe` with the arguments after `describe`. */
 export async function quorumDescribe(
@@ -36,30 +36,25 @@ export async function quorumDescribe(
     values: ["--bootstrap-controller"],
   });
   const target = parsed.kind === "ok" ? parsed.values.get("--bootstrap-controller") : undefined;
-  const address = target === undefined ? undefined : parseHostPort(target);
-  if (parsed.kind === "usage" || address === undefined || !address.ok) {
+  const addresses = (target ?? "").split(",").map((part) => parseHostPort(part));
+  const wrong = addresses.find((address) => !address.ok);
+  if (parsed.kind === "usage" || target === undefined || wrong !== undefined) {
     if (parsed.kind === "usage") io.error(parsed.message);
-    else if (address !== undefined && !address.ok) io.error(address.message);
+    else if (wrong !== undefined && !wrong.ok) io.error(wrong.message);
     io.error(QUORUM_DESCRIBE_USAGE);
     return EXIT.usage;
   }
-  return withConnection(address.value, io, async (connection) => {
-    const body = { topics: [{ topicName: METADATA_TOPIC, partitions: [{ partitionIndex: 0 }] }] };
-    const quorum = await connection.send(describeQuorum, body, { maxVersion: 2 });
-    if (quorum.kind !== "response") {
-      io.error(`DescribeQuorum failed: ${describeFailure(quorum)}`);
-      return EXIT.failed;
-    }
-    const cluster = await connection.send(describeCluster, {
-      includeClusterAuthorizedOperations: false,
-      endpointType: CONTROLLER_ENDPOINTS,
-    });
-    const clusterId =
-      cluster.kind === "response" && cluster.body.errorCode === 0
-        ? cluster.body.clusterId
-        : "unknown";
-    return print(quorum.body, clusterId, parsed, io);
-  });
+  const bootstrap: Address[] = addresses.flatMap((address) => (address.ok ? [address.value] : []));
+  const found = await findQuorumLeader(bootstrap, io);
+  if (found.kind === "failed") {
+    io.error(`DescribeQuorum failed: ${found.message}`);
+    return EXIT.failed;
+  }
+  for (const redirect of found.redirects) io.error(redirect);
+  if (found.redirects.length > 0) {
+    io.error(`Answered by the leader at ${found.address.host}:${found.address.port}.`);
+  }
+  return print(found.response, found.clusterId, parsed, io);
 }
 
 function print(

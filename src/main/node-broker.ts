@@ -16,11 +16,7 @@ import {
   type ControllerEndpoint,
 } from "../broker/index.js";
 import { ClientPool } from "../client/index.js";
-import {
-  METADATA_VERSION,
-  METADATA_VERSION_LATEST,
-  METADATA_VERSION_MIN,
-} from "../controller/index.js";
+import { supportedFeatureRanges } from "../controller/index.js";
 import type { ProducerIdManager } from "../coordinator/index.js";
 import { MetadataLoader } from "../metadata/index.js";
 import type { RaftListener } from "../raft/index.js";
@@ -237,13 +233,9 @@ function createLifecycle(
       })),
       rack: config.values.stringOrNull("broker.rack"),
       logDirIds: context.logDirIds,
-      features: [
-        {
-          name: METADATA_VERSION,
-          minSupportedVersion: METADATA_VERSION_MIN,
-          maxSupportedVersion: METADATA_VERSION_LATEST,
-        },
-      ],
+      // Every level the node runs, eligible.leader.replicas.version included: the controller
+      // refuses a broker that cannot run a finalized level.
+      features: supportedFeatureRanges(),
       previousBrokerEpoch: context.previousBrokerEpoch,
     },
     config: {

@@ -16,7 +16,8 @@ import {
   type SocketServer,
 } from "../broker/index.js";
 import { GroupCoordinator } from "../coordinator/index.js";
-import { METADATA_VERSION_FEATURE } from "../metadata/index.js";
+import { KNOWN_FEATURES } from "../controller/index.js";
+import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
 import { staticConfigOf } from "./node-settings.js";
@@ -43,7 +44,14 @@ export async function openClientListener(
     produce: new DelayedOperationPurgatory(ports, { name: "Produce" }),
     fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
   };
-  const router = new RequestRouter({ logger: ports.logger });
+  const router = new RequestRouter({
+    logger: ports.logger,
+    supportedFeatures: KNOWN_FEATURES.map(({ name, minLevel, maxLevel }) => ({
+      name,
+      minVersion: minLevel,
+      maxVersion: maxLevel,
+    })),
+  });
   const apis = registerClientApis(router, {
     config: {
       brokerId: identity.nodeId,
@@ -94,13 +102,25 @@ export async function openClientListener(
   return { close };
 }
 
-/** The finalized features (KIP-584) of the broker's current image, for ApiVersions v3+. */
+/**
+ * The finalized features (KIP-584) of the broker's current image, for ApiVersions v3+:
+ * metadata.version, then every other finalized level (eligible.leader.replicas.version when it
+ * is on), as Kafka's broker lists them.
+ */
 function finalizedFeaturesOf(broker: BrokerSide): FinalizedFeatures {
   const image = broker.metadataCache.image;
   const level = image.features.metadataVersion;
   if (level === undefined) return { epoch: -1, features: [] };
+  const levels: [string, number][] = [
+    [METADATA_VERSION_FEATURE, level],
+    ...sortedEntries(image.features.finalizedLevels),
+  ];
   return {
     epoch: image.provenance.lastContainedOffset,
-    features: [{ name: METADATA_VERSION_FEATURE, minVersionLevel: level, maxVersionLevel: level }],
+    features: levels.map(([name, finalized]) => ({
+      name,
+      minVersionLevel: finalized,
+      maxVersionLevel: finalized,
+    })),
   };
 }

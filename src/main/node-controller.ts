@@ -4,12 +4,26 @@
  * ApiVersions, the Raft APIs and the controller APIs.
  */
 import { registerApiVersions, RequestRouter } from "../broker/index.js";
-import { QuorumController, RaftDriverAdapter, controllerApiHandlers } from "../controller/index.js";
-import type { RaftDriver, RaftListener } from "../raft/index.js";
+import {
+  QuorumController,
+  RaftDriverAdapter,
+  bootstrapChoiceFromRecords,
+  controllerApiHandlers,
+  type BootstrapOptions,
+} from "../controller/index.js";
+import { decodeMetadataRecord, DecodeError } from "../protocol/index.js";
+import {
+  BOOTSTRAP_METADATA_FILE,
+  readBootstrapMetadata,
+  type RaftDriver,
+  type RaftListener,
+} from "../raft/index.js";
+import type { FileSystem } from "../ports/index.js";
+import { MalformedFileError } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { registerRaftApis } from "./controller-node-raft.js";
 import { controllerSettingsOf } from "./node-settings.js";
-import type { NodeIdentity, NodePorts } from "./node-types.js";
+import { NodeStartError, type NodeIdentity, type NodePorts } from "./node-types.js";
 
 /** The quorum controller and the Raft listener that feeds it; the driver is attached later. */
 export interface ControllerSide {
@@ -23,16 +37,49 @@ export interface ControllerSide {
   attach(raft: RaftDriver): void;
 }
 
-/** Builds the quorum controller of `identity`'s cluster, inactive until Raft elects it. */
+/**
+ * The feature levels a new cluster starts with: those `sluice format` wrote into the bootstrap
+ * file of the metadata log dir, or, without the file (a node formatted by its first start), the
+ * defaults, as Kafka's BootstrapDirectory. A file that cannot be read refuses the start.
+ */
+export async function readControllerBootstrap(
+  fs: FileSystem,
+  metadataLogDir: string,
+): Promise<BootstrapOptions> {
+  const where = `${metadataLogDir}/${BOOTSTRAP_METADATA_FILE}`;
+  let values: Uint8Array[] | undefined;
+  try {
+    values = await readBootstrapMetadata(fs, metadataLogDir);
+  } catch (error) {
+    if (!(error instanceof MalformedFileError)) throw error;
+    throw new NodeStartError(`${error.message}: format the node again`, { cause: error });
+  }
+  if (values === undefined) return {};
+  let choice;
+  try {
+    choice = bootstrapChoiceFromRecords(values.map((value) => decodeMetadataRecord(value)));
+  } catch (error) {
+    if (!(error instanceof DecodeError)) throw error;
+    throw new NodeStartError(`${where} holds a record that does not decode: ${error.message}`);
+  }
+  if (choice.kind === "invalid") throw new NodeStartError(`${where}: ${choice.message}`);
+  return choice.options;
+}
+
+/**
+ * Builds the quorum controller of `identity`'s cluster, inactive until Raft elects it; on an
+ * empty metadata log it writes `bootstrap`.
+ */
 export function createControllerSide(
   ports: NodePorts,
   config: NodeConfig,
   identity: NodeIdentity,
+  bootstrap: BootstrapOptions,
 ): ControllerSide {
   const adapter = new RaftDriverAdapter(identity.nodeId);
   const controller = new QuorumController({
     raft: adapter,
-    settings: controllerSettingsOf(config, identity.clusterId),
+    settings: { ...controllerSettingsOf(config, identity.clusterId), bootstrap },
     clock: ports.clock,
     timers: ports.timers,
     random: ports.random,

@@ -19,7 +19,6 @@ import {
   type MetadataImage,
   type TopicImage,
 } from "../metadata/index.js";
-import type { Logger } from "../ports/index.js";
 import {
   partitionConfigOf,
   type ReplicaManager,
@@ -29,6 +28,8 @@ import {
 import { partitionFolderName, type LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { defaultPartitionConfigOf } from "./node-settings.js";
+import type { Logger } from "../ports/index.js";
+import { bindOrExplain } from "./node-port-reservation.js";
 import type { NodeIdentity } from "./node-types.js";
 
 /** What the HTTP routes read from the running node. */
@@ -48,11 +49,26 @@ export interface NodeHttpState {
     | undefined;
 }
 
-/** Starts the HTTP server on `sluice.http.listener`. */
-export function startHttp(
+/**
+ * Binds `sluice.http.listener` before the node starts, so that a port in use stops it before it
+ * touches its dirs; the server answers 503 until `serveHttp` gives it its routes.
+ */
+export function bindHttp(config: NodeConfig, logger: Logger): Promise<HttpServer> {
+  const { host, port } = config.httpListener;
+  return bindOrExplain(
+    { address: { host, port }, purpose: "HTTP", key: "sluice.http.listener" },
+    () => HttpServer.start({ host, port, logger }),
+  );
+}
+
+/**
+ * Serves the routes on `server`, the HTTP server `bindHttp` bound before the node started.
+ */
+export function serveHttp(
+  server: HttpServer,
   state: NodeHttpState,
-  options: { readonly registry: PrometheusRegistry; readonly logger: Logger },
-): Promise<HttpServer> {
+  options: { readonly registry: PrometheusRegistry },
+): void {
   const registry = options.registry;
   const routes = httpRoutes({
     metrics: {
@@ -66,8 +82,7 @@ export function startHttp(
     health: { health: () => healthOf(state) },
     clusterView: { clusterView: () => clusterViewOf(state) },
   });
-  const { host, port } = state.config.httpListener;
-  return HttpServer.start({ host, port, routes, logger: options.logger });
+  server.serveRoutes(routes);
 }
 
 function healthOf(state: NodeHttpState): NodeHealth {

@@ -7,6 +7,7 @@
 import {
   ConsoleLogger,
   CryptoRandom,
+  EventLoopDelay,
   NodeFileSystem,
   NodeNetwork,
   NodeTimers,
@@ -20,7 +21,8 @@ import { loadNodeConfigFrom } from "./config/load-config.driver.js";
 import type { NodeConfig } from "./config/node-config.js";
 import type { StartOutput, StartRequest } from "./controller-node-process.js";
 import { startNode, type RunningNode } from "./node.js";
-import { NodeStartError } from "./node-types.js";
+import { bindHttp, serveHttp } from "./node-http.js";
+import { NodeStartError, type NodePorts } from "./node-types.js";
 
 /** The longest delay a Node timer takes (2^31 - 1 ms); the keep-alive timer never fires. */
 const START_KEEP_ALIVE_MS = 2_147_483_647;
@@ -38,21 +40,10 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
     return 1;
   }
   const config = loaded.config;
-  const clock = new SystemClock();
-  const registry = new PrometheusRegistry();
-  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
+  const { ports, registry, eventLoopDelay } = processPorts(fs, config);
+  const { logger } = ports;
   let stop: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (stop = resolve));
-  const ports = {
-    fs,
-    clock,
-    logger,
-    network: new NodeNetwork(),
-    timers: new NodeTimers(),
-    random: new CryptoRandom(),
-    metrics: registry,
-    openFileLimit: readOpenFileLimit(),
-  };
   const onFatalError = (error: unknown): void => {
     logger.error("fatal error: the node stops", { error: String(error) });
     // A broken invariant ends the process at once (STYLE rule 3), outside any promise.
@@ -68,16 +59,9 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   // referenced timer keeps the process alive until the start ends.
   const keepAlive = new NodeTimers({ unref: false }).schedule(START_KEEP_ALIVE_MS, () => undefined);
   try {
-    node = await startNode(ports, {
-      config,
-      format: {
-        clusterIdToFormat: request.clusterIdToFormat,
-        formatsOnFirstStart: request.configPath === undefined,
-      },
-      registry,
-      onFatalError,
-    });
+    node = await startWithHttp(ports, { request, config, registry, onFatalError });
   } catch (error) {
+    eventLoopDelay.stop();
     if (!(error instanceof NodeStartError)) throw error;
     io.error(`sluice: ${error.message}`);
     return 1;
@@ -92,8 +76,57 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   await node.shutdown();
+  eventLoopDelay.stop();
   io.write(`Sluice node ${node.identity.nodeId} stopped`);
   return code;
+}
+
+/** The Node adapters a node process runs on, its metrics registry and its event-loop monitor. */
+function processPorts(fs: NodeFileSystem, config: NodeConfig) {
+  const clock = new SystemClock();
+  const registry = new PrometheusRegistry();
+  const eventLoopDelay = new EventLoopDelay(registry);
+  registry.addCollector(() => eventLoopDelay.update());
+  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
+  const ports = {
+    ...{ fs, clock, logger, network: new NodeNetwork(), timers: new NodeTimers() },
+    ...{ random: new CryptoRandom(), metrics: registry, openFileLimit: readOpenFileLimit() },
+  };
+  return { ports, registry, eventLoopDelay };
+}
+
+/**
+ * Binds the HTTP endpoint first, then starts the node, which gives it its routes once it runs;
+ * a start that fails closes it.
+ */
+async function startWithHttp(
+  ports: NodePorts,
+  context: {
+    readonly request: StartRequest;
+    readonly config: NodeConfig;
+    readonly registry: PrometheusRegistry;
+    readonly onFatalError: (error: unknown) => void;
+  },
+): Promise<RunningNode> {
+  const { request, config, registry } = context;
+  const http = await bindHttp(config, ports.logger.child({ component: "http" }));
+  try {
+    return await startNode(ports, {
+      config,
+      format: {
+        clusterIdToFormat: request.clusterIdToFormat,
+        formatsOnFirstStart: request.configPath === undefined,
+      },
+      http: async (state) => {
+        serveHttp(http, state, { registry });
+        return http;
+      },
+      onFatalError: context.onFatalError,
+    });
+  } catch (error) {
+    await http.close();
+    throw error;
+  }
 }
 
 /**
@@ -110,7 +143,8 @@ export function listeningLine(config: NodeConfig, node: RunningNode): string {
   const controllers = node.listeners
     .filter((listener) => isController(listener.name))
     .map((listener) => `controller ${text(listener.address)}`);
-  const details = [...controllers, `http ${text(node.httpAddress)}`].join(", ");
+  const http = node.httpAddress === undefined ? [] : [`http ${text(node.httpAddress)}`];
+  const details = [...controllers, ...http].join(", ");
   const where = clients.length > 0 ? clients.join(", ") : `node ${node.identity.nodeId}`;
   return `Sluice listening on ${where} (${details}), data in ${config.log.logDirs.join(",")}`;
 }

@@ -62,6 +62,8 @@ test("the connection keys reach every server of the node", () => {
     "max.connections=40",
     "max.connections.per.ip=3",
     "socket.request.max.bytes=65536",
+    "queued.max.request.bytes=1048576",
+    "max.connections.per.ip.overrides=127.0.0.1:9, ::1:0",
   ]);
   assert.deepEqual(socketServerConfigOf(config), {
     socketRequestMaxBytes: 65_536,
@@ -69,7 +71,33 @@ test("the connection keys reach every server of the node", () => {
     queuedMaxRequests: 7,
     maxConnections: 40,
     maxConnectionsPerIp: 3,
+    maxConnectionsPerIpOverrides: new Map([
+      ["127.0.0.1", 9],
+      ["::1", 0],
+    ]),
+    queuedMaxRequestBytes: 1_048_576,
   });
+});
+
+test("the socket server keys are refused where Kafka refuses them", () => {
+  const problemsOf = (flags: string[]) => {
+    const loaded = loadNodeConfig({ base: SINGLE_NODE_PRESET, flags, environment: {} });
+    return loaded.kind === "invalid" ? loaded.problems.map((problem) => problem.key) : [];
+  };
+  assert.deepEqual(problemsOf(["queued.max.request.bytes=1000"]), ["queued.max.request.bytes"]);
+  assert.deepEqual(problemsOf(["queued.max.request.bytes=104857600"]), []);
+  assert.deepEqual(problemsOf(["max.connections.per.ip=0"]), ["max.connections.per.ip"]);
+  const zeroWithOverride = [
+    "max.connections.per.ip=0",
+    "max.connections.per.ip.overrides=10.1.2.3:5",
+  ];
+  assert.deepEqual(problemsOf(zeroWithOverride), []);
+  for (const overrides of ["broker-1:5", "127.0.0.1", "127.0.0.1:x", "1.2.3.4:1,1.2.3.4:2"]) {
+    const flags = [`max.connections.per.ip.overrides=${overrides}`];
+    assert.deepEqual(problemsOf(flags), ["max.connections.per.ip.overrides"], overrides);
+  }
+  assert.deepEqual(problemsOf(["connections.max.idle.ms=0"]), ["connections.max.idle.ms"]);
+  assert.deepEqual(problemsOf(["connections.max.idle.ms=-1"]), []);
 });
 
 test("metadata.log.segment.bytes below metadata.log.segment.min.bytes is refused", () => {

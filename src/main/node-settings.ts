@@ -128,5 +128,7 @@ export function socketServerConfigOf(config: NodeConfig): Partial<SocketServerCo
     queuedMaxRequests: config.queuedMaxRequests,
     maxConnections: config.maxConnections,
     maxConnectionsPerIp: config.maxConnectionsPerIp,
+    maxConnectionsPerIpOverrides: config.maxConnectionsPerIpOverrides,
+    queuedMaxRequestBytes: config.queuedMaxRequestBytes,
   };
 }

@@ -7,7 +7,6 @@
  * happened to the one before, so one failure never leaves files open.
  */
 import { AssertionError } from "../common/index.js";
-import type { HttpServer } from "../adapters/index.js";
 import type { SocketServer } from "../broker/index.js";
 import type { Address } from "../ports/index.js";
 import type { RaftDriver } from "../raft/index.js";
@@ -18,7 +17,7 @@ import type { BrokerSide } from "./node-broker.js";
 import type { ClientListener } from "./node-client-listener.js";
 import type { ControllerSide } from "./node-controller.js";
 import type { NodeTasks } from "./node-tasks.js";
-import type { NodeIdentity, NodePorts } from "./node-types.js";
+import type { NodeHttpServer, NodeIdentity, NodePorts } from "./node-types.js";
 
 /** Everything a node started, filled in as it starts; shutdown stops what is there. */
 export interface NodeParts {
@@ -36,7 +35,7 @@ export interface NodeParts {
   readonly bound: { readonly name: string; readonly address: Address }[];
   client: ClientListener | undefined;
   tasks: NodeTasks | undefined;
-  http: HttpServer | undefined;
+  http: NodeHttpServer | undefined;
   isShutDown: boolean;
 }
 

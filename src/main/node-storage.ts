@@ -8,6 +8,7 @@
  */
 import {
   assert,
+  dirname,
   uuidFromRandomBytes,
   uuidToBase64,
   type NodeId,
@@ -182,6 +183,8 @@ async function formatMissing(
     if ((await readStoredMetaProperties(ports.fs, dir)) !== undefined) continue;
     const directoryId = newUuid(ports.random);
     await ports.fs.mkdir(dir, { recursive: true });
+    // The dir's own entry must survive a power cut, as Kafka flushes the parent of a new log dir.
+    await syncAncestors(ports, dir);
     const properties: MetaProperties | UnassignedMetaProperties =
       nodeId === undefined
         ? { version: 1, clusterId, directoryId }
@@ -195,6 +198,14 @@ async function formatMissing(
     formatted += 1;
   }
   return formatted;
+}
+
+/** Makes the entries of `dir` and of every folder above it durable. */
+async function syncAncestors(ports: NodePorts, dir: string): Promise<void> {
+  for (let parent = dirname(dir); ; parent = dirname(parent)) {
+    await ports.fs.syncDirectory(parent);
+    if (dirname(parent) === parent) return;
+  }
 }
 
 /** A random Uuid, drawn again while it is one of Kafka's reserved ids. */

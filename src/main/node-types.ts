@@ -4,6 +4,7 @@
  */
 import type { NodeId, Uuid } from "../common/index.js";
 import type {
+  Address,
   Clock,
   FileSystem,
   Logger,
@@ -38,4 +39,10 @@ export interface NodeIdentity {
   readonly metadataDirectoryId: Uuid;
   /** True when this start formatted the storage (a new cluster or a new node). */
   readonly wasFormatted: boolean;
+}
+
+/** The HTTP endpoint a node was given: where it listens, and how it stops. */
+export interface NodeHttpServer {
+  readonly address: Address;
+  close(): Promise<void>;
 }

@@ -4,9 +4,10 @@
  * registering to be assigned one, node-assigned-id.ts) → log manager (recovery) →
  * metadata log (Raft) with its listeners (the controller, the broker's metadata loader) →
  * controller listener → broker lifecycle (register, catch up, unfence) → client listener →
- * periodic tasks → HTTP. `shutdown` undoes it in reverse (node-shutdown.ts).
+ * periodic tasks → HTTP. The Kafka listeners are bound before the storage is touched and each is
+ * handed to its part as it starts (node-port-reservation.ts). `shutdown` undoes it in reverse
+ * (node-shutdown.ts).
  */
-import type { PrometheusRegistry } from "../adapters/index.js";
 import { brokerId, type NodeId } from "../common/index.js";
 import { RaftDriver, type RaftListener } from "../raft/index.js";
 import type { Address } from "../ports/index.js";
@@ -20,19 +21,23 @@ import {
   createBrokerSide,
   type BrokerMembership,
 } from "./node-broker.js";
-import { createControllerSide } from "./node-controller.js";
-import { startHttp } from "./node-http.js";
+import { createControllerSide, readControllerBootstrap } from "./node-controller.js";
+import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
+import { PortReservation } from "./node-port-reservation.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
 import { openLogManager, prepareStorage, type FormatPolicy } from "./node-storage.js";
-import type { NodeIdentity, NodePorts } from "./node-types.js";
+import type { NodeHttpServer, NodeIdentity, NodePorts } from "./node-types.js";
 
 export interface NodeOptions {
   readonly config: NodeConfig;
   readonly format: FormatPolicy;
-  /** The metrics registry the HTTP endpoint renders (the same object as `ports.metrics`). */
-  readonly registry: PrometheusRegistry;
+  /**
+   * Starts the node's HTTP endpoint over its live state (`sluice start` serves metrics, health
+   * and the dashboard); a node without one (under simulation) has no HTTP address.
+   */
+  readonly http?: (state: NodeHttpState) => Promise<NodeHttpServer>;
   /** Told of a failure the node cannot survive (the metadata log, a broken invariant). */
   readonly onFatalError: (error: unknown) => void;
 }
@@ -41,13 +46,27 @@ export interface RunningNode {
   readonly identity: NodeIdentity;
   /** Where each Kafka listener (client and controller) is bound. */
   readonly listeners: readonly { readonly name: string; readonly address: Address }[];
-  readonly httpAddress: Address;
+  readonly httpAddress: Address | undefined;
   /** Controlled shutdown, then every part stopped and its files closed; idempotent. */
   shutdown(): Promise<void>;
 }
 
-/** Starts a node; throws NodeStartError when its configuration or dirs refuse it. */
+/**
+ * Starts a node; throws NodeStartError when its listeners' ports, configuration or dirs refuse
+ * it. The Kafka listeners are bound first, so that a node that cannot have its ports has not
+ * touched its dirs (`sluice start` binds the HTTP endpoint before calling this).
+ */
 export async function startNode(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
+  const reserved = await PortReservation.reserve(ports.network, options.config);
+  try {
+    return await startOnPorts({ ...ports, network: reserved }, options);
+  } finally {
+    // What no part took over: every listener, when the start failed before serving.
+    await reserved.releaseUnused();
+  }
+}
+
+async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
   const { config } = options;
   const late: LateBound = {};
   const raftLeader = (): NodeId | undefined => {
@@ -91,23 +110,20 @@ export async function startNode(ports: NodePorts, options: NodeOptions): Promise
   try {
     if (controller !== undefined) await listenController(parts, controller);
     if (broker !== undefined) await startBrokerServing(parts, broker, options.onFatalError);
-    parts.http = await startHttp(
-      {
-        config,
-        identity,
-        image: () => broker?.metadataCache.image ?? controller?.controller.committedImage,
-        quorum: () => raft.status,
-        broker: () => broker?.lifecycle,
-        logManager,
-        replication: broker,
-      },
-      { registry: options.registry, logger: ports.logger.child({ component: "http" }) },
-    );
+    parts.http = await options.http?.({
+      config,
+      identity,
+      image: () => broker?.metadataCache.image ?? controller?.controller.committedImage,
+      quorum: () => raft.status,
+      broker: () => broker?.lifecycle,
+      logManager,
+      replication: broker,
+    });
   } catch (error) {
     await shutdownNode(parts);
     throw error;
   }
-  const httpAddress = parts.http.address;
+  const httpAddress = parts.http?.address;
   return {
     identity,
     listeners: parts.bound,
@@ -156,7 +172,12 @@ async function buildSides(
   }
   if (logManager !== undefined) late.logManager = logManager;
   const controller = config.isController
-    ? createControllerSide(ports, config, identity)
+    ? createControllerSide(
+        ports,
+        config,
+        identity,
+        await readControllerBootstrap(ports.fs, config.log.metadataLogDir),
+      )
     : undefined;
   const broker =
     logManager === undefined

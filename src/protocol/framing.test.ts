@@ -55,6 +55,36 @@ test("frames come back whole however the stream is split", () => {
   );
 });
 
+test("frames given their buffer early come back whole however the stream is split", () => {
+  const payloads = fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 12 });
+  const cuts = fc.array(fc.nat(), { maxLength: 40 });
+  const allocates = fc.array(fc.boolean(), { minLength: 41, maxLength: 41 });
+  fc.assert(
+    fc.property(payloads, cuts, allocates, (frames, cutPoints, isAllocated) => {
+      const stream = concat(frames.flatMap((frame) => encodeFrame([frame])));
+      const decoder = new FrameDecoder();
+      const decoded: Uint8Array[] = [];
+      split(stream, cutPoints).forEach((chunk, index) => {
+        const result = decoder.push(chunk);
+        assert.equal(result.kind, "frames");
+        decoded.push(...result.frames);
+        const size = decoder.partialFrameSize;
+        if (size === undefined || decoder.isPartialFrameAllocated || !isAllocated[index]) return;
+        const buffered = decoder.bufferedBytes;
+        decoder.allocatePartialFrame();
+        assert.equal(decoder.partialFrameSize, size);
+        assert.equal(decoder.bufferedBytes, buffered - 4, "the prefix is dropped");
+      });
+      assert.deepEqual(
+        decoded.map((frame) => [...frame]),
+        frames.map((frame) => [...frame]),
+      );
+      assert.equal(decoder.bufferedBytes, 0);
+    }),
+    { seed: 0x51c4, numRuns: 300 },
+  );
+});
+
 test("a frame inside one chunk is a view of that chunk, not a copy", () => {
   const first = encodeFrame([Uint8Array.of(1, 2, 3)]);
   const stream = concat([...first, ...encodeFrame([Uint8Array.of(4)])]);

@@ -33,7 +33,8 @@ export interface FrameDecoderOptions {
  * Splits a byte stream into frames. Fed chunks of any size, it returns each frame as a view of the
  * chunk it lies in, and copies only a frame that spans chunks. A stated size is checked against the
  * limit before any byte of the frame is stored, and memory grows only with bytes actually received,
- * so a hostile size prefix costs nothing.
+ * so a hostile size prefix costs nothing, unless the caller has granted that size and asks for the
+ * frame's buffer at once (`allocatePartialFrame`).
  */
 export class FrameDecoder {
   readonly frameBytesMax: number;
@@ -42,6 +43,8 @@ export class FrameDecoder {
   private head = 0;
   private pendingBytes = 0;
   private error: FrameError | undefined;
+  /** The frame being received into a buffer of its whole size (see `allocatePartialFrame`). */
+  private filling: { readonly frame: Uint8Array; filled: number } | undefined;
 
   constructor(options: FrameDecoderOptions = {}) {
     this.frameBytesMax = options.frameBytesMax ?? FRAME_BYTES_MAX_DEFAULT;
@@ -51,16 +54,56 @@ export class FrameDecoder {
 
   /** Bytes received but not yet part of a returned frame (the partial frame at the end). */
   get bufferedBytes(): number {
-    return this.pendingBytes;
+    return this.pendingBytes + (this.filling?.filled ?? 0);
+  }
+
+  /**
+   * The size of the frame being received, once its size prefix is in and before its last byte
+   * is: what a memory pool is asked for before the body is read (Kafka's NetworkReceive).
+   */
+  get partialFrameSize(): number | undefined {
+    if (this.filling !== undefined) return this.filling.frame.length;
+    if (this.error !== undefined || this.pendingBytes < SIZE_PREFIX_BYTES) return undefined;
+    return this.peekSize();
+  }
+
+  /** True while the frame being received has its buffer (`allocatePartialFrame`). */
+  get isPartialFrameAllocated(): boolean {
+    return this.filling !== undefined;
+  }
+
+  /**
+   * Gives the frame being received a buffer of its whole size now, as Kafka allocates it from its
+   * memory pool, and copies its bytes there as they arrive: memory is then the frame's size rather
+   * than its chunks and, at the end, their copy. For a caller that has granted the size (a
+   * bounded pool); otherwise a size prefix alone would cost its stated size.
+   */
+  allocatePartialFrame(): void {
+    const size = this.partialFrameSize;
+    assert(size !== undefined && this.filling === undefined, "a partial frame to allocate");
+    this.skip(SIZE_PREFIX_BYTES);
+    const filled = this.pendingBytes;
+    const frame = new Uint8Array(size);
+    let offset = 0;
+    for (let index = this.head; index < this.pending.length; index++) {
+      const chunk = this.pending[index] as Uint8Array;
+      frame.set(chunk, offset);
+      offset += chunk.length;
+    }
+    this.pending = [];
+    this.head = 0;
+    this.pendingBytes = 0;
+    this.filling = { frame, filled };
   }
 
   /** Adds `chunk` (which must not change afterwards) and returns every frame it completes. */
   push(chunk: Uint8Array): FramePushResult {
     const frames: Uint8Array[] = [];
     if (this.error !== undefined) return { kind: "failed", frames, error: this.error };
-    if (chunk.length > 0) {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
+    const rest = this.fill(chunk, frames);
+    if (rest.length > 0) {
+      this.pending.push(rest);
+      this.pendingBytes += rest.length;
     }
     while (this.pendingBytes >= SIZE_PREFIX_BYTES) {
       const size = this.peekSize();
@@ -76,6 +119,19 @@ export class FrameDecoder {
     return { kind: "frames", frames };
   }
 
+  /** Copies the start of `chunk` into the frame being filled; returns what is left of it. */
+  private fill(chunk: Uint8Array, frames: Uint8Array[]): Uint8Array {
+    const filling = this.filling;
+    if (filling === undefined) return chunk;
+    const used = Math.min(chunk.length, filling.frame.length - filling.filled);
+    filling.frame.set(chunk.subarray(0, used), filling.filled);
+    filling.filled += used;
+    if (filling.filled < filling.frame.length) return chunk.subarray(chunk.length);
+    frames.push(filling.frame);
+    this.filling = undefined;
+    return chunk.subarray(used);
+  }
+
   private checkSize(size: number): FrameError | undefined {
     if (size < 0) return { kind: "negativeSize", size };
     if (size > this.frameBytesMax) {
@@ -87,6 +143,7 @@ export class FrameDecoder {
   private fail(error: FrameError): void {
     this.error = error;
     // Drop what was buffered: a failed stream is never read again.
+    this.filling = undefined;
     this.pending = [];
     this.head = 0;
     this.pendingBytes = 0;

@@ -79,3 +79,8 @@ export {
   writeBootstrapCheckpoint,
   type BootstrapCheckpointResult,
 } from "./log/bootstrap-checkpoint.driver.js";
+export {
+  BOOTSTRAP_METADATA_FILE,
+  readBootstrapMetadata,
+  writeBootstrapMetadata,
+} from "./log/bootstrap-metadata.driver.js";

@@ -13,6 +13,7 @@ import { CommitDelivery } from "./log/commit-delivery.driver.js";
 import { GroupFlush } from "./log/group-flush.driver.js";
 import { DEFAULT_METADATA_SEGMENT_BYTES, RaftStorage } from "./log/raft-storage.driver.js";
 import { snapshotBatches } from "./log/snapshot-batches.js";
+import { steadyClock } from "./steady-clock.js";
 import type { InboundResponse, RaftRequest, RaftResponse } from "./messages.js";
 import type { RaftOutput } from "./output.js";
 import type { ProposeOptions, ProposeResult } from "./propose.js";
@@ -80,14 +81,15 @@ export class RaftDriver {
       ...options,
       segmentBytes: options.segmentBytes ?? DEFAULT_METADATA_SEGMENT_BYTES,
     });
+    const clock = steadyClock(options.clock);
     const node = new RaftNode({
       config: options.config,
       random: options.random,
       ...state,
-      nowMs: options.clock.nowMs(),
+      nowMs: clock.nowMs(),
     });
     const delivery = new CommitDelivery(storage.log, storage.snapshots, options.listeners);
-    const driver = new RaftDriver(options, node, storage, delivery);
+    const driver = new RaftDriver({ ...options, clock }, node, storage, delivery);
     await delivery.loadLatestSnapshot();
     options.logger.info("raft node started", { ...driver.status });
     await driver.enqueue(() => driver.input((nowMs) => node.tick(nowMs)));

@@ -3,6 +3,11 @@ import assert from "node:assert/strict";
 import { format } from "../../src/cli/format.js";
 import { randomUuid } from "../../src/cli/random-uuid.js";
 import { uuidFromBase64 } from "../../src/common/index.js";
+import { bootstrapRecords, isElrEnabled } from "../../src/controller/index.js";
+import { readControllerBootstrap } from "../../src/main/node-controller.js";
+import { NodeStartError } from "../../src/main/node-types.js";
+import { EMPTY_IMAGE, MetadataDelta } from "../../src/metadata/index.js";
+import { BOOTSTRAP_METADATA_FILE } from "../../src/raft/index.js";
 import { readMetaProperties } from "../../src/storage/index.js";
 import { MemoryFileSystem } from "../../src/storage/memory-file-system.test-support.js";
 import { ManualClock } from "../../sim/clock.js";
@@ -17,11 +22,15 @@ const config = [
   "log.dirs=/data/a,/data/b",
 ].join("\n");
 
+async function writeFile(fileSystem: MemoryFileSystem, path: string, text: string) {
+  const handle = await fileSystem.open(path, { create: true });
+  await handle.write(new TextEncoder().encode(text), 0);
+  await handle.close();
+}
+
 async function setUp(): Promise<MemoryFileSystem> {
   const fileSystem = new MemoryFileSystem();
-  const handle = await fileSystem.open("/server.properties", { create: true });
-  await handle.write(new TextEncoder().encode(config), 0);
-  await handle.close();
+  await writeFile(fileSystem, "/server.properties", config);
   return fileSystem;
 }
 
@@ -95,3 +104,64 @@ test(
     assert.equal((await run(fileSystem, ["--config", "/server.properties"])).code, 2);
   },
 );
+
+/** Formats the node of `config` with a `--feature` for each of `features`. */
+async function formatWith(features: string[]) {
+  const fileSystem = await setUp();
+  const args = ["--config", "/server.properties", "--cluster-id", "MkU3OEVBNTcwNTJENDM2Qg"];
+  const result = await run(fileSystem, [...args, ...features.flatMap((f) => ["--feature", f])]);
+  return { ...result, fileSystem };
+}
+
+/** The image a new cluster's controller bootstraps from the metadata log dir /data/a. */
+async function bootstrappedImage(fileSystem: MemoryFileSystem) {
+  const options = await readControllerBootstrap(fileSystem, "/data/a");
+  const delta = new MetadataDelta(EMPTY_IMAGE);
+  delta.replayAll(bootstrapRecords(options));
+  return delta.apply({ lastContainedOffset: 1, lastContainedEpoch: 1 });
+}
+
+test("format --feature eligible.leader.replicas.version=1 starts a cluster with ELR", async () => {
+  const formatted = await formatWith(["eligible.leader.replicas.version=1"]);
+  assert.equal(formatted.code, 0, formatted.errors.join("\n"));
+  assert.ok(formatted.lines.some((line) => /eligible.leader.replicas.version=1/.test(line)));
+  const image = await bootstrappedImage(formatted.fileSystem);
+  assert.equal(isElrEnabled(image), true);
+  assert.equal(image.features.metadataVersion, 22);
+  const stat = await formatted.fileSystem.stat(`/data/b/${BOOTSTRAP_METADATA_FILE}`);
+  assert.equal(stat, undefined, "only the metadata log dir holds the bootstrap metadata");
+});
+
+test("format without --feature bootstraps the defaults: ELR off", async () => {
+  const formatted = await formatWith([]);
+  assert.equal(formatted.code, 0, formatted.errors.join("\n"));
+  const image = await bootstrappedImage(formatted.fileSystem);
+  assert.equal(isElrEnabled(image), false);
+  const levels = await formatWith(["metadata.version=17", "eligible.leader.replicas.version=0"]);
+  assert.equal((await bootstrappedImage(levels.fileSystem)).features.metadataVersion, 17);
+});
+
+test("format refuses unknown features, levels the nodes cannot run and bad syntax", async () => {
+  const cases: [string[], RegExp][] = [
+    [["group.version=1"], /unsupported feature group.version/],
+    [["eligible.leader.replicas.version=2"], /has no level 2; it runs 0 to 1/],
+    [["metadata.version=6"], /has no level 6/],
+    [["eligible.leader.replicas.version"], /is not NAME=LEVEL/],
+    [["metadata.version=22", "metadata.version=21"], /given twice/],
+  ];
+  for (const [features, message] of cases) {
+    const refused = await formatWith(features);
+    assert.equal(refused.code, 1, features.join(" "));
+    assert.match(refused.errors.join("\n"), message);
+    const stat = await refused.fileSystem.stat("/data/a/meta.properties");
+    assert.equal(stat, undefined, "nothing is formatted");
+  }
+});
+
+test("without bootstrap metadata a node starts with defaults; a broken file stops it", async () => {
+  const fileSystem = new MemoryFileSystem();
+  await fileSystem.mkdir("/data/a", { recursive: true });
+  assert.deepEqual(await readControllerBootstrap(fileSystem, "/data/a"), {});
+  await writeFile(fileSystem, `/data/a/${BOOTSTRAP_METADATA_FILE}`, "not record batches at all");
+  await assert.rejects(readControllerBootstrap(fileSystem, "/data/a"), NodeStartError);
+});

@@ -122,3 +122,66 @@ test("quorum describe refuses a bad address and reports an unreachable controlle
   assert.equal(unreachable.code, 1);
   assert.match(unreachable.errors[0] ?? "", /DescribeQuorum failed: .*connect failed/);
 });
+
+/** A fake voter that is not the leader: it names `leaderId` at `leaderPort`, as Raft answers. */
+async function fakeFollower(
+  leaderId: number,
+  leaderPort: number,
+): Promise<{ address: string; broker: TestBroker }> {
+  const broker = new TestBroker([
+    { apiKey: 18, minVersion: 0, maxVersion: 4 },
+    { apiKey: 55, minVersion: 0, maxVersion: 2 },
+    { apiKey: 60, minVersion: 0, maxVersion: 1 },
+  ]);
+  broker.onRequest = (request) => {
+    const partition = {
+      partitionIndex: 0,
+      errorCode: 6,
+      errorMessage: "only the leader describes the quorum",
+      leaderId,
+      leaderEpoch: 7,
+      highWatermark: -1,
+      currentVoters: [],
+      observers: [],
+    };
+    const listeners = [{ name: "CONTROLLER", host: "127.0.0.1", port: leaderPort }];
+    request.reply({
+      errorCode: 0,
+      topics: [{ topicName: "__cluster_metadata", partitions: [partition] }],
+      nodes: leaderId < 0 ? [] : [{ nodeId: leaderId, listeners }],
+    });
+  };
+  const address = await broker.listen(new NodeNetwork(), { host: "127.0.0.1", port: 0 });
+  return { address: `127.0.0.1:${address.port}`, broker };
+}
+
+test("quorum describe asked of a follower asks the leader it names and says so", async () => {
+  const leader = await fakeController();
+  const leaderPort = Number(leader.address.split(":")[1]);
+  const follower = await fakeFollower(1, leaderPort);
+  const { code, lines, errors } = await run(["--bootstrap-controller", follower.address]);
+  await leader.broker.close();
+  await follower.broker.close();
+  assert.equal(code, 0, errors.join("\n"));
+  assert.equal(lines[1], "LeaderId:             1");
+  assert.deepEqual(errors, [
+    `${follower.address} is not the leader; controller 1 is`,
+    `Answered by the leader at ${leader.address}.`,
+  ]);
+});
+
+test("quorum describe says when no controller leads, or the leader does not answer", async () => {
+  const leaderless = await fakeFollower(-1, 0);
+  const none = await run(["--bootstrap-controller", leaderless.address]);
+  await leaderless.broker.close();
+  assert.equal(none.code, 1);
+  assert.match(none.errors[0] ?? "", /NOT_LEADER_OR_FOLLOWER: no controller leads the quorum now/);
+  const orphan = await fakeFollower(3, 1);
+  const gone = await run(["--bootstrap-controller", orphan.address]);
+  await orphan.broker.close();
+  assert.equal(gone.code, 1);
+  assert.match(
+    gone.errors[0] ?? "",
+    /controller 3 leads the quorum but did not answer \(127\.0\.0\.1:1: /,
+  );
+});

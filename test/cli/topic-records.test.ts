@@ -6,17 +6,9 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { SluiceProcess, SLUICE, withDeadline } from "../clients/sluice-process.js";
-
-interface Outcome {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** How long one command may run before the test kills it and fails. */
-const COMMAND_DEADLINE_MS = 60_000;
+import { COMMAND_DEADLINE_MS, lines, runSluice, type Outcome } from "./run-sluice.js";
 
 let node: SluiceProcess;
 
@@ -29,24 +21,7 @@ after(async () => {
   await node.destroy();
 });
 
-/** Runs `sluice ARGS` against the node, `input` on standard input. */
-async function sluice(args: readonly string[], input = ""): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [SLUICE, ...args],
-      { timeout: COMMAND_DEADLINE_MS, killSignal: "SIGKILL" },
-      (error, stdout, stderr) => {
-        if (error !== null && typeof error.code !== "number") {
-          reject(new Error(`sluice ${args.join(" ")}: ${String(error)}\n${stderr}`));
-          return;
-        }
-        resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr });
-      },
-    );
-    child.stdin?.end(input);
-  });
-}
+const sluice = runSluice;
 
 /** `sluice topic SUBCOMMAND ... --bootstrap-server` the node. */
 function topic(subcommand: string, ...args: string[]): Promise<Outcome> {
@@ -56,10 +31,6 @@ function topic(subcommand: string, ...args: string[]): Promise<Outcome> {
 /** `sluice consume NAME ... --bootstrap-server` the node. */
 function consume(name: string, ...args: string[]): Promise<Outcome> {
   return sluice(["consume", name, "--bootstrap-server", node.bootstrap, ...args]);
-}
-
-function lines(text: string): string[] {
-  return text.split("\n").filter((line) => line !== "");
 }
 
 test("create, an existing topic refused by name, and --if-not-exists", async () => {

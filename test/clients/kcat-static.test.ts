@@ -67,6 +67,10 @@ class StaticConsumer {
     return consumer;
   }
 
+  text(): string {
+    return this.log;
+  }
+
   /** Every JoinGroup answer so far, each with the assignment that followed it, if any. */
   joins(): Joined[] {
     const joins: Joined[] = [];
@@ -136,7 +140,7 @@ test("a restarted static member gets its partitions back without a rebalance", a
   const rejoined = restarted.joins()[0];
   assert.equal(rejoined?.generationId, joined.generationId, "no rebalance: the same generation");
   assert.notEqual(rejoined?.memberId, joined.memberId, "a new member id");
-  assert.equal(rejoined?.assigned, joined.assigned, "its old partitions");
+  assert.equal(rejoined?.assigned, joined.assigned, `its old partitions:\n${restarted.text()}`);
   const otherJoins = other.joins();
   assert.equal(otherJoins.at(-1)?.generationId, otherJoined.generationId, "the other stayed");
   await restarted.stop();

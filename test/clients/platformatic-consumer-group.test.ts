@@ -1,6 +1,6 @@
 /**
  * @platformatic/kafka's consumers of the consumer group protocol (KIP-848) against a Sluice
- * node: test/clients/platformatic-consumer-group.mjs runs under Node 22 from the npm registry
+ * node: test/node22/platformatic-consumer-group.mjs runs under Node 22 from the npm registry
  * (`npx -y node@22`, as platformatic.test.ts), with three consumers joining and leaving one
  * group while messages are produced.
  */
@@ -14,7 +14,7 @@ import { recordCompatibility } from "./compatibility-record.js";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..", "..");
-const SCRIPT = join(ROOT, "test", "clients", "platformatic-consumer-group.mjs");
+const SCRIPT = join(ROOT, "test", "node22", "platformatic-consumer-group.mjs");
 /** The first run downloads Node 22 from the npm registry. */
 const DEADLINE_MS = 300_000;
 
@@ -30,7 +30,7 @@ after(async () => {
   await node.destroy();
 });
 
-test("three consumer-protocol members joining and leaving read every record and commit it once", async () => {
+test("three consumer-protocol members come and go, read every record, commit it once", async () => {
   const { stdout } = await run("npx", ["-y", "node@22", SCRIPT, node.bootstrap, "cg-topic", "cg"], {
     cwd: ROOT,
     timeout: DEADLINE_MS,

@@ -1,9 +1,9 @@
 /**
  * @platformatic/kafka against a Sluice node. The client needs Node 22.22 or newer, so the test
- * runs test/clients/platformatic-client.mjs under Node 22 from the npm registry
+ * runs test/node22/platformatic-client.mjs under Node 22 from the npm registry
  * (`npx -y node@22`; CI fetches it ahead, see .ci/run), which produces with acks=-1 (plain, then
  * idempotent) and reads back from offset 0 with the group-less Consumer.fetch; and
- * test/clients/platformatic-offsets.mjs, which sets, lists and deletes a group's offsets with the
+ * test/node22/platformatic-offsets.mjs, which sets, lists and deletes a group's offsets with the
  * admin client.
  */
 import { after, before, test } from "node:test";
@@ -16,8 +16,8 @@ import { recordCompatibility } from "./compatibility-record.js";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..", "..");
-const SCRIPT = join(ROOT, "test", "clients", "platformatic-client.mjs");
-const OFFSETS_SCRIPT = join(ROOT, "test", "clients", "platformatic-offsets.mjs");
+const SCRIPT = join(ROOT, "test", "node22", "platformatic-client.mjs");
+const OFFSETS_SCRIPT = join(ROOT, "test", "node22", "platformatic-offsets.mjs");
 /** The first run downloads Node 22 from the npm registry. */
 const DEADLINE_MS = 300_000;
 

@@ -90,6 +90,13 @@ export class SluiceProcess {
     return `127.0.0.1:${this.ports.client}`;
   }
 
+  /** The running node's process id. */
+  get pid(): number {
+    const pid = this.child?.pid;
+    assert.ok(pid !== undefined, "the node is running");
+    return pid;
+  }
+
   /** Everything the process wrote so far, for failure messages. */
   get log(): string {
     return this.output;

@@ -88,9 +88,9 @@ export class ClusterNode {
     writeFileSync(this.configPath, lines.join("\n") + "\n");
   }
 
-  /** `sluice format --config ... --cluster-id ...`; resolves to what it printed. */
-  format(clusterId: string): Promise<string> {
-    return sluice(["format", "--config", this.configPath, "--cluster-id", clusterId]);
+  /** `sluice format --config ... --cluster-id ... [args]`; resolves to what it printed. */
+  format(clusterId: string, args: readonly string[] = []): Promise<string> {
+    return sluice(["format", "--config", this.configPath, "--cluster-id", clusterId, ...args]);
   }
 
   /** Starts the node and waits for its listening line; rejects with its output if it exits. */

@@ -95,7 +95,7 @@ async function connectEventually(connect: () => Promise<void>, isStopped: () => 
 }
 
 /**
- * @platformatic/kafka under Node 22 (it needs 22.22+): test/cluster/platformatic-producer.mjs
+ * @platformatic/kafka under Node 22 (it needs 22.22+): test/node22/platformatic-producer.mjs
  * prints one JSON line per acknowledgement and stops when its standard input closes.
  */
 export function startPlatformaticProducer(
@@ -108,7 +108,7 @@ export function startPlatformaticProducer(
     "..",
     "..",
     "test",
-    "cluster",
+    "node22",
     "platformatic-producer.mjs",
   );
   const child = spawn(

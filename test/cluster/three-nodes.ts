@@ -58,18 +58,19 @@ export interface PartitionView {
 type NodeSettings = (nodeId: number, node: ClusterNode) => Readonly<Record<string, string>>;
 
 /**
- * Formats and starts three combined nodes on new free ports with `settings` (and each node's
- * `nodeSettings`) on top of the defaults every node gets; retries when a port picked as free was
- * taken meanwhile.
+ * Formats (with `formatArgs` added to `sluice format`) and starts three combined nodes on new
+ * free ports with `settings` (and each node's `nodeSettings`) on top of the defaults every node
+ * gets; retries when a port picked as free was taken meanwhile.
  */
 export async function startThreeNodes(
   name: string,
   settings: Readonly<Record<string, string>>,
   nodeSettings: NodeSettings = () => ({}),
+  formatArgs: readonly string[] = [],
 ): Promise<Member[]> {
   for (let attempt = 1; ; attempt++) {
     const dir = temporaryDir(`${name}-${attempt}`);
-    const members = await configure(dir, settings, nodeSettings);
+    const members = await configure(dir, { settings, nodeSettings, formatArgs });
     try {
       await Promise.all(members.map((member) => member.node.start()));
       return members;
@@ -82,9 +83,13 @@ export async function startThreeNodes(
 
 async function configure(
   dir: string,
-  settings: Readonly<Record<string, string>>,
-  nodeSettings: NodeSettings,
+  options: {
+    readonly settings: Readonly<Record<string, string>>;
+    readonly nodeSettings: NodeSettings;
+    readonly formatArgs: readonly string[];
+  },
 ): Promise<Member[]> {
+  const { settings, nodeSettings, formatArgs } = options;
   const clusterId = (await sluice(["random-uuid"])).trim();
   const members: Member[] = [];
   for (const nodeId of [1, 2, 3]) {
@@ -112,7 +117,7 @@ async function configure(
       ...settings,
       ...nodeSettings(member.nodeId, member.node),
     });
-    await member.node.format(clusterId);
+    await member.node.format(clusterId, formatArgs);
   }
   return members;
 }

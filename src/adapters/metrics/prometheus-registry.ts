@@ -51,6 +51,7 @@ export class PrometheusRegistry implements MetricsSink {
   private readonly families = new Map<string, Family>();
   /** Which family writes each sample name, to refuse `foo_count` beside a histogram `foo`. */
   private readonly sampleOwners = new Map<string, string>();
+  private readonly collectors: Array<() => void> = [];
 
   constructor(private readonly options: PrometheusRegistryOptions = {}) {}
 
@@ -95,8 +96,14 @@ export class PrometheusRegistry implements MetricsSink {
     return series?.kind === "histogram" ? series.snapshot() : undefined;
   }
 
+  /** Runs `collect` before every render, to set series read off live state (gauges). */
+  addCollector(collect: () => void): void {
+    this.collectors.push(collect);
+  }
+
   /** Every metric in the text exposition format 0.0.4; empty when nothing is registered. */
   render(): string {
+    for (const collect of this.collectors) collect();
     const lines: string[] = [];
     const names = [...this.families.keys()].sort();
     for (const name of names) {

@@ -120,6 +120,8 @@ async function finishProduce(
   },
 ): Promise<HandlerOutcome<ProduceResponse>> {
   const appended = await pending.appending;
+  // The records are in the log: the request's bytes no longer count against the memory pool.
+  context.requestBytesDone?.();
   const outcomes = new Map<string, AppendOutcome>();
   for (const { topicPartition, outcome } of appended.results) {
     outcomes.set(topicPartitionKey(topicPartition.topic, topicPartition.partition), outcome);

@@ -3,10 +3,13 @@
  * requests to the router, responses out in request order. States: open → closed (by the
  * broker for a protocol violation, idleness or shutdown, or by the peer). Limits: a frame is at
  * most `socketRequestMaxBytes`; at most `queuedMaxRequestsPerConnection` requests are in
- * flight, and at most `queued.max.requests` over every connection of the server
- * (`QueuedRequests`); frames past either limit wait in a queue holding at most what one read
- * delivered, since reading pauses whenever the queue is not empty; a write refused for
- * back-pressure stops taking up requests until `drain`.
+ * flight, of which one Fetch, and at most `queued.max.requests` over every connection of the
+ * server (`QueuedRequests`); frames past either limit wait in a queue holding at most what one read
+ * delivered, since reading pauses whenever the queue is not empty. A frame's bytes count against
+ * `queued.max.request.bytes` (`RequestMemoryPool`) from its size prefix until it is taken up, or
+ * for a Produce until its records are appended; with no memory left, reading pauses before the
+ * frame's body. A write refused for back-pressure (responses the peer does not read) mutes the
+ * connection: it takes up and reads nothing more until `drain`.
  */
 import { assertNever } from "../../common/index.js";
 import type { Clock, Connection, Logger } from "../../ports/index.js";
@@ -16,6 +19,7 @@ import { ANONYMOUS_PRINCIPAL, type ConnectionInfo } from "../router/handler.js";
 import { requestBodyOf } from "../router/request-body.js";
 import type { CloseReason, NetworkMetrics } from "./network-metrics.js";
 import type { QueuedRequests, RequestTaker } from "./queued-requests.js";
+import type { MemoryWaiter, RequestMemoryPool } from "./request-memory-pool.js";
 import {
   apiName,
   clientSoftwareOf,
@@ -34,6 +38,7 @@ export interface ConnectionHost {
   readonly metrics: NetworkMetrics;
   readonly config: SocketServerConfig;
   readonly queuedRequests: QueuedRequests;
+  readonly memoryPool: RequestMemoryPool;
   /** Bytes moved on `connection`: it is not idle. */
   touched(connection: BrokerConnection): void;
   /** `connection` closed, by either side; the server forgets it. */
@@ -53,7 +58,7 @@ const EMPTY_FRAME = new Uint8Array(0);
 /** Taken frames at the head of the queue tolerated before the array is compacted. */
 const FRAMES_COMPACT_AT = 1024;
 
-export class BrokerConnection implements RequestTaker {
+export class BrokerConnection implements RequestTaker, MemoryWaiter {
   readonly connectionId: string;
   private readonly decoder: FrameDecoder;
   private readonly responses = new ResponseSequence<FinishedRequest>();
@@ -63,6 +68,16 @@ export class BrokerConnection implements RequestTaker {
   private isPumping = false;
   private isWriteBlocked = false;
   private isReadingPaused = false;
+  /** The pool's grant for the frame being received, once its size is known. */
+  private partialFrameGrant: number | undefined;
+  private isWaitingForMemory = false;
+  /**
+   * A Fetch is taken up and not yet handled. Kafka handles one request of a connection at a
+   * time; Sluice handles several but only one Fetch, whose response may be as large as its
+   * maxBytes, so that a client pipelining Fetches it never reads costs one response, not a
+   * hundred. Kafka's clients send one Fetch per connection at a time anyway.
+   */
+  private isFetchInFlight = false;
   private clientSoftware: ClientSoftware | undefined;
   private readonly logger: Logger;
 
@@ -100,6 +115,13 @@ export class BrokerConnection implements RequestTaker {
     if (this.state === "open") this.pump();
   }
 
+  memoryAvailable(): void {
+    if (this.state !== "open" || !this.isWaitingForMemory) return;
+    this.isWaitingForMemory = false;
+    this.askForPartialFrame();
+    this.updateReading();
+  }
+
   /** Starts receiving. */
   start(): void {
     this.connection.attach({
@@ -117,8 +139,7 @@ export class BrokerConnection implements RequestTaker {
   close(reason: CloseReason, detail: string, mode: "graceful" | "abort"): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    this.frames = [];
-    this.framesHead = 0;
+    this.dropReceived();
     const fields = { reason, detail, remote: this.remote() };
     if (mode === "abort") this.logger.warn("closing connection", fields);
     else this.logger.info("closing connection", fields);
@@ -138,8 +159,57 @@ export class BrokerConnection implements RequestTaker {
       this.close("badFrame", describeFrameError(result.error), "abort");
       return;
     }
-    for (const frame of result.frames) this.frames.push(frame);
+    this.admit(result.frames);
     this.pump();
+  }
+
+  /**
+   * Queues the frames one read completed and asks the pool for the next frame's size. The first
+   * may be the frame the pool granted earlier; the others came whole within this read.
+   */
+  private admit(frames: readonly Uint8Array[]): void {
+    const pool = this.host.memoryPool;
+    for (const [index, frame] of frames.entries()) {
+      if (index === 0 && this.partialFrameGrant !== undefined) this.partialFrameGrant = undefined;
+      else pool.allocateReceived(frame.length);
+      this.frames.push(frame);
+    }
+    if (frames.length > 0 && this.isWaitingForMemory) {
+      this.isWaitingForMemory = false;
+      pool.forget(this);
+    }
+    if (this.partialFrameGrant === undefined && !this.isWaitingForMemory) {
+      this.askForPartialFrame();
+    }
+  }
+
+  /**
+   * Asks the pool for the frame whose size prefix is in, or, before the next prefix, whether any
+   * memory is left; without, reading waits until the pool calls `memoryAvailable`.
+   */
+  private askForPartialFrame(): void {
+    const pool = this.host.memoryPool;
+    const size = this.decoder.partialFrameSize;
+    if (size === undefined) this.isWaitingForMemory = !pool.hasMemoryFor(this);
+    else if (pool.tryAllocate(size, this)) {
+      this.partialFrameGrant = size;
+      // Counted bytes are then the bytes held: the frame's buffer, not its chunks and a copy.
+      if (pool.isBounded) this.decoder.allocatePartialFrame();
+    } else this.isWaitingForMemory = true;
+  }
+
+  /** Lets go of every frame received and not taken up, and of the memory they hold. */
+  private dropReceived(): void {
+    const pool = this.host.memoryPool;
+    for (let index = this.framesHead; index < this.frames.length; index++) {
+      pool.release((this.frames[index] as Uint8Array).length);
+    }
+    this.frames = [];
+    this.framesHead = 0;
+    if (this.partialFrameGrant !== undefined) pool.release(this.partialFrameGrant);
+    this.partialFrameGrant = undefined;
+    this.isWaitingForMemory = false;
+    pool.forget(this);
   }
 
   private onDrain(): void {
@@ -151,8 +221,7 @@ export class BrokerConnection implements RequestTaker {
   private onPeerClosed(error: Error | undefined): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    this.frames = [];
-    this.framesHead = 0;
+    this.dropReceived();
     this.logger.debug("connection closed by peer", { error: error?.message });
     this.host.closed(this);
   }
@@ -164,13 +233,18 @@ export class BrokerConnection implements RequestTaker {
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
+      const frame = this.frames[this.framesHead] as Uint8Array;
+      if (this.isFetchInFlight && apiKeyOf(frame) === ApiKey.Fetch) break;
       const isOnlyRequest = this.responses.inFlightCount === 0;
       if (!this.host.queuedRequests.tryTake(this, isOnlyRequest)) break;
-      const frame = this.frames[this.framesHead] as Uint8Array;
       // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
       this.frames[this.framesHead] = EMPTY_FRAME;
       this.framesHead++;
-      if (!this.takeUp(frame)) this.host.queuedRequests.release();
+      const releaseFrame = onceReleasing(this.host.memoryPool, frame.length);
+      if (!this.takeUp(frame, releaseFrame)) {
+        this.host.queuedRequests.release();
+        releaseFrame();
+      }
     }
     this.compactFrames();
     this.isPumping = false;
@@ -191,7 +265,10 @@ export class BrokerConnection implements RequestTaker {
     if (this.state === "closed") return;
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     const shouldPause =
-      this.queuedFrameCount > 0 || this.isWriteBlocked || this.responses.inFlightCount >= limit;
+      this.queuedFrameCount > 0 ||
+      this.isWriteBlocked ||
+      this.isWaitingForMemory ||
+      this.responses.inFlightCount >= limit;
     if (shouldPause && !this.isReadingPaused) this.connection.pauseReading();
     if (!shouldPause && this.isReadingPaused) this.connection.resumeReading();
     this.isReadingPaused = shouldPause;
@@ -199,16 +276,17 @@ export class BrokerConnection implements RequestTaker {
 
   /**
    * Decodes one frame and starts its request, or closes the connection when it cannot. True
-   * when a handler took the request, which then holds its place in the server's queue.
+   * when a handler took the request, which then holds its place in the server's queue and
+   * calls `releaseFrame` once the frame's bytes are no longer needed.
    */
-  private takeUp(frame: Uint8Array): boolean {
+  private takeUp(frame: Uint8Array, releaseFrame: () => void): boolean {
     const decoded = decodeRequest(frame, this.host.router.isBodyRead);
     switch (decoded.kind) {
       case "request":
         if (decoded.trailingBytes > 0)
           this.noteTrailingBytes(decoded.header, decoded.trailingBytes);
         if (this.host.router.isSupported(decoded.header.apiKey, decoded.header.apiVersion)) {
-          this.dispatch(decoded.header, decoded.body);
+          this.dispatch(decoded.header, decoded.body, releaseFrame);
           return true;
         }
         this.answerUnsupported(decoded.header, decoded.body);
@@ -250,7 +328,11 @@ export class BrokerConnection implements RequestTaker {
     this.finish(this.openSlot(header.apiKey), response);
   }
 
-  private dispatch(header: RequestHeader, body: Record<string, unknown>): void {
+  private dispatch(
+    header: RequestHeader,
+    body: Record<string, unknown>,
+    releaseFrame: () => void,
+  ): void {
     if (header.apiKey === ApiKey.ApiVersions) {
       const request = requestBodyOf(ApiKey.ApiVersions, { header, body });
       this.clientSoftware = clientSoftwareOf(request) ?? this.clientSoftware;
@@ -258,10 +340,20 @@ export class BrokerConnection implements RequestTaker {
     const slot = this.openSlot(header.apiKey);
     this.host.metrics.requestRouted(header.apiKey, header.apiVersion, this.clientSoftware?.name);
     const context = { header, body, connection: this.info(), nowMs: this.host.clock.nowMs() };
-    this.host.router.route(context).then(
+    // Kafka frees a request's buffer once it is parsed, but a Produce's only once handled: its
+    // records are views of the frame until they are appended.
+    const isHeldUntilAppended = header.apiKey === ApiKey.Produce;
+    if (!isHeldUntilAppended) releaseFrame();
+    const routed = isHeldUntilAppended ? { ...context, requestBytesDone: releaseFrame } : context;
+    if (header.apiKey === ApiKey.Fetch) this.isFetchInFlight = true;
+    this.host.router.route(routed).then(
       (response) => {
+        releaseFrame();
         this.host.queuedRequests.release();
+        if (header.apiKey === ApiKey.Fetch) this.isFetchInFlight = false;
         this.finish(slot, response);
+        // A Fetch waiting for this one may go now, even while this response waits its turn.
+        if (this.state === "open") this.pump();
       },
       (error: unknown) => this.host.fatal(error),
     );
@@ -326,4 +418,19 @@ export class BrokerConnection implements RequestTaker {
     const { host, port } = this.connection.remoteAddress;
     return `${host}:${port}`;
   }
+}
+
+/** The API key at the start of a request frame, or -1 for a frame too short to hold one. */
+function apiKeyOf(frame: Uint8Array): number {
+  return frame.length < 2 ? -1 : ((frame[0] as number) << 8) | (frame[1] as number);
+}
+
+/** Releases `bytes` to `pool` on the first call only. */
+function onceReleasing(pool: RequestMemoryPool, bytes: number): () => void {
+  let isReleased = false;
+  return () => {
+    if (isReleased) return;
+    isReleased = true;
+    pool.release(bytes);
+  };
 }

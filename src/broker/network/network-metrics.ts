@@ -30,6 +30,7 @@ export class NetworkMetrics {
   readonly bytesIn: Counter;
   readonly bytesOut: Counter;
   readonly openConnections: Gauge;
+  readonly memoryPoolUsedBytes: Gauge;
   private readonly byApi = new Map<number, ApiSeries>();
   private readonly closes = new Map<CloseReason, Counter>();
   private readonly trailing = new Map<number, Counter>();
@@ -40,6 +41,10 @@ export class NetworkMetrics {
     this.bytesIn = sink.counter("sluice_network_bytes_in_total", "Bytes received from clients.");
     this.bytesOut = sink.counter("sluice_network_bytes_out_total", "Bytes sent to clients.");
     this.openConnections = sink.gauge("sluice_connections_open", "Open client connections.");
+    this.memoryPoolUsedBytes = sink.gauge(
+      "sluice_request_memory_used_bytes",
+      "Bytes of request frames held against queued.max.request.bytes (Kafka's MemoryPoolUsed).",
+    );
   }
 
   /** Counts a request of `apiKey` taken up. */

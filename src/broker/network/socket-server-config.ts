@@ -22,7 +22,15 @@ export interface SocketServerConfig {
    * save to take up one request on a connection with none in flight (see QueuedRequests).
    */
   readonly queuedMaxRequests: number;
-  /** `connections.max.idle.ms`: a connection with no traffic and nothing in flight is closed. */
+  /**
+   * `queued.max.request.bytes`: bytes of request frames being read or waiting to be taken up,
+   * over all of the server's connections (see RequestMemoryPool); -1 or 0: no bound.
+   */
+  readonly queuedMaxRequestBytes: number;
+  /**
+   * `connections.max.idle.ms`: a connection with no traffic and nothing in flight is closed;
+   * negative: never, as in Kafka.
+   */
   readonly connectionsMaxIdleMs: number;
   /**
    * `max.connections`: open connections over all listeners. Kafka blocks its acceptor at the
@@ -32,6 +40,8 @@ export interface SocketServerConfig {
   readonly maxConnections: number;
   /** `max.connections.per.ip`: open connections from one host; one more is closed at once. */
   readonly maxConnectionsPerIp: number;
+  /** `max.connections.per.ip.overrides`: the per-host limit for the hosts named, by address. */
+  readonly maxConnectionsPerIpOverrides: ReadonlyMap<string, number>;
 }
 
 /** Kafka's defaults, and 100 requests in flight per connection. */
@@ -39,9 +49,11 @@ export const DEFAULT_SOCKET_SERVER_CONFIG: SocketServerConfig = Object.freeze({
   socketRequestMaxBytes: FRAME_BYTES_MAX_DEFAULT,
   queuedMaxRequestsPerConnection: 100,
   queuedMaxRequests: 500,
+  queuedMaxRequestBytes: -1,
   connectionsMaxIdleMs: 600_000,
   maxConnections: 2_147_483_647,
   maxConnectionsPerIp: 2_147_483_647,
+  maxConnectionsPerIpOverrides: new Map(),
 });
 
 /** The defaults with `overrides` applied, checked. */
@@ -55,10 +67,20 @@ export function socketServerConfig(
   assert(config.queuedMaxRequestsPerConnection >= 1, "at least one request in flight");
   assert(Number.isInteger(config.queuedMaxRequests), "queuedMaxRequests is an integer");
   assert(config.queuedMaxRequests >= 1, "at least one request queued");
-  assert(config.connectionsMaxIdleMs > 0, "connectionsMaxIdleMs is positive");
+  assert(Number.isSafeInteger(config.queuedMaxRequestBytes), "queuedMaxRequestBytes is an integer");
+  // Kafka's KafkaConfig: a bounded pool holds at least one frame of the largest size.
+  const isPoolBounded = config.queuedMaxRequestBytes > 0;
+  assert(
+    !isPoolBounded || config.queuedMaxRequestBytes >= config.socketRequestMaxBytes,
+    "queuedMaxRequestBytes is at least socketRequestMaxBytes",
+  );
+  assert(config.connectionsMaxIdleMs !== 0, "connectionsMaxIdleMs is not 0");
   assert(Number.isInteger(config.maxConnections), "maxConnections is an integer");
   assert(config.maxConnections >= 0, "maxConnections is not negative");
   assert(Number.isInteger(config.maxConnectionsPerIp), "maxConnectionsPerIp is an integer");
   assert(config.maxConnectionsPerIp >= 0, "maxConnectionsPerIp is not negative");
+  for (const limit of config.maxConnectionsPerIpOverrides.values()) {
+    assert(Number.isInteger(limit) && limit >= 0, "a per-host override is a natural number");
+  }
   return config;
 }

@@ -14,6 +14,7 @@ import { BrokerConnection, type ConnectionHost } from "./broker-connection.drive
 import { IdleConnections } from "./idle-connections.js";
 import { NetworkMetrics } from "./network-metrics.js";
 import { QueuedRequests } from "./queued-requests.js";
+import { RequestMemoryPool } from "./request-memory-pool.js";
 import { socketServerConfig, type SocketServerConfig } from "./socket-server-config.js";
 
 /** The ports the connection layer runs on. */
@@ -38,8 +39,9 @@ export interface SocketServerOptions {
 
 /**
  * Kafka's SocketServer over the Network port: accepts connections on named listeners, counts
- * them against `max.connections` and `max.connections.per.ip` (Kafka's ConnectionQuotas),
- * bounds the requests being handled by `queued.max.requests`, closes idle ones with ONE timer
+ * them against `max.connections` and `max.connections.per.ip` with its overrides (Kafka's
+ * ConnectionQuotas), bounds the requests being handled by `queued.max.requests` and the bytes
+ * of the requests being read by `queued.max.request.bytes`, closes idle ones with ONE timer
  * for all (armed for the quietest connection), and gives each connection to a BrokerConnection
  * that frames, routes and answers its requests. States: running → stopped; `close` stops the
  * listeners and closes every connection.
@@ -50,6 +52,7 @@ export class SocketServer {
   private readonly connections = new Set<BrokerConnection>();
   private readonly connectionsPerHost = new Map<string, number>();
   private readonly queuedRequests: QueuedRequests;
+  private readonly memoryPool: RequestMemoryPool;
   private readonly idle: IdleConnections<BrokerConnection>;
   private readonly listeners: Listener[] = [];
   private readonly host: ConnectionHost;
@@ -65,6 +68,9 @@ export class SocketServer {
     this.metrics = new NetworkMetrics(ports.metrics);
     this.idle = new IdleConnections(this.config.connectionsMaxIdleMs);
     this.queuedRequests = new QueuedRequests(this.config.queuedMaxRequests);
+    this.memoryPool = new RequestMemoryPool(this.config.queuedMaxRequestBytes, (usedBytes) =>
+      this.metrics.memoryPoolUsedBytes.set(usedBytes),
+    );
     const onFatalError = options.onFatalError ?? rethrowOutsidePromises;
     this.host = {
       router,
@@ -73,11 +79,13 @@ export class SocketServer {
       metrics: this.metrics,
       config: this.config,
       queuedRequests: this.queuedRequests,
+      memoryPool: this.memoryPool,
       touched: (connection) => this.touched(connection),
       closed: (connection) => this.forget(connection),
       fatal: onFatalError,
     };
     this.metrics.openConnections.set(0);
+    this.metrics.memoryPoolUsedBytes.set(0);
   }
 
   /** How many connections are open. */
@@ -88,6 +96,11 @@ export class SocketServer {
   /** Requests taken up and not yet handled, over every connection. */
   get queuedRequestCount(): number {
     return this.queuedRequests.size;
+  }
+
+  /** The bytes of request frames held against `queued.max.request.bytes`. */
+  get requestMemoryUsedBytes(): number {
+    return this.memoryPool.usedBytes;
   }
 
   /** The open connections, in no particular order. */
@@ -152,8 +165,12 @@ export class SocketServer {
     if (this.connections.size >= this.config.maxConnections) {
       return { key: "max.connections", limit: this.config.maxConnections, ...MAX_CONNECTIONS };
     }
-    if ((this.connectionsPerHost.get(host) ?? 0) >= this.config.maxConnectionsPerIp) {
-      return { key: "max.connections.per.ip", limit: this.config.maxConnectionsPerIp, ...PER_IP };
+    const override = this.config.maxConnectionsPerIpOverrides.get(normalHost(host));
+    const limit = override ?? this.config.maxConnectionsPerIp;
+    if ((this.connectionsPerHost.get(host) ?? 0) >= limit) {
+      const key =
+        override === undefined ? "max.connections.per.ip" : "max.connections.per.ip.overrides";
+      return { key, limit, ...PER_IP };
     }
     return undefined;
   }
@@ -170,7 +187,8 @@ export class SocketServer {
   }
 
   private touched(connection: BrokerConnection): void {
-    if (!connection.isOpen) return;
+    // A negative connections.max.idle.ms keeps quiet connections open, as in Kafka.
+    if (!connection.isOpen || this.config.connectionsMaxIdleMs < 0) return;
     this.idle.touch(connection, this.ports.clock.monotonicMs());
     if (this.idleTimer === undefined) this.armIdleTimer();
   }
@@ -202,6 +220,15 @@ export class SocketServer {
 
 const MAX_CONNECTIONS = { reason: "maxConnections" } as const;
 const PER_IP = { reason: "maxConnectionsPerIp" } as const;
+
+/**
+ * A remote host as an override names it: an IPv4 peer of a dual-stack listener shows as an
+ * IPv4-mapped IPv6 address, which is the IPv4 address.
+ */
+function normalHost(host: string): string {
+  const lower = host.toLowerCase();
+  return lower.startsWith("::ffff:") && lower.includes(".") ? lower.slice(7) : lower;
+}
 
 function rethrowOutsidePromises(error: unknown): void {
   queueMicrotask(() => {

@@ -47,6 +47,11 @@ export interface HandlerContext {
   readonly connection: ConnectionInfo;
   /** Wall-clock time when the request was taken up (record timestamps, log lines). */
   readonly nowMs: number;
+  /**
+   * Says the request's bytes are no longer needed (a Produce's records are appended), so that
+   * `queued.max.request.bytes` counts them no more; they are released with the response anyway.
+   */
+  readonly requestBytesDone?: () => void;
 }
 
 /**

@@ -192,11 +192,12 @@ type RoutedOutcome = HandlerOutcome<object>;
 
 /** The route of `handler`: each request's body is given the type of the handler's API. */
 function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
-  const contextOf = ({ header, connection, nowMs }: RequestContext): HandlerContext => ({
-    header,
-    connection,
-    nowMs,
-  });
+  const contextOf = (context: RequestContext): HandlerContext => {
+    const { header, connection, nowMs, requestBytesDone } = context;
+    return requestBytesDone === undefined
+      ? { header, connection, nowMs }
+      : { header, connection, nowMs, requestBytesDone };
+  };
   const { apiKey } = handler;
   return {
     handle: (context) => handler.handle(requestBodyOf(apiKey, context), contextOf(context)),

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { ErrorCode } from "../../common/index.js";
 import type { BrokerId } from "../../common/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
+import { MetadataRecordType } from "../../protocol/index.js";
 import type { BrokerRegistrationRequest } from "../../protocol/index.js";
 import { BrokerHeartbeats } from "./broker-heartbeats.js";
 import { registerBroker } from "./broker-registration.js";
@@ -27,7 +28,7 @@ function context(
     nowMs: 50_000,
     clusterId: CLUSTER_ID,
     config: { sessionTimeoutMs: 9000, brokerIdBase: 1000 },
-    hooks: recordingHooks().hooks,
+    hooks: recordingHooks({ isSilent: true }).hooks,
     nextWriteOffset: 500,
     ...overrides,
   };
@@ -107,10 +108,26 @@ test("a new incarnation replaces a fenced one, or one whose session expired", ()
   const { hooks, calls } = recordingHooks();
   const result = registerBroker(context(unfenced, { heartbeats: stale, hooks }), request());
   assert.equal(result.response.errorCode, ErrorCode.NONE);
-  // The dead incarnation's partitions move first; the epoch is the register record's offset.
-  assert.deepEqual(calls, [{ hook: "brokerFenced", brokerId: 1 }]);
-  assert.equal(result.records.length, 2);
-  assert.equal(result.response.brokerEpoch, 501);
+  // The dead incarnation's partitions move first, then those of a possibly unclean restart;
+  // the epoch is the register record's offset.
+  assert.deepEqual(calls, [
+    { hook: "brokerFenced", brokerId: 1 },
+    { hook: "brokerUncleanShutdown", brokerId: 1 },
+  ]);
+  assert.equal(result.records.length, 3);
+  assert.equal(result.records[2]?.type, MetadataRecordType.RegisterBrokerRecord);
+  assert.equal(result.response.brokerEpoch, 502);
+});
+
+test("every new incarnation goes through the unclean-shutdown hook, the same one never", () => {
+  const { hooks, calls } = recordingHooks();
+  const fresh = registerBroker(context(imageOf(), { hooks }), request());
+  assert.deepEqual(calls, [{ hook: "brokerUncleanShutdown", brokerId: 1 }]);
+  assert.equal(fresh.response.brokerEpoch, 501, "the hook's records come first");
+  calls.length = 0;
+  const image = imageOf(brokerRecord(1, { epoch: 40, incarnationId: testUuid(77) }));
+  registerBroker(context(image, { hooks }), request({ previousBrokerEpoch: 40 }));
+  assert.deepEqual(calls, [], "a retried registration changes no partition");
 });
 
 test("a broker without an id gets the lowest free id at the base, and keeps it on retry", () => {

@@ -24,6 +24,7 @@ import {
   metadataVersionOf,
   registerBrokerRecord,
 } from "./cluster-records.js";
+import { imageAfter } from "./broker-fencing.js";
 import type { ClusterControlConfig } from "./cluster-control-config.js";
 import type { ControllerResult } from "./controller-result.js";
 import type { PartitionHooks } from "./partition-hooks.js";
@@ -99,13 +100,10 @@ function newRegistration(
   brokerId: BrokerId,
   existing: BrokerRegistration | undefined,
 ): BrokerRegistrationResult {
-  const { image, nowMs } = context;
-  // An old incarnation that died without being fenced yet still leads partitions: they move
-  // first, in the same batch, so no partition is led by a process that no longer exists.
-  const moves: MetadataRecord[] =
-    existing !== undefined && !existing.isFenced ? context.hooks.brokerFenced(image, brokerId) : [];
+  const { nowMs } = context;
+  const moves = restartMoves(context, brokerId, existing);
   const brokerEpoch = context.nextWriteOffset + moves.length;
-  const record = registerBrokerRecord(image, {
+  const record = registerBrokerRecord(context.image, {
     brokerId,
     isMigratingZkBroker: request.isMigratingZkBroker,
     incarnationId: request.incarnationId,
@@ -119,6 +117,26 @@ function newRegistration(
   const response = accepted(request, brokerId, brokerEpoch);
   const heartbeats = context.heartbeats.touched(brokerId, nowMs, -1);
   return { records: [...moves, record], response, heartbeats, brokerId };
+}
+
+/**
+ * The partition changes that go ahead of a new incarnation's record, in the same batch. An old
+ * incarnation that died without being fenced yet still leads partitions: they move first, so no
+ * partition is led by a process that no longer exists. Then, as Kafka's registerBroker calls
+ * its unclean-shutdown handler for every new incarnation, the broker leaves the ISRs and ELRs it
+ * may no longer deserve (only while eligible leader replicas are on; KIP-966). Like Kafka at the
+ * version followed, every new incarnation counts as a possibly unclean restart: the request's
+ * previousBrokerEpoch is not consulted.
+ */
+function restartMoves(
+  context: BrokerRegistrationContext,
+  brokerId: BrokerId,
+  existing: BrokerRegistration | undefined,
+): MetadataRecord[] {
+  const { image, hooks } = context;
+  const isStillUnfenced = existing !== undefined && !existing.isFenced;
+  const fenced = isStillUnfenced ? hooks.brokerFenced(image, brokerId) : [];
+  return [...fenced, ...hooks.brokerUncleanShutdown(imageAfter(image, fenced), brokerId)];
 }
 
 /**

@@ -141,15 +141,24 @@ export interface HookCall {
 
 /**
  * Hooks that record their calls and answer with a NoOpRecord per call, so a test sees both that
- * the hook ran and where its records went in the batch.
+ * the hook ran and where its records went in the batch; with `isSilent`, they answer with no
+ * records, as the election code does for a broker that is in no partition.
  */
-export function recordingHooks(): { hooks: PartitionHooks; calls: HookCall[] } {
+export function recordingHooks(options: { readonly isSilent?: boolean } = {}): {
+  hooks: PartitionHooks;
+  calls: HookCall[];
+} {
   const calls: HookCall[] = [];
-  const marker = (): MetadataRecord[] => [{ type: T.NoOpRecord, version: 0, data: {} }];
+  const marker = (): MetadataRecord[] =>
+    options.isSilent === true ? [] : [{ type: T.NoOpRecord, version: 0, data: {} }];
   const hooks: PartitionHooks = {
     brokerFenced: (_image, brokerId) => (calls.push({ hook: "brokerFenced", brokerId }), marker()),
     brokerShuttingDown: (_image, brokerId) => (
       calls.push({ hook: "brokerShuttingDown", brokerId }),
+      marker()
+    ),
+    brokerUncleanShutdown: (_image, brokerId) => (
+      calls.push({ hook: "brokerUncleanShutdown", brokerId }),
       marker()
     ),
     brokerUnfenced: (_image, brokerId) => (

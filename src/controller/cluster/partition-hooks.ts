@@ -19,6 +19,12 @@ export interface PartitionHooks {
   readonly brokerFenced: (image: MetadataImage, brokerId: BrokerId) => MetadataRecord[];
   /** The broker entered controlled shutdown: move its leaderships away and drop it from ISRs. */
   readonly brokerShuttingDown: (image: MetadataImage, brokerId: BrokerId) => MetadataRecord[];
+  /**
+   * A new incarnation of the broker registers, so its last run may have ended in a crash that
+   * lost unflushed records (KIP-966): with eligible leader replicas on, it leaves every ISR and
+   * ELR and may not lead; without them, nothing changes.
+   */
+  readonly brokerUncleanShutdown: (image: MetadataImage, brokerId: BrokerId) => MetadataRecord[];
   /** The broker was unfenced: elect it where partitions have no leader and it is eligible. */
   readonly brokerUnfenced: (image: MetadataImage, brokerId: BrokerId) => MetadataRecord[];
   /** Some of the broker's log dirs went offline: its replicas there leave ISRs and leaderships. */

@@ -7,6 +7,7 @@ import type { PartitionHooks } from "../cluster/partition-hooks.js";
 import {
   handleBrokerFenced,
   handleBrokerShutdown,
+  handleBrokerUncleanShutdown,
   handleBrokerUnfenced,
   handleOfflineLogDirs,
 } from "./broker-events.js";
@@ -27,6 +28,8 @@ export function electionPartitionHooks(
     brokerFenced: (image, brokerId) => report(handleBrokerFenced(image, brokerId, defaults)),
     brokerShuttingDown: (image, brokerId) =>
       report(handleBrokerShutdown(image, brokerId, defaults)),
+    brokerUncleanShutdown: (image, brokerId) =>
+      report(handleBrokerUncleanShutdown(image, brokerId, defaults)),
     brokerUnfenced: (image, brokerId) => report(handleBrokerUnfenced(image, brokerId, defaults)),
     logDirsOffline: (image, brokerId, directories) =>
       report(handleOfflineLogDirs(image, brokerId, directories, defaults)),

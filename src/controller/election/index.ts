@@ -63,7 +63,6 @@ export {
 export type { EligibilityOverrides } from "./replica-state.js";
 export {
   DEFAULT_REPLICATION_DEFAULTS,
-  ELIGIBLE_LEADER_REPLICAS_FEATURE,
   MIN_IN_SYNC_REPLICAS,
   UNCLEAN_LEADER_ELECTION_ENABLE,
   effectiveMinIsr,

@@ -3,18 +3,17 @@
  * ConfigurationControlManager resolves a topic config: the topic's own value, else the dynamic
  * cluster-wide default (the BROKER resource named ""), else the controller's static config.
  * Whether KIP-966 eligible leader replicas are tracked is the finalized
- * `eligible.leader.replicas.version` feature, as in Kafka 4: on at level 1 or above. Kafka 4.1
- * finalizes it for new clusters, and so should Sluice's bootstrap.
+ * `eligible.leader.replicas.version` feature, as in Kafka 4: on at level 1 or above. As in
+ * Kafka 4.0, a new cluster starts with it off unless `sluice format --feature` turns it on.
  */
 import { ConfigResourceType, configResourceKey } from "../../metadata/index.js";
 import type { MetadataImage, TopicImage } from "../../metadata/index.js";
+import { ELIGIBLE_LEADER_REPLICAS_FEATURE } from "../features/index.js";
 
 /** The topic config that lets a partition elect a leader from outside its ISR and ELR. */
 export const UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
 /** The topic config naming the smallest ISR that acknowledges acks=all writes. */
 export const MIN_IN_SYNC_REPLICAS = "min.insync.replicas";
-/** The feature whose finalized level turns KIP-966 eligible leader replicas on. */
-export const ELIGIBLE_LEADER_REPLICAS_FEATURE = "eligible.leader.replicas.version";
 
 /** The controller's static defaults for topics that set nothing (Kafka's defaults). */
 export interface ReplicationDefaults {

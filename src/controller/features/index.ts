@@ -14,3 +14,11 @@ export { bootstrapRecords, featureLevelRecord } from "./bootstrap.js";
 export type { BootstrapFeature, BootstrapOptions } from "./bootstrap.js";
 export { unsupportedFeatureMessage } from "./supported-features.js";
 export type { FeatureRange } from "./supported-features.js";
+export {
+  ELIGIBLE_LEADER_REPLICAS_FEATURE,
+  KNOWN_FEATURES,
+  bootstrapChoiceFromRecords,
+  bootstrapChoiceOf,
+  supportedFeatureRanges,
+} from "./known-features.js";
+export type { BootstrapChoice, KnownFeature } from "./known-features.js";

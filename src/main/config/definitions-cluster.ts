@@ -3,12 +3,14 @@
  * listeners, request limits and Sluice's HTTP endpoint. Defaults are Kafka's.
  */
 import type { ConfigDefinition } from "./config-types.js";
+import { connectionOverrides } from "./connection-overrides.js";
 import {
   atLeast,
   hostPort,
   hostPortList,
   listOf,
   listenerList,
+  notZero,
   protocolMap,
   voterList,
 } from "./validators.js";
@@ -106,8 +108,9 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
     name: "connections.max.idle.ms",
     type: "long",
     defaultValue: 600_000,
+    validator: notZero(),
     importance: "medium",
-    description: "How long a client connection may stay silent before the node closes it.",
+    description: "How long a connection may stay silent before it is closed; -1: never.",
   },
   {
     name: "queued.max.requests",
@@ -116,6 +119,14 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
     validator: atLeast(1),
     importance: "high",
     description: "Requests in flight at which connections stop reading; idle ones take one.",
+  },
+  {
+    name: "queued.max.request.bytes",
+    type: "long",
+    defaultValue: -1,
+    importance: "medium",
+    description:
+      "Bytes of requests being read or queued at which connections stop reading; -1: no bound.",
   },
   {
     name: "max.connections",
@@ -128,11 +139,18 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
   {
     name: "max.connections.per.ip",
     type: "int",
-    // Kafka accepts 0 only together with max.connections.per.ip.overrides, which Sluice has not.
     defaultValue: 2_147_483_647,
-    validator: atLeast(1),
+    validator: atLeast(0),
     importance: "medium",
     description: "Open connections from one host per server; one more is closed at once.",
+  },
+  {
+    name: "max.connections.per.ip.overrides",
+    type: "string",
+    defaultValue: "",
+    validator: connectionOverrides,
+    importance: "medium",
+    description: "Per-host exceptions to max.connections.per.ip, as ip:count entries.",
   },
   {
     name: "message.max.bytes",

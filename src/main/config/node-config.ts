@@ -13,6 +13,7 @@ import {
 } from "./addresses.js";
 import type { ConfigProblem } from "./config-types.js";
 import type { ConfigValues } from "./config-values.js";
+import { parseConnectionOverrides } from "./connection-overrides.js";
 import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
@@ -60,6 +61,10 @@ export interface NodeConfig extends Roles, ListenerSettings {
   readonly queuedMaxRequests: number;
   readonly maxConnections: number;
   readonly maxConnectionsPerIp: number;
+  /** `max.connections.per.ip.overrides` by lower-case IP address. */
+  readonly maxConnectionsPerIpOverrides: ReadonlyMap<string, number>;
+  /** `queued.max.request.bytes`; -1 or 0 is no bound. */
+  readonly queuedMaxRequestBytes: number;
   readonly messageMaxBytes: number;
   /** `metadata.log.segment.bytes`, at least `metadata.log.segment.min.bytes`. */
   readonly metadataLogSegmentBytes: number;
@@ -91,6 +96,7 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
   if (listeners !== undefined && !listeners.ok) problems.push(...listeners.problems);
   const log = logSettings(values, problem);
   checkMetadataLogSegment(values, problem);
+  checkSocketServer(values, problem);
   if (problems.length > 0 || listeners === undefined || !listeners.ok || log === undefined) {
     return { kind: "invalid", problems };
   }
@@ -120,6 +126,25 @@ function checkMetadataLogSegment(
       "metadata.log.segment.bytes",
       `must be at least ${minimum} (metadata.log.segment.min.bytes)`,
     );
+  }
+}
+
+/** Kafka's KafkaConfig rules between the socket server's keys. */
+function checkSocketServer(
+  values: ConfigValues,
+  problem: (key: string, message: string) => void,
+): void {
+  const queuedMaxRequestBytes = values.number("queued.max.request.bytes");
+  const socketRequestMaxBytes = values.number("socket.request.max.bytes");
+  if (queuedMaxRequestBytes > 0 && queuedMaxRequestBytes < socketRequestMaxBytes) {
+    problem(
+      "queued.max.request.bytes",
+      `must be at least socket.request.max.bytes (${socketRequestMaxBytes}), or -1`,
+    );
+  }
+  const overrides = parseConnectionOverrides(values.string("max.connections.per.ip.overrides"));
+  if (values.number("max.connections.per.ip") === 0 && overrides.ok && overrides.value.size === 0) {
+    problem("max.connections.per.ip", "may be 0 only with max.connections.per.ip.overrides");
   }
 }
 
@@ -194,9 +219,17 @@ function plainSettings(values: ConfigValues) {
     queuedMaxRequests: values.number("queued.max.requests"),
     maxConnections: values.number("max.connections"),
     maxConnectionsPerIp: values.number("max.connections.per.ip"),
+    maxConnectionsPerIpOverrides: overridesOf(values),
+    queuedMaxRequestBytes: values.number("queued.max.request.bytes"),
     messageMaxBytes: values.number("message.max.bytes"),
     metadataLogSegmentBytes: values.number("metadata.log.segment.bytes"),
     // The validator has already accepted the text, so the fallback is never used.
     httpListener: http.ok ? http.value : { host: "127.0.0.1", port: 9644 },
   };
+}
+
+function overridesOf(values: ConfigValues): ReadonlyMap<string, number> {
+  const parsed = parseConnectionOverrides(values.string("max.connections.per.ip.overrides"));
+  // The validator has already accepted the text, so the fallback is never used.
+  return parsed.ok ? parsed.value : new Map();
 }

@@ -31,6 +31,17 @@ export function between(minimum: number, maximum: number | undefined): Validator
   };
 }
 
+/** Accepts any number but 0 (a duration where 0 would mean at once and negative never). */
+export function notZero(): Validator {
+  return {
+    accepted: "not 0",
+    check: (value) => {
+      if (typeof value !== "number") return "is not a number";
+      return value === 0 ? "must not be 0" : undefined;
+    },
+  };
+}
+
 /** Accepts one of `choices` (a string), compared as Kafka's ValidString does: exactly. */
 export function oneOf(choices: readonly string[]): Validator {
   return {
@@ -82,15 +93,23 @@ export const hostPortList: Validator = entriesParsedBy("host:port,...", (text) =
 /** Listener-to-protocol maps: `NAME:PROTOCOL,...`. */
 export const protocolMap: Validator = entriesParsedBy("NAME:PROTOCOL,...", parseProtocolMapping);
 
+/** Accepts a text that `parse` reads. */
+export function textParsedBy(
+  accepted: string,
+  parse: (text: string) => Parsed<unknown>,
+): Validator {
+  return {
+    accepted,
+    check: (value) => {
+      if (typeof value !== "string") return "is not text";
+      const parsed = parse(value);
+      return parsed.ok ? undefined : parsed.message;
+    },
+  };
+}
+
 /** One `host:port`. */
-export const hostPort: Validator = {
-  accepted: "host:port",
-  check: (value) => {
-    if (typeof value !== "string") return "is not text";
-    const parsed = parseHostPort(value);
-    return parsed.ok ? undefined : parsed.message;
-  },
-};
+export const hostPort: Validator = textParsedBy("host:port", (text) => parseHostPort(text));
 
 export const nonEmptyString: Validator = {
   accepted: "non-empty string",

@@ -38,6 +38,7 @@ const CREATE_TOPICS_KEY = 19;
 const NO_PARTITION_MOVES: PartitionHooks = {
   brokerFenced: () => [],
   brokerShuttingDown: () => [],
+  brokerUncleanShutdown: () => [],
   brokerUnfenced: () => [],
   logDirsOffline: () => [],
 };
