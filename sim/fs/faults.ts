@@ -24,7 +24,7 @@ export type FileOperation =
 /** A fault to inject: matching calls fail with `code` and have no effect. */
 export interface FaultRule {
   /** The code the call fails with. */
-  readonly code: "EIO" | "ENOSPC";
+  readonly code: "EIO" | "ENOSPC" | "EMFILE" | "ENFILE";
   /** Which operations fail (default: every one). */
   readonly operations?: readonly FileOperation[];
   /** Which paths: a prefix ("/data/orders-0" matches everything below it) or a predicate. */
@@ -76,7 +76,7 @@ export class FaultSet {
   }
 
   /** The code the call fails with, or undefined when no rule fires. Consumes one use. */
-  check(operation: FileOperation, path: string): "EIO" | "ENOSPC" | undefined {
+  check(operation: FileOperation, path: string): FaultRule["code"] | undefined {
     for (const active of this.rules) {
       const rule = active.rule;
       if (rule.operations !== undefined && !rule.operations.includes(operation)) continue;

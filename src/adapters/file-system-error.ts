@@ -11,6 +11,8 @@ const knownCodes: ReadonlySet<string> = new Set<FileSystemErrorCode>([
   "ENOSPC",
   "EBADF",
   "EACCES",
+  "EMFILE",
+  "ENFILE",
 ]);
 
 /** The platform code of a Node system error, when `error` carries one. */

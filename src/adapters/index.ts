@@ -20,3 +20,4 @@ export {
   type HttpServerRequest,
   type HttpServerResponse,
 } from "./http-server.js";
+export { readOpenFileLimit, parseOpenFileLimit } from "./open-file-limit.js";

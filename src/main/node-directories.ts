@@ -39,8 +39,12 @@ export function directoryReporting(
     },
   );
   const stopListening = logManager.onLogDirFailure(() => membership.lifecycle.logDirsChanged());
+  const stopRecoveries = logManager.fullDirRecovery.subscribe(() =>
+    membership.lifecycle.logDirsChanged(),
+  );
   const close = (): void => {
     stopListening();
+    stopRecoveries();
     assigner.close();
   };
   return { assigner, close };

@@ -13,6 +13,7 @@ import {
   NodeTimers,
   PrometheusRegistry,
   SystemClock,
+  readOpenFileLimit,
 } from "../adapters/index.js";
 import { AssertionError } from "../common/index.js";
 import { formatProblem } from "./config/config-types.js";
@@ -89,7 +90,7 @@ function processPorts(fs: NodeFileSystem, config: NodeConfig) {
   const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
   const ports = {
     ...{ fs, clock, logger, network: new NodeNetwork(), timers: new NodeTimers() },
-    ...{ random: new CryptoRandom(), metrics: registry },
+    ...{ random: new CryptoRandom(), metrics: registry, openFileLimit: readOpenFileLimit() },
   };
   return { ports, registry, eventLoopDelay };
 }

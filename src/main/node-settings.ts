@@ -60,6 +60,8 @@ export function logManagerConfigOf(config: NodeConfig): LogManagerConfig {
     logRetentionCheckIntervalMs: log.retentionCheckIntervalMs,
     defaultLogConfig: defaultLogConfigOf(config),
     logCleanerEnable: log.cleanerEnable,
+    maxOpenFiles: log.maxOpenFiles,
+    logDirFullProbeIntervalMs: log.fullDirProbeIntervalMs,
   };
 }
 

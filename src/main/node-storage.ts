@@ -29,6 +29,7 @@ import {
 } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { logManagerConfigOf } from "./node-settings.js";
+import { reportOpenFileBudget } from "./open-file-budget.js";
 import { NodeStartError, type NodeIdentity, type NodePorts } from "./node-types.js";
 
 /** How unformatted storage is treated. */
@@ -226,6 +227,11 @@ export async function openLogManager(
   identity: NodeIdentity,
   logConfigOf: (topic: string) => LogConfig,
 ): Promise<LogManager> {
+  const settings = logManagerConfigOf(config);
+  const maxOpenFiles = reportOpenFileBudget(ports.logger, {
+    configured: settings.maxOpenFiles,
+    processLimit: ports.openFileLimit,
+  });
   try {
     return await LogManager.start({
       fileSystem: ports.fs,
@@ -233,7 +239,7 @@ export async function openLogManager(
       random: ports.random,
       logger: ports.logger,
       metrics: ports.metrics,
-      config: logManagerConfigOf(config),
+      config: { ...settings, maxOpenFiles },
       identity: { clusterId: identity.clusterId, nodeId: identity.nodeId },
       formatUnformatted: false,
       logConfigOf,

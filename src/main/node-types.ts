@@ -22,6 +22,8 @@ export interface NodePorts {
   readonly random: Random;
   readonly logger: Logger;
   readonly metrics: MetricsSink;
+  /** The process's limit on open files, when the platform tells it (see readOpenFileLimit). */
+  readonly openFileLimit?: number | undefined;
 }
 
 /** Why a node could not start: a message for the operator, naming the key or dir at fault. */

@@ -13,6 +13,10 @@ export type FileSystemErrorCode =
   | "ENOSPC"
   | "EBADF"
   | "EACCES"
+  /** The process has as many open files as its limit allows (RLIMIT_NOFILE). */
+  | "EMFILE"
+  /** The system as a whole has as many open files as it allows. */
+  | "ENFILE"
   | "EOTHER";
 
 /** A failed FileSystem call. Adapters translate every platform error into this one class. */
@@ -34,6 +38,14 @@ export function isFileSystemError(
   code?: FileSystemErrorCode,
 ): error is FileSystemError {
   return error instanceof FileSystemError && (code === undefined || error.code === code);
+}
+
+/**
+ * True when `error` says the process or the system ran out of file descriptors (EMFILE, ENFILE):
+ * a resource limit, not a failure of the disk.
+ */
+export function isDescriptorExhaustion(error: unknown): boolean {
+  return isFileSystemError(error, "EMFILE") || isFileSystemError(error, "ENFILE");
 }
 
 export interface FileStat {

@@ -9,7 +9,7 @@ export type {
   FileSystemErrorCode,
   VolumeSpace,
 } from "./fs.js";
-export { FileSystemError, isFileSystemError } from "./fs.js";
+export { FileSystemError, isDescriptorExhaustion, isFileSystemError } from "./fs.js";
 export type { Address, Connection, ConnectionHandlers, Listener, Network } from "./net.js";
 export type { Logger, LogFields, LogLevel } from "./logger.js";
 export type { MetricsSink, MetricLabels, Counter, Gauge, Histogram } from "./metrics.js";

@@ -31,6 +31,17 @@ export class HostedPartitions {
     this.hosted.set(partitionFolderName(topicPartition), hosted);
   }
 
+  /**
+   * Forgets that `partitions` are offline in `logDir` (the dir is back): the metadata hosts
+   * them again as it next makes them leaders or followers.
+   */
+  forgetOffline(partitions: readonly TopicPartition[], logDir: string): void {
+    for (const topicPartition of partitions) {
+      const hosted = this.get(topicPartition);
+      if (hosted?.kind === "offline" && hosted.logDir === logDir) this.delete(topicPartition);
+    }
+  }
+
   delete(topicPartition: TopicPartition): HostedPartition | undefined {
     const key = partitionFolderName(topicPartition);
     const hosted = this.hosted.get(key);

@@ -16,6 +16,7 @@ import { ErrorCode, type BrokerId, type Uuid } from "../common/index.js";
 import type { PartitionRegistration } from "../metadata/index.js";
 import {
   isLogAppendError,
+  isResourceExhaustion,
   isStorageFailure,
   type LogConfig,
   type LogOffsetMetadata,
@@ -562,11 +563,13 @@ export class Partition {
   }
 
   /**
-   * The error code for an error of the log: a refused input keeps its own; an I/O failure takes
-   * the replica offline and is KAFKA_STORAGE_ERROR; anything else is a bug and goes on.
+   * The error code for an error of the log: a refused input keeps its own; out of descriptors,
+   * UNKNOWN_SERVER_ERROR (see producerOutcome); an I/O failure takes the replica offline and is
+   * KAFKA_STORAGE_ERROR; anything else is a bug and goes on.
    */
   private errorCodeOf(error: unknown): number {
     if (isLogAppendError(error)) return error.errorCode;
+    if (isResourceExhaustion(error)) return ErrorCode.UNKNOWN_SERVER_ERROR;
     if (!isStorageFailure(error)) throw error;
     this.state.becomeOffline();
     this.options.onStorageFailure(this.access.logDir, error);

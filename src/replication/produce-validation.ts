@@ -15,7 +15,7 @@ import {
   validateBatch,
   type RecordBatchHeader,
 } from "../protocol/index.js";
-import { isLogAppendError } from "../storage/index.js";
+import { isLogAppendError, isResourceExhaustion } from "../storage/index.js";
 import type { AppendOutcome } from "./partition-results.js";
 import { recordErrorsOf, type RecordError, type RecordRules } from "./record-rules.js";
 
@@ -151,8 +151,15 @@ function fixMaxTimestamp(
  * analyzeAndValidateProducerState), or undefined for any other error. A retry of a batch the log
  * holds is answered as appended, with the original batch's offsets and its timestamp as the
  * append time, as Kafka answers a DUPLICATE_SEQUENCE_NUMBER; the producer must not see an error.
+ * A process out of file descriptors refuses this append only, with UNKNOWN_SERVER_ERROR as Kafka
+ * answers a failure that is neither the request's nor the disk's, and a message saying so.
  */
 export function producerOutcome(error: unknown, logStartOffset: number): AppendOutcome | undefined {
+  if (isResourceExhaustion(error)) {
+    const errorCode = ErrorCode.UNKNOWN_SERVER_ERROR;
+    const errorMessage = DESCRIPTORS_EXHAUSTED_MESSAGE;
+    return { kind: "error", errorCode, errorMessage, logStartOffset, recordErrors: [] };
+  }
   if (!isLogAppendError(error)) return undefined;
   const { refusal } = error;
   if (refusal.kind === "duplicateSequence") {
@@ -163,3 +170,8 @@ export function producerOutcome(error: unknown, logStartOffset: number): AppendO
   const { errorCode, message } = refusal;
   return { kind: "error", errorCode, errorMessage: message, logStartOffset, recordErrors: [] };
 }
+
+/** What a producer is told when the broker has no file descriptor left for its partition. */
+const DESCRIPTORS_EXHAUSTED_MESSAGE =
+  "the broker has as many files open as its limit allows (EMFILE); retry later, or raise the " +
+  "broker's open-file limit";

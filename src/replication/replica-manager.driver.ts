@@ -58,6 +58,7 @@ import {
   type ReplicationSummary,
 } from "./replication-summary.js";
 import { ReplicationQuotas } from "./replication-quotas.driver.js";
+import { recoveredRoles } from "./recovered-partitions.js";
 
 /** One partition's records of a Produce request. */
 export interface ProduceEntry {
@@ -135,11 +136,17 @@ export class ReplicaManager implements MetadataPublisher {
   constructor(private readonly options: ReplicaManagerOptions) {
     this.replicationQuotas =
       options.replicationQuotas ?? new ReplicationQuotas(options.brokerId, options);
-    this.stopListening = options.logManager.onLogDirFailure((failure) => {
+    const stopFailures = options.logManager.onLogDirFailure((failure) => {
       for (const topicPartition of failure.partitions) {
         this.takeOffline(topicPartition, failure.logDir);
       }
     });
+    // The replicas of a dir back from a full disk take their roles again.
+    const stopRecoveries = options.logManager.fullDirRecovery.subscribe((recovery) => {
+      this.hosted.forgetOffline(recovery.partitions, recovery.logDir);
+      this.applying = this.applying.then(() => this.applyRecovered(recovery.partitions));
+    });
+    this.stopListening = () => [stopFailures, stopRecoveries].forEach((stop) => stop());
     this.logDirMoves = new ReplicaAlterLogDirs({
       ...options,
       hosted: (topicPartition) => this.hosted.get(topicPartition),
@@ -397,6 +404,14 @@ export class ReplicaManager implements MetadataPublisher {
   }
 
   /** Kafka's applyLocalLeadersDelta: fetchers stop first, so no follower append races the epoch. */
+  private async applyRecovered(partitions: readonly TopicPartition[]): Promise<void> {
+    if (this.isShutDown) return;
+    const roles = recoveredRoles(this.image, partitions, this.options.brokerId);
+    await this.applyLeaders(roles.leaders);
+    await this.applyFollowers(roles.followers, this.image);
+    reportDirectories([...roles.leaders, ...roles.followers], this.image, this.options);
+  }
+
   private async applyLeaders(leaders: readonly LocalPartition[]): Promise<void> {
     await this.fetchers.removeFetcherForPartitions(leaders.map(topicPartitionOf));
     for (const local of leaders) {

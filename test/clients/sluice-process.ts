@@ -44,6 +44,18 @@ export function clientPorts() {
   };
 }
 
+/** How a node process is started, beyond its settings. */
+export interface SluiceProcessOptions {
+  /** A command the node runs under, e.g. `["prlimit", "--nofile=4096", "--"]`. */
+  readonly launcher?: readonly string[];
+  /** The data dir to use (the test owns it); a new temporary one by default. */
+  readonly dataDir?: string;
+  /** How long a start may take (default 60 s). */
+  readonly startDeadlineMs?: number;
+  /** How long a stop may take before the process is killed (default 30 s). */
+  readonly stopDeadlineMs?: number;
+}
+
 /** One node process and where it listens; `start` again after `stop` reuses the data dir. */
 export class SluiceProcess {
   readonly dataDir: string;
@@ -54,19 +66,23 @@ export class SluiceProcess {
   private constructor(
     ports: SluiceProcess["ports"],
     readonly extraSettings: readonly string[],
+    private readonly options: SluiceProcessOptions,
   ) {
     this.ports = ports;
-    this.dataDir = mkdtempSync(join(tmpdir(), "sluice-client-test-"));
+    this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "sluice-client-test-"));
   }
 
   /** A node on three new free ports; not started. */
-  static async create(extraSettings: readonly string[] = []): Promise<SluiceProcess> {
+  static async create(
+    extraSettings: readonly string[] = [],
+    options: SluiceProcessOptions = {},
+  ): Promise<SluiceProcess> {
     const ports = {
       client: await freePort(),
       controller: await freePort(),
       http: await freePort(),
     };
-    return new SluiceProcess(ports, extraSettings);
+    return new SluiceProcess(ports, extraSettings, options);
   }
 
   /** `host:port` of the client listener. */
@@ -100,8 +116,10 @@ export class SluiceProcess {
       ...this.extraSettings,
     ];
     const args = [SLUICE, "start", ...settings.flatMap((setting) => ["--set", setting])];
+    const [command, ...launcherArgs] = [...(this.options.launcher ?? []), process.execPath];
+    assert.ok(command !== undefined);
     // No --config: the single-node preset formats the data dir on first start.
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, [...launcherArgs, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     const listening = new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
@@ -113,7 +131,8 @@ export class SluiceProcess {
         reject(new Error(`sluice exited with ${code}:\n${this.output}`)),
       );
     });
-    await withDeadline(listening, START_DEADLINE_MS, () => `no listening line:\n${this.output}`);
+    const deadlineMs = this.options.startDeadlineMs ?? START_DEADLINE_MS;
+    await withDeadline(listening, deadlineMs, () => `no listening line:\n${this.output}`);
     await this.expectApiVersions();
   }
 
@@ -127,7 +146,8 @@ export class SluiceProcess {
       child.once("exit", (code) => resolve(code)),
     );
     child.kill(signal);
-    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_DEADLINE_MS);
+    const deadlineMs = this.options.stopDeadlineMs ?? STOP_DEADLINE_MS;
+    const timer = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
     const code = await exited;
     clearTimeout(timer);
     return code;

@@ -200,6 +200,27 @@ export const logDefinitions: readonly ConfigDefinition[] = [
     description: "How many logs of one dir are recovered or flushed at once on start and stop.",
   },
   {
+    name: "sluice.log.max.open.files",
+    type: "int",
+    defaultValue: 10_000,
+    validator: atLeast(16),
+    importance: "medium",
+    description:
+      "Sluice only: the most files the partition logs keep open at once; files of segments " +
+      "and partitions not in use are closed and opened again when needed. At start it is " +
+      "lowered to half the process's open-file limit.",
+  },
+  {
+    name: "sluice.log.dir.full.probe.interval.ms",
+    type: "long",
+    defaultValue: 10_000,
+    validator: atLeast(1),
+    importance: "medium",
+    description:
+      "Sluice only: how often a log dir that went offline because its disk was full (the " +
+      "node's last online dir) is probed for 1 MiB of room; once there is, it comes back online.",
+  },
+  {
     name: "producer.id.expiration.ms",
     type: "int",
     defaultValue: 86_400_000,

@@ -35,6 +35,10 @@ export interface LogSettings {
   readonly messageTimestampType: "CreateTime" | "LogAppendTime";
   readonly recoveryThreadsPerDataDir: number;
   readonly producerIdExpirationMs: number;
+  /** `sluice.log.max.open.files`, as configured (the node lowers it to fit the process limit). */
+  readonly maxOpenFiles: number;
+  /** `sluice.log.dir.full.probe.interval.ms`. */
+  readonly fullDirProbeIntervalMs: number;
 }
 
 const MINUTE_MS = 60_000;
@@ -87,6 +91,8 @@ export function logSettings(
     ) as LogSettings["messageTimestampType"],
     recoveryThreadsPerDataDir: values.number("num.recovery.threads.per.data.dir"),
     producerIdExpirationMs: values.number("producer.id.expiration.ms"),
+    maxOpenFiles: values.number("sluice.log.max.open.files"),
+    fullDirProbeIntervalMs: values.number("sluice.log.dir.full.probe.interval.ms"),
   };
 }
 

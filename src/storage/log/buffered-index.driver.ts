@@ -8,6 +8,7 @@
 import { assert } from "../../common/index.js";
 import type { FileHandle, FileSystem } from "../../ports/index.js";
 import { readFileIfExists } from "../atomic-file.driver.js";
+import { ensureDescriptor, lacksDescriptor } from "../pooled-file-handle.driver.js";
 import type { IndexOptions, IndexSanity } from "../index-common.js";
 import { OFFSET_INDEX_ENTRY_BYTES, OffsetIndex } from "../offset-index.js";
 import { TIME_INDEX_ENTRY_BYTES, TimeIndex } from "../time-index.js";
@@ -73,6 +74,17 @@ export class BufferedIndexFile<I extends EncodableIndex> {
   async entriesAdded(): Promise<void> {
     if (this.index.entryCount - this.writtenCount >= PENDING_INDEX_ENTRIES_MAX)
       await this.writePending();
+  }
+
+  /** True when a descriptor budget closed the file (see LogSegment.openFiles). */
+  get lacksDescriptor(): boolean {
+    return lacksDescriptor(this.handle);
+  }
+
+  /** Opens the file again if a descriptor budget closed it (see LogSegment.openFiles). */
+  async openFile(): Promise<void> {
+    this.checkOpen();
+    await ensureDescriptor(this.handle);
   }
 
   /** Writes every entry not yet in the file. */

@@ -11,6 +11,7 @@ export {
   LogClosedError,
   LogFailedError,
   isIoError,
+  isResourceExhaustion,
   isLogAppendError,
   errorCodeOfAppendRefusal,
 } from "./log-errors.js";

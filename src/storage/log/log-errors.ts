@@ -4,7 +4,7 @@
  * the log still checks, because a partial or misframed write would corrupt the partition.
  */
 import { ErrorCode, assertNever } from "../../common/index.js";
-import { isFileSystemError } from "../../ports/index.js";
+import { isDescriptorExhaustion, isFileSystemError } from "../../ports/index.js";
 import { describeBatchError, type BatchError } from "../../protocol/index.js";
 import { MalformedFileError } from "../malformed-file-error.js";
 
@@ -113,10 +113,21 @@ export class LogFailedError extends Error {
 /**
  * True when `error` is a failure of the disk under the log: a FileSystemError from the port or
  * a file the log read that is not in its format. These, and only these, reach `onIoError`;
- * refused inputs (LogAppendError) and broken invariants (AssertionError) never do.
+ * refused inputs (LogAppendError), broken invariants (AssertionError) and a process out of file
+ * descriptors (isDescriptorExhaustion: a resource, not the disk) never do.
  */
 export function isIoError(error: unknown): boolean {
+  if (isDescriptorExhaustion(error)) return false;
   return isFileSystemError(error) || error instanceof MalformedFileError;
+}
+
+/**
+ * True when `error` is, or is a failed log caused by, the process or system running out of
+ * file descriptors (EMFILE, ENFILE): the work is refused, the disk is not at fault.
+ */
+export function isResourceExhaustion(error: unknown): boolean {
+  if (error instanceof LogFailedError) return isDescriptorExhaustion(error.cause);
+  return isDescriptorExhaustion(error);
 }
 
 /**

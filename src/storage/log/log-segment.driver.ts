@@ -11,6 +11,8 @@ import type { SegmentFileStage } from "../file-names.js";
 import type { IndexSanity } from "../index-common.js";
 import type { OffsetIndex } from "../offset-index.js";
 import type { TimeIndex } from "../time-index.js";
+import { ensureDescriptor, lacksDescriptor } from "../pooled-file-handle.driver.js";
+import { isResourceExhaustion } from "./log-errors.js";
 import { readAt, type ScannedBatch } from "./batch-scan.driver.js";
 import {
   openSegmentFiles,
@@ -178,6 +180,36 @@ export class LogSegment {
     const size = this.state.sizeInBytes;
     this.state.firstBatchTimestamp = await readFirstBatchTimestamp(this.files.log, size);
     return tail.isWhole;
+  }
+
+  private async openFiles(): Promise<void> {
+    await ensureDescriptor(this.files.log);
+    await this.files.offsetIndex.openFile();
+    await this.files.timeIndex.openFile();
+  }
+
+  /**
+   * Opens the files a descriptor budget closed before an append changes anything, so that
+   * running out of descriptors (EMFILE, ENFILE) refuses the appends of `group` and leaves the
+   * log as it is instead of cutting a write short. True at once when every file is open (the
+   * usual case, which awaits nothing); else resolves to false, with every append rejected, when
+   * the files cannot be opened. Another error is the disk's: `onDiskError` fails the log.
+   */
+  openBeforeAppend(
+    group: readonly { reject(error: unknown): void }[],
+    onDiskError: (error: unknown) => void,
+  ): true | Promise<boolean> {
+    const { log, offsetIndex, timeIndex } = this.files;
+    const isOpen = !lacksDescriptor(log) && !offsetIndex.lacksDescriptor;
+    if (this.isClosed || (isOpen && !timeIndex.lacksDescriptor)) return true;
+    return this.openFiles().then(
+      () => true,
+      (error: unknown) => {
+        if (!isResourceExhaustion(error)) onDiskError(error);
+        for (const each of group) each.reject(error);
+        return false;
+      },
+    );
   }
 
   /**

@@ -48,6 +48,7 @@ import { LogSegment, type SegmentInfo, type SegmentOptions } from "./log-segment
 import { fetchOffsetByTimestamp, type TimestampAndOffset } from "./log-timestamp.driver.js";
 import { deletableSegmentCount, retentionReasons, type RetentionReason } from "./retention.js";
 import { SegmentList, isCoveredBy } from "./segment-list.js";
+import { swapInCleaned } from "./segment-swap.driver.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
 import { loadProducerState } from "./producer-state-load.driver.js";
@@ -317,7 +318,12 @@ export class PartitionLog {
         this.logger.info("dropped a cleaned group: the log changed while it was cleaned", fields);
         return false;
       }
-      await this.swapIn(sorted, old);
+      await swapInCleaned(sorted, old, {
+        fileSystem: this.fileSystem,
+        dir: this.dir,
+        segmentList: this.segmentList,
+        removeReplaced: (segments) => this.removeSegments(segments, { isReplaced: true }),
+      });
       return true;
     });
   }
@@ -432,6 +438,8 @@ export class PartitionLog {
   private async writeGroup(): Promise<void> {
     const group = this.pendingAppends.splice(0, appendGroupSize(this.pendingAppends));
     if (this.pendingAppends.length > 0) void this.queue.enqueue(() => this.writeGroup());
+    const ready = this.segmentList.active.openBeforeAppend(group, (error) => this.fail(error));
+    if (ready !== true && !(await ready)) return;
     try {
       this.checkUsable();
       const nowMs = this.clock.nowMs();
@@ -574,23 +582,6 @@ export class PartitionLog {
     if (options.isReplaced !== true) this.segmentList.remove(segments);
     await this.deletedSegments.add(segments, this.clock.nowMs() + this.config.fileDeleteDelayMs);
     this.isDirectoryDirty = true;
-  }
-
-  private async swapIn(sorted: readonly LogSegment[], old: readonly LogSegment[]): Promise<void> {
-    // Kafka keeps the last old segment's modification time, so cleaning never resets the clock
-    // of time-based retention for segments without timestamps.
-    const lastModifiedMs = (old[old.length - 1] as LogSegment).info().lastModifiedMs;
-    for (const segment of sorted) {
-      await segment.flush({ withIndexes: true });
-      await segment.changeStage("swap");
-      segment.setLastModifiedMs(lastModifiedMs);
-    }
-    await this.fileSystem.syncDirectory(this.dir);
-    const kept = this.segmentList.all().filter((segment) => !old.includes(segment));
-    this.segmentList.replaceAll([...kept, ...sorted]);
-    await this.removeSegments(old, { isReplaced: true });
-    for (const segment of sorted) await segment.changeStage("live");
-    await this.fileSystem.syncDirectory(this.dir);
   }
 
   private async closeFiles(): Promise<void> {

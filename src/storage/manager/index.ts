@@ -11,6 +11,8 @@ export {
 export type { LogLookup } from "./log-registry.js";
 export type { GetOrCreateLogResult } from "./log-creation.driver.js";
 export type { LogDirFailure } from "./log-dir-failure.driver.js";
+export type { LogDirRecovery, LogDirRecoveryListener } from "./log-dir-recovery.driver.js";
+export { FULL_DIR_PROBE_BYTES } from "./log-dir-recovery.driver.js";
 export type { PeriodicWork } from "./periodic-tasks.driver.js";
 export { errorCodeOfAlterReplicaLogDir } from "./replica-move.driver.js";
 export type { AlterReplicaLogDirResult, CatchUpResult } from "./replica-move.driver.js";

@@ -38,7 +38,20 @@ export interface LogManagerConfig {
    * `log.cleaner.io.buffer.size`.
    */
   readonly cleaner: CleanerConfig;
+  /**
+   * `sluice.log.max.open.files`: the most file descriptors the logs hold at once; files of segments
+   * and partitions not in use are closed and opened again when next needed.
+   */
+  readonly maxOpenFiles: number;
+  /**
+   * `sluice.log.dir.full.probe.interval.ms`: how often a log dir offline for a full disk is
+   * probed for room, to come back online.
+   */
+  readonly logDirFullProbeIntervalMs: number;
 }
+
+/** The default of `sluice.log.max.open.files`. */
+export const DEFAULT_MAX_OPEN_FILES = 10_000;
 
 /** Kafka's defaults, for a broker with the log dirs `logDirs`. */
 export function defaultLogManagerConfig(logDirs: readonly string[]): LogManagerConfig {
@@ -55,6 +68,8 @@ export function defaultLogManagerConfig(logDirs: readonly string[]): LogManagerC
     logCleanerEnable: true,
     logCleanerBackoffMs: 15_000,
     cleaner: defaultCleanerConfig,
+    maxOpenFiles: DEFAULT_MAX_OPEN_FILES,
+    logDirFullProbeIntervalMs: 10_000,
   };
 }
 
@@ -70,4 +85,6 @@ export function checkLogManagerConfig(config: LogManagerConfig): void {
   assert(config.logRetentionCheckIntervalMs >= 1, "log.retention.check.interval.ms >= 1");
   assert(config.replicaFetchMaxBytes >= 1, "replica.fetch.max.bytes >= 1");
   assert(config.logCleanerBackoffMs >= 0, "log.cleaner.backoff.ms >= 0");
+  assert(config.maxOpenFiles >= 1, "sluice.log.max.open.files >= 1");
+  assert(config.logDirFullProbeIntervalMs >= 1, "sluice.log.dir.full.probe.interval.ms >= 1");
 }

@@ -42,6 +42,8 @@ import { replaceCurrentWithFutureLog, type ReplaceLogResult } from "./future-log
 import { shutdownLogDir } from "./clean-shutdown.driver.js";
 import { CleanerTask } from "./cleaner-task.driver.js";
 import { isStorageFailure } from "./storage-failure.js";
+import { FullDirRecovery } from "./log-dir-recovery.driver.js";
+import { FileHandlePool } from "../file-handle-pool.driver.js";
 
 export interface LogManagerOptions {
   readonly fileSystem: FileSystem;
@@ -66,6 +68,7 @@ export class LogManager implements ManagerCore {
   readonly config: LogManagerConfig;
   readonly registry: LogRegistry<PartitionLog>;
   readonly cleanerTask: CleanerTask | undefined;
+  readonly fullDirRecovery: FullDirRecovery;
   private readonly metrics: LogManagerMetrics;
   private readonly checkpointFiles = new Map<string, LogDirCheckpoints>();
   private directoryIds: ReadonlyMap<string, Uuid> = new Map();
@@ -85,6 +88,9 @@ export class LogManager implements ManagerCore {
     this.registry = new LogRegistry(options.config.logDirs, offlineDirs);
     this.metrics = new LogManagerMetrics(options.metrics, options.config.logDirs);
     this.failureChannel = new LogDirFailureChannel(this.metrics);
+    this.fullDirRecovery = new FullDirRecovery(this, options.identity);
+    this.failureChannel.subscribe((failure) => this.fullDirRecovery.onFailure(failure));
+    this.fullDirRecovery.subscribe(({ logDir }) => this.metrics.setOffline(logDir, false));
     const defaults = options.config.defaultLogConfig;
     this.configOf = options.logConfigOf ?? (() => defaults);
     this.schedule = periodicSchedule(options.config, options.clock.nowMs());
@@ -99,8 +105,11 @@ export class LogManager implements ManagerCore {
    * or node, LogDirUnformattedError for a dir that may not be formatted, and
    * NoOnlineLogDirError when every dir failed.
    */
-  static async start(options: LogManagerOptions): Promise<LogManager> {
-    checkLogManagerConfig(options.config);
+  static async start(given: LogManagerOptions): Promise<LogManager> {
+    checkLogManagerConfig(given.config);
+    // Every file of the logs goes through one descriptor budget (sluice.log.max.open.files).
+    const pool = new FileHandlePool(given.fileSystem, given.config.maxOpenFiles, given.logger);
+    const options = { ...given, fileSystem: pool };
     const built: LogManager[] = [];
     const loaded = await loadLogs(options, (offlineDirs) => {
       built.push(new LogManager(options, offlineDirs));

@@ -5,7 +5,8 @@
  * deleted. Generic over the log type so that it can be tested without files.
  *
  * A dir is online until it fails; a failed dir stays offline until the process restarts (as in
- * Kafka). A partition key is `<topic>-<partition>`.
+ * Kafka), or, when it failed because its disk was full, until the disk has room again
+ * (log-dir-recovery.driver.ts). A partition key is `<topic>-<partition>`.
  */
 import { assert } from "../../common/index.js";
 import type { PartitionLog, TopicPartition } from "../log/index.js";
@@ -147,6 +148,21 @@ export class LogRegistry<L> {
     }
     this.pendingDeletions = this.pendingDeletions.filter((entry) => entry.logDir !== logDir);
     return { logs, isLastOnlineDir: this.onlineDirs.size === 0 };
+  }
+
+  /**
+   * Brings `logDir` back online after a failure (its disk has room again); its logs are then
+   * added as they load. Partitions remembered as offline in it are so no more. False when the
+   * dir was online.
+   */
+  markOnline(logDir: string): boolean {
+    assert(this.logDirs.includes(logDir), "only a configured dir comes back online");
+    if (this.onlineDirs.has(logDir)) return false;
+    this.onlineDirs.add(logDir);
+    for (const [key, dir] of [...this.offlinePartitions]) {
+      if (dir === logDir) this.offlinePartitions.delete(key);
+    }
+    return true;
   }
 
   /** Remembers a `-delete` folder to remove at `dueMs`. */

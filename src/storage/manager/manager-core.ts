@@ -34,6 +34,8 @@ export interface ManagerCore {
   readonly registry: LogRegistry<PartitionLog>;
   /** The log cleaner, or undefined when `log.cleaner.enable` is false. */
   readonly cleanerTask: CleanerTask | undefined;
+  /** The probes of dirs offline for a full disk (log-dir-recovery.driver.ts). */
+  readonly fullDirRecovery?: { run(): Promise<number> };
   checkpointsOf(logDir: string): LogDirCheckpoints;
   logConfigOf(topic: string): LogConfig;
   /** Takes `logDir` offline because of `cause` (once; later calls do nothing). */

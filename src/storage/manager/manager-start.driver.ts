@@ -5,7 +5,8 @@
  * at a time, all dirs side by side.
  */
 import { joinPath, type Uuid } from "../../common/index.js";
-import type { PartitionLog } from "../log/index.js";
+import type { PartitionLog, TopicPartition } from "../log/index.js";
+import type { ExpectedIdentity } from "../meta-properties.js";
 import { mapWithConcurrency } from "./bounded-concurrency.driver.js";
 import { startLogDirs, type DirScan } from "./log-dir-scan.driver.js";
 import type { LogManagerOptions } from "./log-manager.driver.js";
@@ -113,6 +114,40 @@ async function promoteFutureFolders(
     promoted.push({ ...folder, name });
   }
   return promoted;
+}
+
+/**
+ * Opens `logDir` again after it was offline, as at start: identity, checkpoints and listing, then
+ * its logs with recovery (the dir's clean-shutdown marker went at start). Future logs of moves are
+ * loaded, but none is promoted: the other dirs went on meanwhile. Resolves to the partitions of
+ * the current logs loaded, or undefined when the dir failed again (and is offline).
+ */
+export async function reloadLogDir(
+  host: LoadingHost,
+  options: { readonly logDir: string; readonly identity: ExpectedIdentity },
+): Promise<TopicPartition[] | undefined> {
+  const { logDir } = options;
+  const [start] = await startLogDirs(host, {
+    logDirs: [logDir],
+    identity: options.identity,
+    formatUnformatted: false,
+  });
+  if (start?.kind !== "online") return undefined;
+  const { scan } = start;
+  host.registry.markOnline(logDir);
+  for (const [key, value] of scan.highWatermarks) {
+    if (!host.registry.highWatermarks.has(key)) host.registry.highWatermarks.set(key, value);
+  }
+  const plan = planLoad([scan], false);
+  const work = [
+    ...plan.currentLogs.map((folder) => ({ folder, isFuture: false })),
+    ...plan.futureLogs.map((folder) => ({ folder, isFuture: true })),
+  ];
+  await mapWithConcurrency(work, host.config.numRecoveryThreadsPerDataDir, (item) =>
+    loadFolder(host, scan, item.folder, item.isFuture),
+  );
+  if (!host.registry.isOnline(logDir)) return undefined;
+  return plan.currentLogs.map((folder) => folder.topicPartition);
 }
 
 /** Opens one log of a scanned dir and adds it to the registry; a failure fails the dir. */

@@ -33,7 +33,8 @@ export type PeriodicTaskName =
   | "log-start-offset-checkpoint"
   | "high-watermark-checkpoint"
   | "log-retention"
-  | "log-cleaner";
+  | "log-cleaner"
+  | "log-dir-full-probe";
 
 /**
  * Flushes each log whose last flush is at least its `flush.ms` old (Kafka's flushDirtyLogs);
@@ -135,6 +136,9 @@ export async function runPeriodicTask(
       return { ...none, deletedSegments: await deleteOldSegments(core, nowMs) };
     case "log-cleaner":
       return { ...none, cleanedLogs: (await core.cleanerTask?.run(nowMs)) ?? 0 };
+    case "log-dir-full-probe":
+      await core.fullDirRecovery?.run();
+      return none;
     default:
       return assertNever(task, "periodic task");
   }
@@ -162,6 +166,7 @@ export function periodicSchedule(
       "log-retention": config.logRetentionCheckIntervalMs,
       // A backoff of 0 means "again at the next call"; a disabled cleaner never runs.
       "log-cleaner": config.logCleanerEnable ? Math.max(1, config.logCleanerBackoffMs) : NEVER,
+      "log-dir-full-probe": config.logDirFullProbeIntervalMs,
     },
     startMs,
   );
