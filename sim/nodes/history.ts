@@ -49,6 +49,7 @@ export type HistoryEvent =
       readonly partitions: readonly {
         readonly partition: PartitionKey;
         readonly leader: number;
+        readonly leaderEpoch: number;
         readonly isr: readonly number[];
       }[];
       readonly atMs: number;

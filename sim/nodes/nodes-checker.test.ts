@@ -63,3 +63,21 @@ test("a group offset read after a newer commit was acknowledged went back (P13)"
   history.record({ ...read, offset: 4 });
   assert.throws(() => checkHistory(history, new Map()), /P13: c read offset 4 of group g/);
 });
+
+test("two leaders named for one leader epoch of a partition are a violation (P6)", () => {
+  const history = new History();
+  const answer = (nodeId: number, leader: number) =>
+    history.record({
+      kind: "metadata",
+      client: "r",
+      nodeId,
+      brokers: [1, 2, 3],
+      partitions: [{ partition: P0, leader, leaderEpoch: 4, isr: [1, 2, 3] }],
+      atMs: nodeId,
+    });
+  answer(1, 2);
+  answer(2, 2);
+  assert.doesNotThrow(() => checkHistory(history, new Map()));
+  answer(3, 3);
+  assert.throws(() => checkHistory(history, new Map()), /P6: node 3 names 3 leader/);
+});

@@ -9,6 +9,8 @@
  * - P3 no gaps: the final log holds every offset from 0 to its high watermark.
  * - P5 read consistency: a record a reader was shown (below the high watermark) is in the final
  *   log at the same offset.
+ * - P6 one leader per partition epoch: no two Metadata answers name different leaders for the
+ *   same leader epoch of a partition.
  * - P8 a fenced broker is never a leader nor in the ISR of a led partition: in each Metadata
  *   answer, the leader and the ISR are among the live brokers the same answer lists.
  * - P12 a write that surely failed is never visible.
@@ -41,6 +43,7 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
   let undetermined = 0;
   let recordsRead = 0;
   const commits: OffsetEvent[] = [];
+  const leaders = new Map<string, { readonly leader: number; readonly nodeId: number }>();
   const indexes = new Map<PartitionKey, Map<number, string>>();
   for (const [partition, records] of logs) indexes.set(partition, logIndex(partition, records));
   for (const event of history.events) {
@@ -48,8 +51,10 @@ export function checkHistory(history: History, logs: FinalLogs): CheckReport {
     else if (event.kind === "ok") acknowledged.set(event.value, event.offset);
     else if (event.kind === "fail") failed.add(event.value);
     else if (event.kind === "info") undetermined += 1;
-    else if (event.kind === "metadata") checkMetadata(event);
-    else if (event.kind === "commit") commits.push(event);
+    else if (event.kind === "metadata") {
+      checkMetadata(event);
+      checkOneLeaderPerEpoch(event, leaders);
+    } else if (event.kind === "commit") commits.push(event);
     else if (event.kind === "offset") checkOffsetRead(event, commits);
     else if (event.kind === "read") {
       recordsRead += event.records.length;
@@ -93,6 +98,26 @@ function checkOffsetRead(read: OffsetEvent, commits: readonly OffsetEvent[]): vo
         "P13",
         `${read.client} read offset ${read.offset} of group ${read.group} at ${read.atMs} ms, ` +
           `after offset ${commit.offset} was acknowledged at ${commit.atMs} ms`,
+      );
+    }
+  }
+}
+
+/** P6 for one Metadata answer: each led partition epoch has the leader seen before, if any. */
+function checkOneLeaderPerEpoch(
+  event: MetadataEvent,
+  leaders: Map<string, { readonly leader: number; readonly nodeId: number }>,
+): void {
+  for (const { partition, leader, leaderEpoch } of event.partitions) {
+    if (leader < 0) continue;
+    const key = `${partition}@${leaderEpoch}`;
+    const seen = leaders.get(key);
+    if (seen === undefined) leaders.set(key, { leader, nodeId: event.nodeId });
+    else if (seen.leader !== leader) {
+      violation(
+        "P6",
+        `node ${event.nodeId} names ${leader} leader of ${partition} in epoch ${leaderEpoch}, ` +
+          `node ${seen.nodeId} named ${seen.leader}`,
       );
     }
   }

@@ -60,6 +60,7 @@ async function leaderOf(context: WorkerContext, partition: number): Promise<numb
     partitions: [...view.partitions].map(([index, state]) => ({
       partition: partitionKey(topic, index),
       leader: state.leader,
+      leaderEpoch: state.leaderEpoch,
       isr: state.isr,
     })),
     atMs: client.machine.clock.nowMs(),
