@@ -3,12 +3,12 @@
  * the seed draws, each built by the production composition root (sim-nodes.ts) on the
  * simulator's ports; a replicated topic (replication factor 3, min.insync.replicas 2);
  * producers with acks=all, acks=1 and an idempotent one that retries every batch until it is
- * acknowledged, a reader, and a client committing a group's offsets through the group
- * coordinator, all speaking the Kafka protocol over the simulated network. Per seed: start the
- * nodes and create the topic, then a fault phase (the swarm of node-faults.ts), then heal:
- * every node up, every partition led with its whole ISR, and one more acks=all write
- * acknowledged. Finally the log is read back from the leaders and the history judged by the
- * independent checker.
+ * acknowledged, a reader, a client committing a group's offsets through the group coordinator,
+ * and an operator asking for preferred leader elections, all speaking the Kafka protocol over
+ * the simulated network. Per seed: start the nodes and create the topic, then a fault phase
+ * (the swarm of node-faults.ts), then heal: every node up, every partition led with its whole
+ * ISR, and one more acks=all write acknowledged. Finally the log is read back from the leaders
+ * and the history judged by the independent checker.
  */
 import { createTopics } from "../../src/protocol/index.js";
 import { settle } from "../settle.js";
@@ -16,6 +16,7 @@ import { InvariantViolation, runSeedPhases, type SeedResult } from "../workloads
 import { SimWorld } from "../world.js";
 import { checkHistory, type CheckReport } from "./nodes-checker.js";
 import { History, partitionKey } from "./history.js";
+import { startPreferredElections } from "./admin-worker.js";
 import { OFFSETS_PARTITIONS, startCommitter } from "./committer.js";
 import { startIdempotentProducer } from "./idempotent-producer.js";
 import { NodeFaults, type Fault } from "./node-faults.js";
@@ -143,7 +144,9 @@ async function runPhases(
   const { world } = simulation;
   const random = world.scheduler.random.fork("phases");
   await setUp(simulation);
+  const elections = startPreferredElections(simulation.context("operator"));
   const workers = [
+    elections,
     startProducer(simulation.context("producer-all"), -1),
     startProducer(simulation.context("producer-all-2"), -1),
     startProducer(simulation.context("producer-one"), 1),
@@ -182,7 +185,8 @@ async function runPhases(
     `partitions=${simulation.partitionCount} ` +
     `acked=${report.acknowledged} ` +
     `failed=${report.failed} open=${report.undetermined} read=${report.recordsRead} ` +
-    `final=${report.finalRecords} commits=${report.offsetsCommitted} ${faultCounts}`;
+    `final=${report.finalRecords} commits=${report.offsetsCommitted} ` +
+    `elections=${elections.count()} ${faultCounts}`;
   const { isElrEnabled, isSeparated } = simulation;
   return { ...report, isElrEnabled, isSeparated, faultCounts: faults.counts, summary };
 }
