@@ -10,8 +10,11 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import kafkajs from "kafkajs";
-import { produce, type ProduceResponse } from "../../src/protocol/index.js";
+import {
+  incrementalAlterConfigs,
+  produce,
+  type ProduceResponse,
+} from "../../src/protocol/index.js";
 import { clientBatch } from "../replication/fixtures.js";
 import { killAll, pollUntil, request } from "./cluster-process.js";
 import { awaitProgress, startKafkajsProducer } from "./producers.js";
@@ -31,27 +34,25 @@ after(killAll);
 
 const TOPIC = "paused";
 const NOT_ENOUGH_REPLICAS = 19;
+/** The topic resource type of the config APIs. */
+const TOPIC_RESOURCE = 2;
 const SETTINGS = { ...QUICK_FAILURE_DETECTION, "replica.lag.time.max.ms": "3000" };
 
-const { ConfigResourceTypes, Kafka, logLevel } = kafkajs;
-
-async function setMinInsyncReplicas(bootstrap: string, value: number): Promise<void> {
-  const admin = new Kafka({ brokers: bootstrap.split(","), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    await admin.alterConfigs({
-      validateOnly: false,
-      resources: [
-        {
-          type: ConfigResourceTypes.TOPIC,
-          name: TOPIC,
-          configEntries: [{ name: "min.insync.replicas", value: String(value) }],
-        },
-      ],
-    });
-  } finally {
-    await admin.disconnect();
-  }
+/**
+ * Sets the topic's min.insync.replicas through `member` (IncrementalAlterConfigs, forwarded to
+ * the controller). Sent to a chosen live broker: a Kafka client sends it to the broker Metadata
+ * names as controller, a random live one in KRaft, which may be the frozen follower before it
+ * is fenced.
+ */
+async function setMinInsyncReplicas(member: Member, value: number): Promise<void> {
+  const configs = [{ name: "min.insync.replicas", configOperation: 0, value: String(value) }];
+  const response = await request(
+    member.client,
+    incrementalAlterConfigs,
+    { resources: [{ resourceType: TOPIC_RESOURCE, resourceName: TOPIC, configs }] },
+    { maxVersion: 1 },
+  );
+  assert.equal(response.responses[0]?.errorCode, 0, JSON.stringify(response.responses));
 }
 
 let probes = 0;
@@ -109,7 +110,7 @@ test(
     );
     await awaitProgress(producer, 10);
     assert.equal(await produceOnce(leader), 0, "acks=all works with the ISR at min.insync");
-    await setMinInsyncReplicas(bootstrapServers([leader]), 3);
+    await setMinInsyncReplicas(leader, 3);
     await pollUntil(
       async () => ((await produceOnce(leader)) === NOT_ENOUGH_REPLICAS ? true : undefined),
       { deadlineMs: 30_000, intervalMs: 200, what: "acks=all refused below min.insync.replicas" },
