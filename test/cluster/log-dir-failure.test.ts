@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { ErrorCode } from "../../src/common/index.js";
 import { describeLogDirs } from "../../src/protocol/index.js";
 import { killAll, request } from "./cluster-process.js";
-import { startKafkajsProducer } from "./producers.js";
+import { startKafkajsProducer, stopProducers } from "./producers.js";
 import { checkReadBack, readPartition } from "./read-back.js";
 import {
   awaitPartitions,
@@ -35,7 +35,10 @@ import {
   type PartitionView,
 } from "./three-nodes.js";
 
-after(killAll);
+after(async () => {
+  await stopProducers();
+  await killAll();
+});
 
 const TOPIC = "jbod";
 const PARTITIONS = 6;

@@ -25,6 +25,30 @@ export interface RunningProducer {
   stop(): Promise<{ readonly sent: readonly string[]; readonly acknowledged: Acknowledged[] }>;
 }
 
+/** Every producer started and not yet stopped, so that a failed test can still stop them. */
+const running = new Set<RunningProducer>();
+
+/** Registers `producer` until it is stopped. */
+function tracked(producer: RunningProducer): RunningProducer {
+  const stoppable: RunningProducer = {
+    ...producer,
+    stop: () => {
+      running.delete(stoppable);
+      return producer.stop();
+    },
+  };
+  running.add(stoppable);
+  return stoppable;
+}
+
+/**
+ * Stops every producer a test left running (its assertion failed before it stopped them), so
+ * that no client loop keeps the test's process alive; call it in `after`, before the nodes die.
+ */
+export async function stopProducers(): Promise<void> {
+  for (const producer of [...running]) await producer.stop().catch(() => undefined);
+}
+
 /** The pause after a failed send, so a producer waits out a leader change instead of spinning. */
 const FAILURE_PAUSE_MS = 100;
 
@@ -72,7 +96,7 @@ export function startKafkajsProducer(
     }
     await producer.disconnect();
   })();
-  return {
+  return tracked({
     name: "kafkajs",
     acknowledgedCount: () => acknowledged.length,
     stop: async () => {
@@ -80,7 +104,7 @@ export function startKafkajsProducer(
       await loop;
       return { sent, acknowledged };
     },
-  };
+  });
 }
 
 async function connectEventually(connect: () => Promise<void>, isStopped: () => boolean) {
@@ -185,7 +209,7 @@ export function startKcatProducer(
     child.stdin.end();
   })();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
+  return tracked({
     name: "kcat",
     acknowledgedCount: () => acknowledged.length,
     stop: async () => {
@@ -194,7 +218,7 @@ export function startKcatProducer(
       await exited;
       return { sent, acknowledged };
     },
-  };
+  });
 }
 
 function lineProducer(
@@ -209,7 +233,7 @@ function lineProducer(
     createInterface({ input: child.stdout }).on("line", (line) => onLine(line, record));
   }
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return {
+  return tracked({
     name,
     acknowledgedCount: () => record.acknowledged.length,
     stop: async () => {
@@ -218,7 +242,7 @@ function lineProducer(
       if (code !== 0) throw new Error(`${name} exited with ${code}: ${errors}`);
       return record;
     },
-  };
+  });
 }
 
 /** Waits until `producer` has `count` more acknowledgements than it has now. */

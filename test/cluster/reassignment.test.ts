@@ -9,7 +9,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel } from "kafkajs";
 import { killAll, pollUntil } from "./cluster-process.js";
-import { awaitProgress, startKafkajsProducer } from "./producers.js";
+import { awaitProgress, startKafkajsProducer, stopProducers } from "./producers.js";
 import { awaitIdenticalReplicas, checkReadBack, readPartition } from "./read-back.js";
 import {
   awaitPartitions,
@@ -19,7 +19,10 @@ import {
   startThreeNodes,
 } from "./three-nodes.js";
 
-after(killAll);
+after(async () => {
+  await stopProducers();
+  await killAll();
+});
 
 const TOPIC = "moving";
 

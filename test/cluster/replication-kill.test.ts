@@ -12,10 +12,11 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { killAll } from "./cluster-process.js";
 import {
+  type RunningProducer,
   startKafkajsProducer,
   startKcatProducer,
   startPlatformaticProducer,
-  type RunningProducer,
+  stopProducers,
 } from "./producers.js";
 import { awaitIdenticalReplicas, checkReadBack, readPartition } from "./read-back.js";
 import {
@@ -28,7 +29,10 @@ import {
   type Member,
 } from "./three-nodes.js";
 
-after(killAll);
+after(async () => {
+  await stopProducers();
+  await killAll();
+});
 
 const TOPIC = "acked";
 const KILLS = 5;

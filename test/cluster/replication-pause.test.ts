@@ -17,7 +17,7 @@ import {
 } from "../../src/protocol/index.js";
 import { clientBatch } from "../replication/fixtures.js";
 import { killAll, pollUntil, request } from "./cluster-process.js";
-import { awaitProgress, startKafkajsProducer } from "./producers.js";
+import { awaitProgress, startKafkajsProducer, stopProducers } from "./producers.js";
 import { checkReadBack, readPartition } from "./read-back.js";
 import {
   activeController,
@@ -30,7 +30,10 @@ import {
   type Member,
 } from "./three-nodes.js";
 
-after(killAll);
+after(async () => {
+  await stopProducers();
+  await killAll();
+});
 
 const TOPIC = "paused";
 const NOT_ENOUGH_REPLICAS = 19;
