@@ -95,7 +95,9 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
     "a consumer's fetch returns records above the high watermark",
     {
       file: "src/replication/partition.driver.js",
-      find: "const maxOffset = isFollower ? before.logEndOffset : before.highWatermark;",
+      find:
+        "const maxOffset = isFollower ? before.logEndOffset : " +
+        "consumerBound(before, isCommitted);",
       replace: "const maxOffset = before.logEndOffset;",
     },
     { workload: "nodes", maxSeeds: 20 },
@@ -131,7 +133,7 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
         "        return ErrorCode.NOT_LEADER_OR_FOLLOWER;",
       replace: "return ErrorCode.KAFKA_STORAGE_ERROR;",
     },
-    { workload: "nodes", maxSeeds: 20 },
+    { workload: "nodes", maxSeeds: 40 },
   ),
   bug(
     "idempotent-duplicate-accepted",
