@@ -16,8 +16,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ErrorCode } from "../../src/common/index.js";
 import { withConnection } from "../../src/client/index.js";
-import { createTopics, encodeBatch, produce } from "../../src/protocol/index.js";
+import { createTopics, produce } from "../../src/protocol/index.js";
 import { pollUntil } from "../cluster/cluster-process.js";
+import { clientBatch } from "../replication/fixtures.js";
 import { clientPorts, SluiceProcess } from "./sluice-process.js";
 
 const run = promisify(execFile);
@@ -43,19 +44,9 @@ after(async () => {
 
 const SLOW_MS = 20_000;
 
+/** One record whose value is `valueBytes` bytes long. */
 function batchOf(valueBytes: number): Uint8Array {
-  return encodeBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    compression: "none",
-    timestampType: "createTime",
-    isTransactional: false,
-    isControl: false,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records: [{ timestamp: Date.now(), key: null, value: Buffer.alloc(valueBytes, 7) }],
-  });
+  return clientBatch([{ timestamp: Date.now(), value: "\u0007".repeat(valueBytes) }]);
 }
 
 /** One acks=-1 produce; the partition's error code, or a failure when no answer came. */
