@@ -9,8 +9,8 @@
  */
 import { ErrorCode } from "../../src/common/index.js";
 import { partitionKey } from "./history.js";
-import type { Worker, WorkerContext } from "./workers.js";
-import { initProducerId, partitionsOf, produceOne } from "./wire.js";
+import { leaderOf, type Worker, type WorkerContext } from "./workers.js";
+import { initProducerId, produceOne } from "./wire.js";
 
 /** Refusals after which the producer needs a new id (KIP-360), as the Java producer does. */
 const PRODUCER_REFUSALS: ReadonlySet<number> = new Set([
@@ -46,10 +46,8 @@ export function startIdempotentProducer(context: WorkerContext): Worker {
     });
     for (;;) {
       if (isStopped || identity === undefined) break;
-      const leader = (
-        await partitionsOf(client, context.random.pick(context.nodeIds), context.topic)
-      )?.get(partition)?.leader;
-      if (leader === undefined || leader < 0) {
+      const leader = await leaderOf(context, partition);
+      if (leader === undefined) {
         await client.pause(50);
         continue;
       }

@@ -47,7 +47,10 @@ function runLoop(step: () => Promise<void>): Worker {
 }
 
 /** Asks a random node for `partition`'s leader, and records what the node said. */
-async function leaderOf(context: WorkerContext, partition: number): Promise<number | undefined> {
+export async function leaderOf(
+  context: WorkerContext,
+  partition: number,
+): Promise<number | undefined> {
   const { client, topic } = context;
   const nodeId = context.random.pick(context.nodeIds);
   const view = await clusterOf(client, nodeId, topic);
