@@ -54,9 +54,7 @@ export {
 export { ASSIGN_BROKER_ID, BrokerLifecycle } from "./lifecycle/broker-lifecycle.js";
 export {
   BrokerLifecycleManager,
-  type BrokerLifecycleManagerConfig,
   type BrokerLifecycleManagerOptions,
-  type ControlledShutdownOutcome,
 } from "./lifecycle/broker-lifecycle-manager.driver.js";
 export {
   CATCH_UP_HEARTBEAT_DELAY_MS,
@@ -64,6 +62,7 @@ export {
   DEFAULT_BROKER_LIFECYCLE_CONFIG,
   retryDelayMs,
   type BrokerLifecycleConfig,
+  type BrokerLifecycleManagerConfig,
   type UnfenceReadiness,
 } from "./lifecycle/lifecycle-config.js";
 export type {
@@ -71,6 +70,7 @@ export type {
   BrokerIdentity,
   BrokerState,
   Communication,
+  ControlledShutdownOutcome,
   HeartbeatBody,
   HeartbeatReport,
   LifecycleEvent,

@@ -241,6 +241,7 @@ function createLifecycle(
     config: {
       heartbeatIntervalMs: config.brokerHeartbeatIntervalMs,
       communicationTimeoutMs: Math.floor(config.brokerSessionTimeoutMs / 2),
+      logDirFailureTimeoutMs: config.values.number("log.dir.failure.timeout.ms"),
     },
     channel: parts.channel,
     timers: ports.timers,

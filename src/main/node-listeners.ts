@@ -39,6 +39,10 @@ export async function startBrokerServing(
 ): Promise<void> {
   const logManager = parts.logManager;
   if (logManager === undefined) throw new Error("a broker has a log manager");
+  broker.lifecycle.onEvent((event) => {
+    if (event.kind !== "offlineDirsUnreported") return;
+    onFatalError(new Error(`failed log dirs ${event.dirs.join(", ")} could not be reported`));
+  });
   // A broker whose id the controller assigned registered before anything else started.
   if (broker.lifecycle.state === "notRunning") broker.lifecycle.start();
   try {

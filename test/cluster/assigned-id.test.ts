@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describeCluster, metadata } from "../../src/protocol/index.js";
 import { freePort } from "../clients/sluice-process.js";
 import { isDeepStrictEqual } from "node:util";
+import { brokerSettings, startController } from "./separate-roles.js";
 import {
   ClusterNode,
   isAddressInUse,
@@ -35,39 +36,10 @@ function metaProperties(dir: string): Map<string, string> {
   return new Map(entries);
 }
 
-/** A controller-only node (id 1) on new free ports, formatted and started. */
-async function startController(dir: string, clusterId: string): Promise<{ voters: string }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const node = new ClusterNode("controller", join(dir, `controller-${attempt}`));
-    const voters = `1@127.0.0.1:${port}`;
-    node.writeConfig({
-      "process.roles": "controller",
-      "node.id": "1",
-      listeners: `CONTROLLER://127.0.0.1:${port}`,
-      "controller.listener.names": "CONTROLLER",
-      "controller.quorum.voters": voters,
-      "sluice.http.listener": `127.0.0.1:${await freePort()}`,
-    });
-    await node.format(clusterId);
-    try {
-      await node.start();
-      return { voters };
-    } catch (error) {
-      if (!isAddressInUse(error) || attempt >= 3) throw error;
-    }
-  }
-}
-
 /** Writes the broker's config (no node.id) for a client listener on `port`. */
 async function configureBroker(broker: ClusterNode, voters: string, port: number): Promise<void> {
   broker.writeConfig({
-    "process.roles": "broker",
-    listeners: `PLAINTEXT://127.0.0.1:${port}`,
-    "advertised.listeners": `PLAINTEXT://127.0.0.1:${port}`,
-    "controller.listener.names": "CONTROLLER",
-    "controller.quorum.voters": voters,
-    "sluice.http.listener": `127.0.0.1:${await freePort()}`,
+    ...(await brokerSettings(voters, port)),
     // A short session lets the restarted broker's new incarnation register without a long wait
     // if the controller still holds the old one's session.
     "broker.session.timeout.ms": "3000",

@@ -46,6 +46,7 @@ export function temporaryDir(prefix: string): string {
 /** One node: its dir, its config file and, while it runs, its process. */
 export class ClusterNode {
   private child: ChildProcess | undefined;
+  private exited: Promise<number | null> = Promise.resolve(null);
   private output = "";
   readonly configPath: string;
 
@@ -101,6 +102,7 @@ export class ClusterNode {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     children.add(child);
+    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
     const listening = new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
         this.output += chunk.toString();
@@ -114,6 +116,11 @@ export class ClusterNode {
       });
     });
     await withDeadline(listening, START_DEADLINE_MS, () => `${this.name}:\n${this.output}`);
+  }
+
+  /** Resolves to the exit code once the process ends by itself; rejects after `deadlineMs`. */
+  whenExited(deadlineMs: number): Promise<number | null> {
+    return withDeadline(this.exited, deadlineMs, () => `${this.name} exits:\n${this.output}`);
   }
 
   /** Freezes the process (SIGSTOP): it holds its sockets and files but does nothing. */

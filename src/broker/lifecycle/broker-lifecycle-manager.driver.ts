@@ -9,27 +9,23 @@ import type { Logger, Timer, Timers } from "../../ports/index.js";
 import { brokerHeartbeat, brokerRegistration } from "../../protocol/index.js";
 import type { ControllerChannel } from "../forwarding/controller-channel.driver.js";
 import { BrokerLifecycle } from "./broker-lifecycle.js";
-import { DEFAULT_BROKER_LIFECYCLE_CONFIG, type BrokerLifecycleConfig } from "./lifecycle-config.js";
+import {
+  DEFAULT_BROKER_LIFECYCLE_CONFIG,
+  type BrokerLifecycleManagerConfig,
+} from "./lifecycle-config.js";
 import {
   heartbeatAtVersion,
   type BrokerIdentity,
   type BrokerState,
   type Communication,
+  type ControlledShutdownOutcome,
   type HeartbeatReport,
   type LifecycleEvent,
   type LifecycleStep,
   type Registration,
 } from "./lifecycle-types.js";
 import { BrokerLifecycleStoppedError, Milestone } from "./milestone.js";
-
-/** Settings of the manager beyond the pure lifecycle's. */
-export interface BrokerLifecycleManagerConfig extends BrokerLifecycleConfig {
-  /**
-   * How long one registration or heartbeat may take, retries on other controllers included.
-   * Kafka gives its heartbeat channel half of `broker.session.timeout.ms` (9000 / 2).
-   */
-  readonly communicationTimeoutMs: number;
-}
+import { OfflineDirWatch } from "./offline-dir-watch.driver.js";
 
 /** Everything the manager needs from the node. */
 export interface BrokerLifecycleManagerOptions {
@@ -47,15 +43,6 @@ export interface BrokerLifecycleManagerOptions {
   readonly persistAssignedBrokerId?: (brokerId: BrokerId) => Promise<void>;
 }
 
-/** How a controlled shutdown ended. */
-export type ControlledShutdownOutcome =
-  /** The controller moved every leadership away and said the broker may stop. */
-  | "approved"
-  /** The controller did not say so in `controlledShutdownTimeoutMs`: the broker stops anyway. */
-  | "timedOut"
-  /** The broker was not running (leads nothing), or had already stopped: it stops at once. */
-  | "notRunning";
-
 /** The lifecycle driver; see the file comment. */
 export class BrokerLifecycleManager {
   private readonly lifecycle: BrokerLifecycle;
@@ -67,6 +54,7 @@ export class BrokerLifecycleManager {
   private readonly stopped = new Milestone<void>();
   private communicationTimer: Timer | undefined;
   private registrationTimer: Timer | undefined;
+  private readonly offlineDirWatch: OfflineDirWatch;
   private isInFlight = false;
   private isImmediatePending = false;
   private wasApproved = false;
@@ -75,9 +63,18 @@ export class BrokerLifecycleManager {
     this.config = {
       ...DEFAULT_BROKER_LIFECYCLE_CONFIG,
       communicationTimeoutMs: 4500,
+      logDirFailureTimeoutMs: 30_000,
       ...options.config,
     };
     this.lifecycle = new BrokerLifecycle(options.identity, this.config);
+    this.offlineDirWatch = new OfflineDirWatch({
+      timers: options.timers,
+      logger: options.logger,
+      timeoutMs: this.config.logDirFailureTimeoutMs,
+      offlineDirs: () => options.heartbeatReport().offlineLogDirs,
+      isAcknowledged: (dir) => this.lifecycle.isOfflineDirAcknowledged(dir),
+      onUnreported: (dirs) => this.apply(this.lifecycle.offlineDirsUnreported(dirs)),
+    });
   }
 
   /** Kafka's BrokerState of this broker. */
@@ -135,9 +132,13 @@ export class BrokerLifecycleManager {
     this.apply(this.lifecycle.setReadyToUnfence());
   }
 
-  /** A log dir went offline: the controller hears of it in a heartbeat sent now. */
+  /**
+   * A log dir went offline (or came back): the controller hears of it in a heartbeat sent now,
+   * and the broker stops if it has not heard of every offline dir in `logDirFailureTimeoutMs`.
+   */
   logDirsChanged(): void {
     this.apply(this.lifecycle.communicateNow());
+    if (this.lifecycle.state !== "shuttingDown") this.offlineDirWatch.dirsChanged();
   }
 
   /**
@@ -193,6 +194,7 @@ export class BrokerLifecycleManager {
       case "fenced":
       case "registrationTimedOut":
       case "registrationLost":
+      case "offlineDirsUnreported":
         break;
     }
     for (const listener of this.listeners) listener(event);
@@ -201,6 +203,7 @@ export class BrokerLifecycleManager {
   private stop(): void {
     this.communicationTimer?.cancel();
     this.registrationTimer?.cancel();
+    this.offlineDirWatch.close();
     const reason = "the broker is shutting down";
     this.registered.abandon(new BrokerLifecycleStoppedError("registered", reason));
     this.caughtUp.abandon(new BrokerLifecycleStoppedError("caught up", reason));
@@ -248,10 +251,11 @@ export class BrokerLifecycleManager {
       return this.lifecycle.onCommunicationFailed();
     }
     const { body } = communication;
-    const atVersion = (apiVersion: number) => heartbeatAtVersion(body, apiVersion);
+    let sent = body;
+    const atVersion = (apiVersion: number) => (sent = heartbeatAtVersion(body, apiVersion));
     const result = await this.options.channel.send(brokerHeartbeat, atVersion, { timeoutMs });
     if (result.kind === "response") {
-      const step = this.lifecycle.onHeartbeatResponse(result.body);
+      const step = this.lifecycle.onHeartbeatResponse(result.body, sent.offlineLogDirs);
       // Only the controller's answer to a heartbeat that asked to shut down approves it.
       if (step.events.some((event) => event.kind === "readyToShutDown")) this.wasApproved = true;
       return step;

@@ -18,6 +18,19 @@ const identity: BrokerIdentity = {
 const report = { metadataOffset: 7, offlineLogDirs: [] };
 const heartbeatAnswer = { throttleTimeMs: 0, errorCode: 0, shouldShutDown: false };
 
+/** Broker 3's lifecycle, started and registered with epoch 9. */
+function registeredLifecycle(config = DEFAULT_BROKER_LIFECYCLE_CONFIG): BrokerLifecycle {
+  const lifecycle = new BrokerLifecycle({ ...identity, nodeId: brokerId(3) }, config);
+  lifecycle.start();
+  lifecycle.onRegistrationResponse({
+    throttleTimeMs: 0,
+    errorCode: 0,
+    brokerEpoch: 9,
+    assignedBrokerId: -1,
+  });
+  return lifecycle;
+}
+
 test("a broker without an id registers with -1, then uses the id it was given", () => {
   const lifecycle = new BrokerLifecycle(identity, DEFAULT_BROKER_LIFECYCLE_CONFIG);
   assert.equal(lifecycle.start().communicateInMs, 0);
@@ -51,17 +64,7 @@ test("a broker without an id registers with -1, then uses the id it was given", 
 });
 
 test("a refused heartbeat (stale epoch) makes the broker register again under its id", () => {
-  const lifecycle = new BrokerLifecycle(
-    { ...identity, nodeId: brokerId(3) },
-    DEFAULT_BROKER_LIFECYCLE_CONFIG,
-  );
-  lifecycle.start();
-  lifecycle.onRegistrationResponse({
-    throttleTimeMs: 0,
-    errorCode: 0,
-    brokerEpoch: 9,
-    assignedBrokerId: -1,
-  });
+  const lifecycle = registeredLifecycle();
   lifecycle.onHeartbeatResponse({ ...heartbeatAnswer, isCaughtUp: true, isFenced: false });
   const step = lifecycle.onHeartbeatResponse({
     ...heartbeatAnswer,
@@ -80,14 +83,7 @@ test("a refused heartbeat (stale epoch) makes the broker register again under it
 
 test("with explicit readiness the broker keeps wanting to be fenced until it is ready", () => {
   const config = { ...DEFAULT_BROKER_LIFECYCLE_CONFIG, unfenceReadiness: "explicit" as const };
-  const lifecycle = new BrokerLifecycle({ ...identity, nodeId: brokerId(3) }, config);
-  lifecycle.start();
-  lifecycle.onRegistrationResponse({
-    throttleTimeMs: 0,
-    errorCode: 0,
-    brokerEpoch: 9,
-    assignedBrokerId: -1,
-  });
+  const lifecycle = registeredLifecycle(config);
   const caughtUp = lifecycle.onHeartbeatResponse({
     ...heartbeatAnswer,
     isCaughtUp: true,
@@ -115,4 +111,28 @@ test("retries wait 100 ms doubling, never longer than the heartbeat interval", (
     retryDelayMs(DEFAULT_BROKER_LIFECYCLE_CONFIG, n),
   );
   assert.deepEqual(delays, [100, 200, 400, 800, 1600, 2000, 2000]);
+});
+
+test("an offline dir counts as reported only once a heartbeat naming it is accepted", () => {
+  const lifecycle = registeredLifecycle();
+  const failed = identity.logDirIds[0];
+  assert.ok(failed !== undefined);
+  const withFailure = { metadataOffset: 7, offlineLogDirs: [failed] };
+  const sent = lifecycle.nextCommunication(withFailure);
+  assert.deepEqual(sent?.kind === "heartbeat" ? sent.body.offlineLogDirs : [], [failed]);
+  // Refused (a controller that is not the active one): not reported yet.
+  const refused = { ...heartbeatAnswer, errorCode: ErrorCode.NOT_CONTROLLER };
+  lifecycle.onHeartbeatResponse({ ...refused, isCaughtUp: true, isFenced: false }, [failed]);
+  assert.equal(lifecycle.isOfflineDirAcknowledged(failed), false);
+  lifecycle.onHeartbeatResponse({ ...heartbeatAnswer, isCaughtUp: true, isFenced: false }, [
+    failed,
+  ]);
+  assert.equal(lifecycle.isOfflineDirAcknowledged(failed), true);
+  // Back online, then failing again: that failure must be reported anew.
+  lifecycle.nextCommunication(report);
+  assert.equal(lifecycle.isOfflineDirAcknowledged(failed), false);
+  const step = lifecycle.offlineDirsUnreported([failed]);
+  assert.deepEqual(step.events, [{ kind: "offlineDirsUnreported", dirs: [failed] }]);
+  assert.equal(lifecycle.state, "shuttingDown");
+  assert.equal(lifecycle.nextCommunication(withFailure), undefined);
 });

@@ -16,7 +16,7 @@
  * does when its metadata shows its registration gone. Only one request is in flight at a time;
  * the driver enforces that.
  */
-import { ErrorCode, assert, type BrokerId, type NodeId } from "../../common/index.js";
+import { ErrorCode, assert, type BrokerId, type NodeId, type Uuid } from "../../common/index.js";
 import type { BrokerHeartbeatResponse, BrokerRegistrationResponse } from "../../protocol/index.js";
 import {
   CATCH_UP_HEARTBEAT_DELAY_MS,
@@ -55,6 +55,8 @@ export class BrokerLifecycle {
   private failedAttempts = 0;
   private hasRegistered = false;
   private gotControlledShutdownResponse = false;
+  /** Offline dirs a heartbeat the controller accepted has named (KIP-858). */
+  private readonly acknowledgedOfflineDirs = new Set<Uuid>();
 
   constructor(
     private readonly identity: BrokerIdentity,
@@ -90,6 +92,10 @@ export class BrokerLifecycle {
     if (this.currentState === "shuttingDown" || this.currentState === "notRunning") {
       return undefined;
     }
+    // A dir named no more is online again; should it fail again, it must be reported again.
+    for (const dir of this.acknowledgedOfflineDirs) {
+      if (!report.offlineLogDirs.includes(dir)) this.acknowledgedOfflineDirs.delete(dir);
+    }
     const registration = this.currentRegistration;
     if (registration === undefined) return { kind: "registration", body: this.registrationBody() };
     const body = {
@@ -120,8 +126,14 @@ export class BrokerLifecycle {
     return step(0, { kind: "registered", registration, isAssignedId });
   }
 
-  /** The controller's answer to a heartbeat. */
-  onHeartbeatResponse(response: BrokerHeartbeatResponse): LifecycleStep {
+  /**
+   * The controller's answer to a heartbeat; `deliveredOfflineDirs` are the offline dirs the
+   * request carried, which an accepted heartbeat has told the controller of.
+   */
+  onHeartbeatResponse(
+    response: BrokerHeartbeatResponse,
+    deliveredOfflineDirs: readonly Uuid[] = [],
+  ): LifecycleStep {
     if (this.currentState === "shuttingDown") return NOTHING;
     if (
       response.errorCode === ErrorCode.BROKER_ID_NOT_REGISTERED ||
@@ -138,6 +150,7 @@ export class BrokerLifecycle {
     }
     if (response.errorCode !== ErrorCode.NONE) return this.onCommunicationFailed();
     this.failedAttempts = 0;
+    for (const dir of deliveredOfflineDirs) this.acknowledgedOfflineDirs.add(dir);
     const events: LifecycleEvent[] = [];
     if (response.isFenced !== this.isFencedNow) {
       this.isFencedNow = response.isFenced;
@@ -183,6 +196,21 @@ export class BrokerLifecycle {
     if (this.currentState !== "starting" || this.hasRegistered) return NOTHING;
     this.currentState = "shuttingDown";
     return step(undefined, { kind: "registrationTimedOut" });
+  }
+
+  /** Whether an accepted heartbeat has told the controller that `dir` is offline. */
+  isOfflineDirAcknowledged(dir: Uuid): boolean {
+    return this.acknowledgedOfflineDirs.has(dir);
+  }
+
+  /**
+   * `log.dir.failure.timeout.ms` passed and the controller has not heard that `dirs` failed:
+   * it may keep leaders on them, so the broker shuts down, as Kafka's does (KIP-858).
+   */
+  offlineDirsUnreported(dirs: readonly Uuid[]): LifecycleStep {
+    if (this.currentState === "shuttingDown") return NOTHING;
+    this.currentState = "shuttingDown";
+    return step(undefined, { kind: "offlineDirsUnreported", dirs });
   }
 
   /** Stops all communication; terminal. */

@@ -32,6 +32,20 @@ export interface BrokerLifecycleConfig {
   readonly unfenceReadiness: UnfenceReadiness;
 }
 
+/** Settings of the manager beyond the pure lifecycle's. */
+export interface BrokerLifecycleManagerConfig extends BrokerLifecycleConfig {
+  /**
+   * How long one registration or heartbeat may take, retries on other controllers included.
+   * Kafka gives its heartbeat channel half of `broker.session.timeout.ms` (9000 / 2).
+   */
+  readonly communicationTimeoutMs: number;
+  /**
+   * `log.dir.failure.timeout.ms`: a broker that has not told the controller of a failed log dir
+   * this long after the failure shuts down (Kafka's default 30000).
+   */
+  readonly logDirFailureTimeoutMs: number;
+}
+
 /** Kafka's defaults. */
 export const DEFAULT_BROKER_LIFECYCLE_CONFIG: BrokerLifecycleConfig = {
   heartbeatIntervalMs: 2000,

@@ -75,8 +75,19 @@ export type LifecycleEvent =
   | { readonly kind: "fenced" }
   | { readonly kind: "readyToShutDown" }
   | { readonly kind: "registrationTimedOut" }
+  /** Failed log dirs were not reported in `log.dir.failure.timeout.ms`: the broker stops. */
+  | { readonly kind: "offlineDirsUnreported"; readonly dirs: readonly Uuid[] }
   /** Heartbeats were refused (the registration is gone or stale); the broker registers again. */
   | { readonly kind: "registrationLost"; readonly errorCode: number };
+
+/** How a controlled shutdown ended. */
+export type ControlledShutdownOutcome =
+  /** The controller moved every leadership away and said the broker may stop. */
+  | "approved"
+  /** The controller did not say so in `controlledShutdownTimeoutMs`: the broker stops anyway. */
+  | "timedOut"
+  /** The broker was not running (leads nothing), or had already stopped: it stops at once. */
+  | "notRunning";
 
 /** The request the lifecycle wants sent next. */
 export type Communication =

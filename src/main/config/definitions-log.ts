@@ -211,6 +211,16 @@ export const logDefinitions: readonly ConfigDefinition[] = [
       "lowered to half the process's open-file limit.",
   },
   {
+    name: "log.dir.failure.timeout.ms",
+    type: "long",
+    defaultValue: 30_000,
+    validator: atLeast(1),
+    importance: "low",
+    description:
+      "How long a broker may take to tell the controller that a log dir failed; a broker that " +
+      "has not managed to by then shuts down.",
+  },
+  {
     name: "sluice.log.dir.full.probe.interval.ms",
     type: "long",
     defaultValue: 10_000,
