@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import { after, before } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -185,4 +186,23 @@ export async function withDeadline<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * One node for the tests of the calling file: started before them, destroyed after them. The
+ * function returned gives the running node.
+ */
+export function nodeForTheseTests(extraSettings: readonly string[] = []): () => SluiceProcess {
+  let node: SluiceProcess | undefined;
+  before(async () => {
+    node = await SluiceProcess.create(extraSettings);
+    await node.start();
+  });
+  after(async () => {
+    await node?.destroy();
+  });
+  return () => {
+    assert.ok(node !== undefined, "the node started");
+    return node;
+  };
 }

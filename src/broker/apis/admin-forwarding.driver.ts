@@ -1,10 +1,10 @@
 /**
  * The admin APIs a KRaft broker forwards to the active controller (Kafka's KafkaApis with its
  * ForwardingManager): CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs,
- * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments and
- * ListPartitionReassignments. The broker serves the versions the controller serves (the request
- * travels at the client's version and the answer comes back unchanged), and a failed forward
- * is answered with the API's own error response, as the controller builds it.
+ * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments
+ * and UpdateFeatures. The broker serves the versions the controller serves (the request travels
+ * at the client's version and the answer comes back unchanged), and a failed forward is answered
+ * with the API's own error response, as the controller builds it.
  *
  * BROKER_LOGGER resources of AlterConfigs and IncrementalAlterConfigs are a broker's own
  * business in Kafka (its ConfigAdminManager answers them before forwarding the rest). Sluice
@@ -21,6 +21,7 @@ import {
   electLeadersApi,
   incrementalAlterConfigsApi,
   listPartitionReassignmentsApi,
+  updateFeaturesApi,
   type ControllerApi,
   type ControllerApiResponse,
 } from "../../controller/index.js";
@@ -44,6 +45,7 @@ import {
   addedPartitionsShown,
   createdTopicsShown,
   deletedTopicsShown,
+  featureLevelsShown,
 } from "./forwarded-effects.js";
 import type { Forwarder } from "./forwarder.js";
 
@@ -65,6 +67,7 @@ export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandle
     forwardedAdminHandler(incrementalAlterConfigsApi, forwarder, forwardConfigChange),
     forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
     forwardedAdminHandler(listPartitionReassignmentsApi, forwarder),
+    forwardedAdminHandler(updateFeaturesApi, forwarder, forward, featureLevelsShown),
   ];
 }
 

@@ -7,7 +7,7 @@
  * watermark it knows of is not enough; each answer's effect is checked on the image instead.
  */
 import type { Uuid } from "../../common/index.js";
-import type { MetadataImage } from "../../metadata/index.js";
+import { METADATA_VERSION_FEATURE, type MetadataImage } from "../../metadata/index.js";
 import type {
   CreatePartitionsRequest,
   CreatePartitionsResponse,
@@ -15,6 +15,8 @@ import type {
   CreateTopicsResponse,
   DeleteTopicsResponse,
   MessageInput,
+  UpdateFeaturesRequest,
+  UpdateFeaturesResponse,
 } from "../../protocol/index.js";
 
 /** The topics CreateTopics reports created exist in `image`, every partition of each. */
@@ -53,5 +55,22 @@ export function addedPartitionsShown(
     const asked = request.topics?.find((topic) => topic.name === result.name);
     const found = image.topics.byName.get(result.name);
     return asked === undefined || (found?.partitions.size ?? 0) >= (asked.count ?? 0);
+  });
+}
+
+/** The levels UpdateFeatures reports finalized are the levels of `image`. */
+export function featureLevelsShown(
+  request: MessageInput<UpdateFeaturesRequest>,
+  response: UpdateFeaturesResponse,
+  image: MetadataImage,
+): boolean {
+  if (request.validateOnly === true || response.errorCode !== 0) return true;
+  return (request.featureUpdates ?? []).every(({ feature, maxVersionLevel }) => {
+    const { features } = image;
+    const level =
+      feature === METADATA_VERSION_FEATURE
+        ? features.metadataVersion
+        : (features.finalizedLevels.get(feature ?? "") ?? 0);
+    return level === maxVersionLevel;
   });
 }

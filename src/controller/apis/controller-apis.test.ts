@@ -51,6 +51,10 @@ const SAMPLE_REQUESTS: Readonly<Record<number, object>> = {
   },
   46: { timeoutMs: 1000, topics: null },
   56: { brokerId: 1, brokerEpoch: 0, topics: [] },
+  57: {
+    timeoutMs: 1000,
+    featureUpdates: [{ feature: "eligible.leader.replicas.version", maxVersionLevel: 1 }],
+  },
   60: { includeClusterAuthorizedOperations: false, endpointType: 2 },
   62: {
     brokerId: 9,
@@ -121,7 +125,7 @@ test("each controller API serves a range within its codec's, once per API key", 
     assert.equal(keys.has(api.apiKey), false, `${api.name} once`);
     keys.add(api.apiKey);
   }
-  assert.equal(keys.size, 17);
+  assert.equal(keys.size, 18);
 });
 
 test("every controller API answers and encodes its response at every served version", async () => {

@@ -20,6 +20,7 @@ import {
   electLeadersApi,
   listPartitionReassignmentsApi,
 } from "./partition-apis.js";
+import { updateFeaturesApi } from "./feature-apis.js";
 import { createPartitionsApi, createTopicsApi, deleteTopicsApi } from "./topic-apis.js";
 
 /** Every controller API, in API key order. */
@@ -34,6 +35,7 @@ export const controllerApis: readonly ControllerApi[] = [
   alterPartitionReassignmentsApi,
   listPartitionReassignmentsApi,
   alterPartitionApi,
+  updateFeaturesApi,
   describeClusterApi,
   brokerRegistrationApi,
   brokerHeartbeatApi,

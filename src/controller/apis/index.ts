@@ -26,6 +26,7 @@ export {
   electLeadersApi,
   listPartitionReassignmentsApi,
 } from "./partition-apis.js";
+export { updateFeaturesApi } from "./feature-apis.js";
 export { controllerApiHandlers, controllerApis } from "./controller-apis.js";
 export type {
   BoundControllerApi,

@@ -72,3 +72,4 @@ export {
 } from "./topic-settings.js";
 export type { ReplicationDefaults, TopicElectionSettings } from "./topic-settings.js";
 export { electionPartitionHooks } from "./election-hooks.js";
+export { elrClearingRecords } from "./clear-elr.js";

@@ -71,9 +71,14 @@ interface Targets {
 }
 
 function emptyRecord(input: PartitionChangeInput): PartitionChangeRecord {
+  return emptyPartitionChange(input.topicId, input.partitionId);
+}
+
+/** A change of partition `partitionId` of `topicId` that changes nothing yet. */
+export function emptyPartitionChange(topicId: Uuid, partitionId: number): PartitionChangeRecord {
   return {
-    partitionId: input.partitionId,
-    topicId: input.topicId,
+    partitionId,
+    topicId,
     isr: null,
     leader: NO_LEADER_CHANGE,
     replicas: null,

@@ -22,3 +22,5 @@ export {
   supportedFeatureRanges,
 } from "./known-features.js";
 export type { BootstrapChoice, KnownFeature } from "./known-features.js";
+export { UpgradeType, decideFeatureUpdates, featureUpdatesOf } from "./update-features.js";
+export type { FeatureUpdate, FeatureUpdateOutcome } from "./update-features.js";
