@@ -58,3 +58,43 @@ test("values that are not bare words are quoted so that lines can be parsed back
   cyclic["self"] = cyclic;
   assert.equal(formatValue(cyclic), '"[unserializable]"');
 });
+
+test("a json line holds the same fields, errors as their text", () => {
+  const lines: string[] = [];
+  const logger = new ConsoleLogger({
+    clock: fixedClock,
+    write: (line) => lines.push(line),
+    format: "json",
+  });
+  const cause = Object.assign(new Error("disk gone"), { code: "EIO" });
+  logger.child({ component: "log" }).error("write failed", { offset: 7n, cause, dirs: ["a"] });
+  assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), [
+    {
+      time: "2024-01-02T03:04:05.006Z",
+      level: "error",
+      msg: "write failed",
+      component: "log",
+      offset: "7",
+      cause: "Error: disk gone (EIO)",
+      dirs: ["a"],
+    },
+  ]);
+});
+
+test("a component's level overrides the node's for its child loggers", () => {
+  const lines: string[] = [];
+  const logger = new ConsoleLogger({
+    level: "warn",
+    clock: fixedClock,
+    write: (line) => lines.push(line),
+    componentLevels: new Map([["replica-fetcher", "debug" as const]]),
+  });
+  logger.child({ component: "broker" }).info("hidden");
+  const fetcher = logger.child({ component: "replica-fetcher" });
+  fetcher.debug("shown");
+  fetcher.child({ partition: 0 }).debug("shown too");
+  assert.deepEqual(
+    lines.map((line) => /msg=("[^"]*"|\S+)/.exec(line)?.[1]),
+    ["shown", '"shown too"'],
+  );
+});

@@ -12,7 +12,14 @@ export interface ConsoleLoggerOptions {
   readonly write?: (line: string) => void;
   /** The source of the timestamp (default: the system clock). */
   readonly clock?: Clock;
+  /** Levels by the `component` field of a child logger, overriding `level` for it and below. */
+  readonly componentLevels?: ReadonlyMap<string, LogLevel>;
+  /** The line format (default "logfmt"). */
+  readonly format?: LogFormat;
 }
+
+/** How a line is written: logfmt `key=value` pairs, or one JSON object. */
+export type LogFormat = "logfmt" | "json";
 
 /** True when `text` can be written after `key=` without quotes and read back unambiguously. */
 function isBare(text: string): boolean {
@@ -42,19 +49,46 @@ export function formatValue(value: unknown): string {
   }
 }
 
+/** One field value for a JSON line: errors as their text, bigints as strings. */
+function jsonValue(value: unknown): unknown {
+  if (value instanceof Error) return JSON.parse(formatValue(value)) as string;
+  if (typeof value === "bigint") return value.toString();
+  return value;
+}
+
+/** The line of one event as a JSON object, or its text when a value cannot be shown as JSON. */
+function jsonLine(entries: readonly [string, unknown][]): string {
+  const object = Object.fromEntries(entries.map(([key, value]) => [key, jsonValue(value)]));
+  try {
+    return JSON.stringify(object, (_key, inner: unknown) =>
+      typeof inner === "bigint" ? inner.toString() : inner,
+    );
+  } catch {
+    // A cyclic value: each field alone, as logfmt shows it, so the line is still written.
+    const shown = entries.map(([key, value]) => [key, formatValue(value)]);
+    return JSON.stringify(Object.fromEntries(shown));
+  }
+}
+
 /**
  * Writes one line per event to stderr in logfmt: `time=<ISO-8601> level=<level>
- * msg=<message> key=value ...`. Values with spaces, quotes or other special characters are JSON
- * strings; objects are their JSON text as a JSON string; errors are `"Name: message (CODE)"`.
+ * msg=<message> key=value ...`, or with format "json" the same fields as one JSON object. In
+ * logfmt, values with spaces, quotes or other special characters are JSON strings; objects are
+ * their JSON text as a JSON string; errors are `"Name: message (CODE)"`. A child logger whose
+ * `component` has a level in `componentLevels` writes at that level.
  */
 export class ConsoleLogger implements Logger {
   private readonly level: LogLevel;
   private readonly fields: LogFields;
   private readonly writeLine: (line: string) => void;
   private readonly clock: Clock;
+  private readonly componentLevels: ReadonlyMap<string, LogLevel>;
+  private readonly format: LogFormat;
 
   constructor(options: ConsoleLoggerOptions = {}) {
     this.level = options.level ?? "info";
+    this.componentLevels = options.componentLevels ?? new Map();
+    this.format = options.format ?? "logfmt";
     this.fields = options.fields ?? {};
     this.writeLine = options.write ?? ((line) => process.stderr.write(`${line}\n`));
     this.clock = options.clock ?? new SystemClock();
@@ -77,16 +111,30 @@ export class ConsoleLogger implements Logger {
   }
 
   child(fields: LogFields): Logger {
+    const component = fields["component"];
+    const level = typeof component === "string" ? this.componentLevels.get(component) : undefined;
     return new ConsoleLogger({
-      level: this.level,
+      level: level ?? this.level,
       fields: { ...this.fields, ...fields },
       write: this.writeLine,
       clock: this.clock,
+      componentLevels: this.componentLevels,
+      format: this.format,
     });
   }
 
   private log(level: LogLevel, message: string, fields: LogFields | undefined): void {
     if (levelRank[level] < levelRank[this.level]) return;
+    if (this.format === "json") {
+      const time = new Date(this.clock.nowMs()).toISOString();
+      const head: [string, unknown][] = [
+        ["time", time],
+        ["level", level],
+        ["msg", message],
+      ];
+      this.writeLine(jsonLine([...head, ...Object.entries({ ...this.fields, ...fields })]));
+      return;
+    }
     const parts = [
       `time=${new Date(this.clock.nowMs()).toISOString()}`,
       `level=${level}`,

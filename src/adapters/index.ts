@@ -8,7 +8,12 @@ export { NodeNetwork, type NodeNetworkOptions } from "./node-network.js";
 export { NodeConnection } from "./node-connection.js";
 export { EventLoopDelay } from "./event-loop-delay.js";
 export { NodeProcesses, type StopSignal } from "./node-processes.js";
-export { ConsoleLogger, formatValue, type ConsoleLoggerOptions } from "./console-logger.js";
+export {
+  ConsoleLogger,
+  formatValue,
+  type ConsoleLoggerOptions,
+  type LogFormat,
+} from "./console-logger.js";
 export {
   PrometheusRegistry,
   type PrometheusRegistryOptions,

@@ -16,6 +16,7 @@ import type { Counter, Gauge, Histogram, MetricsSink } from "../ports/index.js";
 import { formatProblem } from "./config/config-types.js";
 import { loadNodeConfigFrom } from "./config/load-config.driver.js";
 import { ControllerStartError, startControllerNode } from "./controller-node.js";
+import { loggerOptionsOf } from "./node-settings.js";
 
 /** What `sluice start` was given. */
 export interface StartRequest {
@@ -59,7 +60,11 @@ export async function runControllerProcess(
   const config = loaded.config;
   if (config.processRoles.join(",") !== "controller") return "notController";
   const clock = new SystemClock();
-  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId } });
+  const logger = new ConsoleLogger({
+    ...loggerOptionsOf(config),
+    clock,
+    fields: { nodeId: config.nodeId },
+  });
   let fatal: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (fatal = resolve));
   const ports = {

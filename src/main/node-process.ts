@@ -21,6 +21,7 @@ import { loadNodeConfigFrom } from "./config/load-config.driver.js";
 import type { NodeConfig } from "./config/node-config.js";
 import type { StartOutput, StartRequest } from "./controller-node-process.js";
 import { startNode, type RunningNode } from "./node.js";
+import { loggerOptionsOf } from "./node-settings.js";
 import { bindHttp, serveHttp } from "./node-http.js";
 import { NodeStartError, type NodePorts } from "./node-types.js";
 
@@ -87,7 +88,11 @@ function processPorts(fs: NodeFileSystem, config: NodeConfig) {
   const registry = new PrometheusRegistry();
   const eventLoopDelay = new EventLoopDelay(registry);
   registry.addCollector(() => eventLoopDelay.update());
-  const logger = new ConsoleLogger({ clock, fields: { nodeId: config.nodeId ?? -1 } });
+  const logger = new ConsoleLogger({
+    ...loggerOptionsOf(config),
+    clock,
+    fields: { nodeId: config.nodeId ?? -1 },
+  });
   const ports = {
     ...{ fs, clock, logger, network: new NodeNetwork(), timers: new NodeTimers() },
     ...{ random: new CryptoRandom(), metrics: registry, openFileLimit: readOpenFileLimit() },

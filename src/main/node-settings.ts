@@ -19,6 +19,8 @@ import {
   type LogConfig,
   type LogManagerConfig,
 } from "../storage/index.js";
+import type { LogFormat } from "../adapters/index.js";
+import type { LogLevel } from "../ports/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 
 /** The topic configs of a topic without overrides: the node's `log.*` keys. */
@@ -130,5 +132,25 @@ export function socketServerConfigOf(config: NodeConfig): Partial<SocketServerCo
     maxConnectionsPerIp: config.maxConnectionsPerIp,
     maxConnectionsPerIpOverrides: config.maxConnectionsPerIpOverrides,
     queuedMaxRequestBytes: config.queuedMaxRequestBytes,
+  };
+}
+
+/** The node's own log: its level, the levels per component and the line format. */
+export function loggerOptionsOf(config: NodeConfig): {
+  readonly level: LogLevel;
+  readonly componentLevels: ReadonlyMap<string, LogLevel>;
+  readonly format: LogFormat;
+} {
+  const { values } = config;
+  const componentLevels = new Map(
+    values.list("sluice.log.levels").map((entry) => {
+      const [component = "", level = "info"] = entry.split("=");
+      return [component, level as LogLevel];
+    }),
+  );
+  return {
+    level: values.string("sluice.log.level") as LogLevel,
+    componentLevels,
+    format: values.string("sluice.log.format") as LogFormat,
   };
 }

@@ -4,6 +4,7 @@
 import { clusterDefinitions } from "./definitions-cluster.js";
 import { groupDefinitions } from "./definitions-group.js";
 import { logDefinitions } from "./definitions-log.js";
+import { loggingDefinitions } from "./definitions-logging.js";
 import { quorumDefinitions } from "./definitions-quorum.js";
 import { replicationDefinitions } from "./definitions-replication.js";
 import { transactionDefinitions } from "./definitions-transaction.js";
@@ -18,6 +19,7 @@ export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
   ...groupDefinitions,
   ...quorumDefinitions,
   ...logDefinitions,
+  ...loggingDefinitions,
   ...replicationDefinitions,
   ...transactionDefinitions,
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
