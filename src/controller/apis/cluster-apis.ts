@@ -65,6 +65,7 @@ export const brokerHeartbeatApi = writeApi(ApiKey.BrokerHeartbeat, {
 
 /** UnregisterBroker: an operator removes a broker for good. */
 export const unregisterBrokerApi = writeApi(ApiKey.UnregisterBroker, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) => unregisterBroker(context, request),

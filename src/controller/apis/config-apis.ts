@@ -38,6 +38,7 @@ export const describeConfigsApi = readApi(ApiKey.DescribeConfigs, {
 
 /** AlterConfigs: the whole config set of each resource. */
 export const alterConfigsApi = writeApi(ApiKey.AlterConfigs, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 2,
   compute: (context, request) => alterConfigs(context.image, request),
@@ -49,6 +50,7 @@ export const alterConfigsApi = writeApi(ApiKey.AlterConfigs, {
 
 /** IncrementalAlterConfigs: SET, DELETE, APPEND and SUBTRACT on single keys (KIP-339). */
 export const incrementalAlterConfigsApi = writeApi(ApiKey.IncrementalAlterConfigs, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 1,
   compute: (context, request) => incrementalAlterConfigs(context.image, request),

@@ -5,6 +5,7 @@
  * are shaped like src/broker's ApiHandler without importing it, since src/controller may not
  * import src/broker: `controllerApiHandlers` binds them to one controller for the router.
  */
+import { ErrorCode } from "../../common/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
 import {
   typedApiCodec,
@@ -84,14 +85,38 @@ export interface WriteApiSpec<K extends ApiKey> extends QueuedApiSpec<K> {
     request: ApiRequest<K>,
     version: number,
   ): WriteResult<ApiResponse<K>>;
+  /**
+   * True for an operator's or a client's operation (CreateTopics, AlterConfigs, ...), whose
+   * records are bounded by MAX_RECORDS_PER_USER_OPERATION; a broker's own requests are not.
+   */
+  readonly isUserOperation?: boolean;
 }
+
+/**
+ * The most records one user operation may write, as Kafka's controller bounds them
+ * (MAX_RECORDS_PER_USER_OP): more would make one batch too large for the metadata log.
+ */
+export const MAX_RECORDS_PER_USER_OPERATION = 10_000;
+
+/** Kafka's refusal of an operation over MAX_RECORDS_PER_USER_OPERATION. */
+const EXCESSIVE_BATCH_MESSAGE = "Unable to perform excessively large batch operation.";
 
 /** A write API: the request becomes one write operation of the queue. */
 export function writeApi<K extends ApiKey>(apiKey: K, spec: WriteApiSpec<K>): ControllerApi<K> {
   return queuedApi(apiKey, spec, (name, body, version, refuse) => ({
     kind: "write",
     name,
-    compute: (context) => spec.compute(context, body, version),
+    compute: (context) => {
+      const result = spec.compute(context, body, version);
+      const isTooLarge =
+        spec.isUserOperation === true && result.records.length > MAX_RECORDS_PER_USER_OPERATION;
+      if (!isTooLarge) return result;
+      const errorCode = ErrorCode.POLICY_VIOLATION;
+      return {
+        records: [],
+        response: spec.errorResponse(body, version, errorCode, EXCESSIVE_BATCH_MESSAGE),
+      };
+    },
     refuse,
   }));
 }

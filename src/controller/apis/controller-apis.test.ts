@@ -223,3 +223,30 @@ test("DescribeCluster on the controller listener lists the registered controller
   );
   assert.equal(response.controllerId, 1);
 });
+
+test("a user operation of over 10,000 records is refused whole with POLICY_VIOLATION", async () => {
+  const harness = newHarness();
+  await activate(harness);
+  await registerUnfencedBroker(harness, 1);
+  const createTopics = controllerApis.find((api) => api.apiKey === 19);
+  assert.ok(createTopics !== undefined);
+  // A TopicRecord and 10,000 PartitionRecords: one record too many, as in Kafka.
+  const create = (name: string, numPartitions: number) =>
+    call<{ topics: { name: string; errorCode: number; errorMessage: string | null }[] }>(
+      harness,
+      createTopics,
+      5,
+      {
+        topics: [{ name, numPartitions, replicationFactor: 1, assignments: [], configs: [] }],
+        timeoutMs: 1000,
+      },
+    );
+  const refused = await create("too-big", 10_000);
+  assert.deepEqual(
+    refused.topics.map(({ errorCode, errorMessage }) => [errorCode, errorMessage]),
+    [[ErrorCode.POLICY_VIOLATION, "Unable to perform excessively large batch operation."]],
+  );
+  assert.equal(harness.controller.committedImage.topics.byName.has("too-big"), false);
+  const accepted = await create("just-fits", 9_999);
+  assert.equal(accepted.topics[0]?.errorCode, ErrorCode.NONE);
+});

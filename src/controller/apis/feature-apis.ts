@@ -10,6 +10,7 @@ import { writeApi } from "./controller-api.js";
 
 /** UpdateFeatures: one atomic batch of FeatureLevelRecords, or one refusal for all. */
 export const updateFeaturesApi = writeApi(ApiKey.UpdateFeatures, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 2,
   compute: (context, request, version) => {

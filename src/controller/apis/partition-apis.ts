@@ -14,6 +14,7 @@ import { readApi, writeApi } from "./controller-api.js";
 /** ElectLeaders: preferred or unclean elections; v0 has no top-level error, so every partition
  * the request names carries the error. */
 export const electLeadersApi = writeApi(ApiKey.ElectLeaders, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 2,
   compute: (context, request) => electLeaders(context.image, request, context.settings.replication),
@@ -42,6 +43,7 @@ export const alterPartitionApi = writeApi(ApiKey.AlterPartition, {
 
 /** AlterPartitionReassignments: start, replace or cancel reassignments. */
 export const alterPartitionReassignmentsApi = writeApi(ApiKey.AlterPartitionReassignments, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 0,
   compute: (context, request) =>

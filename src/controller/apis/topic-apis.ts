@@ -11,6 +11,7 @@ import { writeApi } from "./controller-api.js";
 
 /** CreateTopics: topics with their configs and placed partitions. */
 export const createTopicsApi = writeApi(ApiKey.CreateTopics, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 7,
   compute: (context, request) =>
@@ -40,6 +41,7 @@ export const createTopicsApi = writeApi(ApiKey.CreateTopics, {
 
 /** DeleteTopics: by name before v6, by name or topic id from v6. */
 export const deleteTopicsApi = writeApi(ApiKey.DeleteTopics, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 6,
   compute: (context, request, version) => deleteTopics(context.image, request, version),
@@ -57,6 +59,7 @@ export const deleteTopicsApi = writeApi(ApiKey.DeleteTopics, {
 
 /** CreatePartitions: grow topics' partition counts. */
 export const createPartitionsApi = writeApi(ApiKey.CreatePartitions, {
+  isUserOperation: true,
   minVersion: 0,
   maxVersion: 3,
   compute: (context, request) =>
