@@ -36,7 +36,7 @@ import type { Clock, Logger, MetricsSink, Random, Timer, Timers } from "../ports
 import { encodeMetadataRecord } from "../protocol/index.js";
 import { BrokerHeartbeats, heartbeatsAfterActivation, imageAfter } from "./cluster/index.js";
 import type { PartitionHooks } from "./cluster/index.js";
-import { describeElection, electionPartitionHooks } from "./election/index.js";
+import { electionPartitionHooks, logElection } from "./election/index.js";
 import type { ElectionReport } from "./election/index.js";
 import { activationRecords, stepAfter } from "./quorum/activation.js";
 import type { ActivationStep } from "./quorum/activation.js";
@@ -389,7 +389,7 @@ export class QuorumController implements ControllerRaftListener {
     if (result.heartbeats !== undefined) this.heartbeats = result.heartbeats;
     this.latest = imageAfter(this.latest, result.records);
     this.nextWriteOffset = proposed.lastOffset + 1;
-    for (const report of elections) this.options.logger.info(describeElection(report));
+    for (const report of elections) logElection(this.options.logger, this.latest, report);
     this.awaitCommit(entry, proposed.lastOffset, () => result.response);
   }
 

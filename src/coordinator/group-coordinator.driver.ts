@@ -293,7 +293,8 @@ export class GroupCoordinator {
       .then((report) => {
         if (!isCurrent()) return;
         this.partitions.set(index, { status: "active", epoch });
-        this.options.logger.info("loaded offsets partition", { partition: index, ...report });
+        const level = report.records > 0 ? "info" : "debug"; // an empty partition is no news
+        this.options.logger[level]("loaded offsets partition", { partition: index, ...report });
       })
       .catch((error: unknown) => {
         // The partition stays unserved (clients see COORDINATOR_LOAD_IN_PROGRESS and retry).

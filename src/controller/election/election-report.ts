@@ -5,6 +5,8 @@
  * lives in the log and not in the metadata log.
  */
 import type { BrokerId, Uuid } from "../../common/index.js";
+import type { MetadataImage } from "../../metadata/index.js";
+import type { Logger } from "../../ports/index.js";
 
 /**
  * The kind of election asked for, Kafka's PartitionChangeBuilder.Election: "online" keeps the
@@ -71,14 +73,21 @@ function describeCandidate(candidate: ElectionCandidate): string {
 }
 
 /** One log line that says who leads the partition now and why. */
-export function describeElection(report: ElectionReport): string {
+export function describeElection(report: ElectionReport, topicName?: string): string {
   const candidates = report.candidates.map(describeCandidate).join(", ");
   return (
-    `partition ${report.topicId}-${report.partitionId} (${report.trigger}): ` +
+    `partition ${topicName ?? report.topicId}-${report.partitionId} (${report.trigger}): ` +
     `${report.mode} election, ` +
     `outcome ${report.outcome}, leader ${report.previousLeader} -> ${report.leader}; ` +
     `candidates [${candidates}]`
   );
+}
+
+/** Logs `report` by topic name; elections of internal topics are chatter, at debug. */
+export function logElection(logger: Logger, image: MetadataImage, report: ElectionReport): void {
+  const name = image.topics.byId.get(report.topicId)?.name;
+  const level = name?.startsWith("__") === true ? "debug" : "info";
+  logger[level](describeElection(report, name));
 }
 
 /** True when the report records a change of leader (including to or from no leader). */

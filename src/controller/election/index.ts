@@ -17,7 +17,7 @@ export type {
   ElectionReport,
   ReplicaState,
 } from "./election-report.js";
-export { describeElection, isLeaderChange } from "./election-report.js";
+export { describeElection, isLeaderChange, logElection } from "./election-report.js";
 export { ElectionTypeCode, electLeaders } from "./elect-leaders.js";
 export {
   DEFAULT_LEADER_REBALANCE_SETTINGS,

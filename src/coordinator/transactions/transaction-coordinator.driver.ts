@@ -306,7 +306,8 @@ export class TransactionCoordinator {
       const records = await loadTransactionPartition(partition, this.states, { index, isCurrent });
       if (!isCurrent()) return;
       this.partitions.set(index, { status: "active", loadEpoch, coordinatorEpoch });
-      this.options.logger.info("loaded transaction state partition", { partition: index, records });
+      const fields = { partition: index, records };
+      this.options.logger[records > 0 ? "info" : "debug"]("loaded transaction state", fields);
       for (const prepared of this.states.preparedIn(index)) {
         this.track(this.completeTransaction(prepared, coordinatorEpoch));
       }

@@ -89,6 +89,12 @@ export async function createLog(
   if (!opened.ok || opened.value === undefined) return { kind: "noOnlineDir" };
   const log = opened.value;
   registry.add({ log, logDir, topicPartition, isFuture: false });
-  core.logger.info("created a log", { dir: log.dir, topicId: options.topicId });
+  // Internal topics (__consumer_offsets' fifty partitions) are chatter at info: debug.
+  const level = topicPartition.topic.startsWith("__") ? "debug" : "info";
+  core.logger[level]("created a log", {
+    topic: topicPartition.topic,
+    partition: topicPartition.partition,
+    dir: log.dir,
+  });
   return { kind: "log", log, logDir, isNew: true };
 }
