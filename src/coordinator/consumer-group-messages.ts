@@ -21,6 +21,8 @@ export interface ConsumerHeartbeat {
   /** -1 when not sent. */
   readonly rebalanceTimeoutMs: number;
   readonly subscribedTopicNames: readonly string[] | null;
+  /** v1 and later; "" clears the member's regex. */
+  readonly subscribedTopicRegex: string | null;
   readonly serverAssignor: string | null;
   readonly topicPartitions: readonly OwnedPartitions[] | null;
   readonly clientId: string;
@@ -45,6 +47,7 @@ export interface ConsumerMemberDescription {
   readonly clientId: string;
   readonly clientHost: string;
   readonly subscribedTopicNames: readonly string[];
+  readonly subscribedTopicRegex: string | null;
   readonly assignment: Assignment;
   readonly targetAssignment: Assignment;
   readonly state: MemberState;

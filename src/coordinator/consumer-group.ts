@@ -17,7 +17,9 @@
  */
 import { ErrorCode } from "../common/index.js";
 import { assign, type AssignorName, type SubscribedTopic } from "./assignors.js";
-import { ConsumerMember, type TopicLookup } from "./consumer-member.js";
+import { ConsumerMember } from "./consumer-member.js";
+import { SubscribedRegexes, type TopicCatalog } from "./subscribed-regexes.js";
+import { compileTopicRegex } from "./topic-regex.js";
 import { PartitionOwners } from "./partition-owners.js";
 import {
   heartbeatError,
@@ -66,6 +68,7 @@ export class ConsumerGroup {
   private readonly targets = new Map<string, Assignment>();
   private readonly owners = new PartitionOwners();
   private subscriptionSignature = "";
+  private readonly regexes = new SubscribedRegexes();
 
   constructor(
     readonly groupId: string,
@@ -112,22 +115,26 @@ export class ConsumerGroup {
 
   /**
    * A heartbeat already checked for its form (epoch 0 joins, -1 leaves, > 0 heartbeats).
-   * `topics` is the metadata image's view of topic names.
+   * `topics` is the metadata image's view of topics. Regular expressions are resolved again
+   * here whenever the image's topics changed, so every heartbeat sees created and deleted
+   * topics.
    */
   heartbeat(
     request: ConsumerHeartbeat,
-    options: { readonly nowMs: number; readonly topics: TopicLookup },
+    options: { readonly nowMs: number; readonly topics: TopicCatalog },
     effects: ConsumerGroupEffects,
   ): ConsumerHeartbeatResult {
     if (request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) return this.leave(request);
     const existing = this.membersById.get(request.memberId);
-    const refused = this.checkMember(existing, request);
+    const refused = this.checkMember(existing, request) ?? checkRegex(request);
     if (refused !== null) return refused;
     const member = existing ?? new ConsumerMember(request.memberId);
     const hasSubscriptionChanged = member.update(request);
     this.membersById.set(member.memberId, member);
+    const hasResolutionChanged = this.regexes.refresh(this.subscribedRegexes(), options.topics);
     const signature = subscriptionSignatureOf(this.subscribedTopics(options.topics));
-    if (hasSubscriptionChanged || signature !== this.subscriptionSignature) {
+    const hasChanged = hasSubscriptionChanged || hasResolutionChanged;
+    if (hasChanged || signature !== this.subscriptionSignature) {
       this.subscriptionSignature = signature;
       this.groupEpochValue += 1;
     }
@@ -188,13 +195,32 @@ export class ConsumerGroup {
     );
   }
 
-  /** The names of every topic some member subscribes to. */
+  /**
+   * The names of every topic some member subscribes to, by name or through its regular
+   * expression as last resolved.
+   */
   subscribedTopicNames(): Set<string> {
     const names = new Set<string>();
     for (const member of this.membersById.values()) {
-      for (const name of member.subscribedTopicNames) names.add(name);
+      for (const name of this.memberTopicNames(member)) names.add(name);
     }
     return names;
+  }
+
+  /** What a member subscribes to: its topic names and its regex's topics. */
+  private memberTopicNames(member: ConsumerMember): readonly string[] {
+    const regex = member.subscribedTopicRegex;
+    if (regex === null) return member.subscribedTopicNames;
+    const names = new Set([...member.subscribedTopicNames, ...this.regexes.topicsOf(regex)]);
+    return [...names].sort();
+  }
+
+  private subscribedRegexes(): Set<string> {
+    const regexes = new Set<string>();
+    for (const member of this.membersById.values()) {
+      if (member.subscribedTopicRegex !== null) regexes.add(member.subscribedTopicRegex);
+    }
+    return regexes;
   }
 
   private checkMember(
@@ -238,11 +264,11 @@ export class ConsumerGroup {
     this.groupEpochValue += 1;
   }
 
-  private computeTargets(topics: TopicLookup): void {
+  private computeTargets(topics: TopicCatalog): void {
     const subscribed = new Map(this.subscribedTopics(topics).map((topic) => [topic.name, topic]));
     const members = [...this.membersById.values()].map((member) => ({
       memberId: member.memberId,
-      subscribedTopicNames: member.subscribedTopicNames,
+      subscribedTopicNames: this.memberTopicNames(member),
       previousTarget: this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT,
     }));
     const targets = assign(this.assignorName, { members, topics: subscribed });
@@ -279,14 +305,28 @@ export class ConsumerGroup {
     return atMs;
   }
 
-  private subscribedTopics(topics: TopicLookup): SubscribedTopic[] {
+  private subscribedTopics(topics: TopicCatalog): SubscribedTopic[] {
     const found: SubscribedTopic[] = [];
     for (const name of [...this.subscribedTopicNames()].sort()) {
-      const topic = topics(name);
+      const topic = topics.topic(name);
       if (topic !== undefined) found.push({ name, ...topic });
     }
     return found;
   }
+}
+
+/**
+ * INVALID_REGULAR_EXPRESSION for a regex that does not compile (Kafka's
+ * throwIfRegularExpressionIsInvalid), checked before the member changes.
+ */
+function checkRegex(request: ConsumerHeartbeat): ConsumerHeartbeatResult | null {
+  const regex = request.subscribedTopicRegex;
+  if (regex === null || regex === "") return null;
+  const compiled = compileTopicRegex(regex);
+  if (compiled.kind === "valid") return null;
+  const description = `is not a valid regular expression: ${compiled.description}`;
+  const message = `SubscribedTopicRegex \`${regex}\` ${description}.`;
+  return heartbeatError(ErrorCode.INVALID_REGULAR_EXPRESSION, request, message);
 }
 
 function subscriptionSignatureOf(topics: readonly SubscribedTopic[]): string {

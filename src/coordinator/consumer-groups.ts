@@ -15,13 +15,12 @@ import {
   type ConsumerHeartbeat,
   type ConsumerHeartbeatResult,
 } from "./consumer-group-messages.js";
-import type { TopicLookup } from "./consumer-member.js";
+import type { TopicCatalog } from "./subscribed-regexes.js";
 import { DeadlineHeap } from "./deadline-heap.js";
 
 /** A heartbeat as it arrives, before the checks of its form. */
 export interface ConsumerHeartbeatRequest extends ConsumerHeartbeat {
   readonly instanceId: string | null;
-  readonly subscribedTopicRegex: string | null;
 }
 
 /** What a classic group holds under a group id, if any. */
@@ -48,7 +47,7 @@ export class ConsumerGroups {
   heartbeat(
     groupId: string,
     request: ConsumerHeartbeatRequest,
-    options: { readonly nowMs: number; readonly topics: TopicLookup; classic: ClassicOccupant },
+    options: { readonly nowMs: number; readonly topics: TopicCatalog; classic: ClassicOccupant },
   ): ConsumerHeartbeatResult & { readonly replacedClassic: boolean } {
     const invalid = invalidHeartbeat(groupId, request, this.config.assignors);
     const refuse = (errorCode: number, message: string | null = null) => ({
@@ -123,10 +122,6 @@ function invalidHeartbeat(
   if (groupId === "") return invalid("GroupId can't be empty.");
   if (request.instanceId === "") return invalid("InstanceId can't be empty.");
   if (request.rackId === "") return invalid("RackId can't be empty.");
-  // Kafka's coordinator of this protocol version refuses regular expressions the same way.
-  if (request.subscribedTopicRegex !== null) {
-    return invalid("SubscribedTopicRegex is not supported yet.");
-  }
   const epoch = request.memberEpoch;
   if (epoch > 0 || epoch === LEAVE_GROUP_MEMBER_EPOCH) {
     if (request.memberId === "") return invalid("MemberId can't be empty.");
@@ -137,8 +132,10 @@ function invalidHeartbeat(
     if (request.topicPartitions === null || request.topicPartitions.length > 0) {
       return invalid("TopicPartitions must be empty when (re-)joining.");
     }
-    if (request.subscribedTopicNames === null || request.subscribedTopicNames.length === 0) {
-      return invalid("SubscribedTopicNames must be set in first request.");
+    const hasNames = (request.subscribedTopicNames?.length ?? 0) > 0;
+    const hasRegex = (request.subscribedTopicRegex ?? "") !== "";
+    if (!hasNames && !hasRegex) {
+      return invalid("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
     }
   } else if (epoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
     if (request.memberId === "") return invalid("MemberId can't be empty.");

@@ -12,11 +12,6 @@ import {
   type Reconciliation,
 } from "./current-assignment.js";
 
-/** The metadata image's view of a topic name: its id and partition count, if it exists. */
-export type TopicLookup = (
-  name: string,
-) => { readonly topicId: string; readonly partitionCount: number } | undefined;
-
 export class ConsumerMember {
   clientId = "";
   clientHost = "";
@@ -24,6 +19,8 @@ export class ConsumerMember {
   rebalanceTimeoutMs = 0;
   serverAssignor: string | null = null;
   subscribedTopicNames: readonly string[] = [];
+  /** The member's regular expression subscription (v1 of the heartbeat), or null. */
+  subscribedTopicRegex: string | null = null;
   sessionDeadlineMs = 0;
   /** Set while the member must revoke partitions: it is fenced if still in that epoch then. */
   rebalanceDeadline: { readonly atMs: number; readonly memberEpoch: number } | null = null;
@@ -58,6 +55,12 @@ export class ConsumerMember {
       hasChanged = names.join("\u0000") !== this.subscribedTopicNames.join("\u0000");
       this.subscribedTopicNames = names;
     }
+    if (request.subscribedTopicRegex !== null) {
+      // An empty regex clears it, as Kafka's member update reads it.
+      const regex = request.subscribedTopicRegex === "" ? null : request.subscribedTopicRegex;
+      if (regex !== this.subscribedTopicRegex) hasChanged = true;
+      this.subscribedTopicRegex = regex;
+    }
     if (request.serverAssignor !== null && request.serverAssignor !== this.serverAssignor) {
       this.serverAssignor = request.serverAssignor;
       hasChanged = true;
@@ -81,6 +84,7 @@ export class ConsumerMember {
       clientId: this.clientId,
       clientHost: this.clientHost,
       subscribedTopicNames: this.subscribedTopicNames,
+      subscribedTopicRegex: this.subscribedTopicRegex,
       assignment: this.reconciliationValue.assigned,
       targetAssignment,
       state: this.reconciliationValue.state,

@@ -17,7 +17,7 @@
 import { ErrorCode } from "../common/index.js";
 import { randomUuidBase64, randomUuidText } from "./member-ids.js";
 import { heartbeatError, type ConsumerHeartbeatResult } from "./consumer-group-messages.js";
-import type { TopicLookup } from "./consumer-member.js";
+import type { TopicCatalog } from "./subscribed-regexes.js";
 import type { ConsumerHeartbeatRequest } from "./consumer-groups.js";
 import type { Clock, Logger, Random, Timer, Timers } from "../ports/index.js";
 import type { Partition, ReplicaManager } from "../replication/index.js";
@@ -148,7 +148,7 @@ export class GroupCoordinator {
   consumerHeartbeat(
     groupId: string,
     request: ConsumerHeartbeatRequest,
-    topics: TopicLookup,
+    topics: TopicCatalog,
   ): ConsumerHeartbeatResult {
     const refused = this.errorCodeFor(groupId);
     if (refused !== ErrorCode.NONE) return heartbeatError(refused, request);
