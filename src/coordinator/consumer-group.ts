@@ -19,6 +19,7 @@ import { ErrorCode } from "../common/index.js";
 import { assign, type AssignorName, type SubscribedTopic } from "./assignors.js";
 import { ConsumerMember } from "./consumer-member.js";
 import { SubscribedRegexes, type TopicCatalog } from "./subscribed-regexes.js";
+import type { PersistedConsumerGroup } from "./consumer-group-records.js";
 import { compileTopicRegex } from "./topic-regex.js";
 import { PartitionOwners } from "./partition-owners.js";
 import {
@@ -68,12 +69,49 @@ export class ConsumerGroup {
   private readonly targets = new Map<string, Assignment>();
   private readonly owners = new PartitionOwners();
   private subscriptionSignature = "";
+  private subscribedTopicsValue: readonly SubscribedTopic[] = [];
   private readonly regexes = new SubscribedRegexes();
 
   constructor(
     readonly groupId: string,
     private readonly config: ConsumerGroupConfig,
   ) {}
+
+  /**
+   * A group as its records hold it, after a load of its offsets partition (the caller
+   * starts its members' sessions). Its regexes are resolved at the next heartbeat; the
+   * subscribed topics it was assigned with tell whether that changes anything.
+   */
+  static restore(
+    groupId: string,
+    config: ConsumerGroupConfig,
+    persisted: PersistedConsumerGroup,
+  ): ConsumerGroup {
+    const group = new ConsumerGroup(groupId, config);
+    group.groupEpochValue = persisted.groupEpoch;
+    group.assignmentEpochValue = persisted.assignmentEpoch;
+    group.subscribedTopicsValue = persisted.subscribedTopics;
+    group.subscriptionSignature = subscriptionSignatureOf(persisted.subscribedTopics);
+    for (const persistedMember of persisted.members) {
+      const member = ConsumerMember.restore(persistedMember);
+      group.membersById.set(member.memberId, member);
+      group.targets.set(member.memberId, persistedMember.target);
+      group.owners.claim(member.memberId, member.reconciliation);
+    }
+    return group;
+  }
+
+  /** The group as its records hold it. */
+  persisted(): PersistedConsumerGroup {
+    return {
+      groupEpoch: this.groupEpochValue,
+      assignmentEpoch: this.assignmentEpochValue,
+      subscribedTopics: this.subscribedTopicsValue,
+      members: [...this.membersById.values()].map((member) =>
+        member.persisted(this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT),
+      ),
+    };
+  }
 
   get groupEpoch(): number {
     return this.groupEpochValue;
@@ -132,10 +170,12 @@ export class ConsumerGroup {
     const hasSubscriptionChanged = member.update(request);
     this.membersById.set(member.memberId, member);
     const hasResolutionChanged = this.regexes.refresh(this.subscribedRegexes(), options.topics);
-    const signature = subscriptionSignatureOf(this.subscribedTopics(options.topics));
+    const subscribedTopics = this.subscribedTopics(options.topics);
+    const signature = subscriptionSignatureOf(subscribedTopics);
     const hasChanged = hasSubscriptionChanged || hasResolutionChanged;
     if (hasChanged || signature !== this.subscriptionSignature) {
       this.subscriptionSignature = signature;
+      this.subscribedTopicsValue = subscribedTopics;
       this.groupEpochValue += 1;
     }
     if (this.groupEpochValue > this.assignmentEpochValue) this.computeTargets(options.topics);

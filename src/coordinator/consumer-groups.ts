@@ -16,6 +16,7 @@ import {
   type ConsumerHeartbeatResult,
 } from "./consumer-group-messages.js";
 import type { TopicCatalog } from "./subscribed-regexes.js";
+import type { PersistedConsumerGroup } from "./consumer-group-records.js";
 import { DeadlineHeap } from "./deadline-heap.js";
 
 /** A heartbeat as it arrives, before the checks of its form. */
@@ -29,6 +30,8 @@ export type ClassicOccupant = "none" | "empty" | "members";
 export class ConsumerGroups {
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly deadlines = new DeadlineHeap<string>();
+  /** Groups whose members a deadline fenced since `takeTimerChanges`, to be written. */
+  private readonly changedByTimers = new Set<string>();
 
   constructor(readonly config: ConsumerGroupConfig) {}
 
@@ -82,9 +85,34 @@ export class ConsumerGroups {
     for (const groupId of due) {
       const group = this.groups.get(groupId);
       if (group === undefined) continue;
-      group.onDeadline(nowMs);
+      if (group.onDeadline(nowMs)) this.changedByTimers.add(groupId);
       this.maybeForget(group);
     }
+  }
+
+  /** The ids of the groups deadlines changed since the last call. */
+  takeTimerChanges(): string[] {
+    const changed = [...this.changedByTimers];
+    this.changedByTimers.clear();
+    return changed;
+  }
+
+  /**
+   * Adds a group rebuilt from the log (Kafka's onLoaded): each member's session starts now,
+   * and one that must revoke partitions gets its rebalance timeout again.
+   */
+  restore(groupId: string, persisted: PersistedConsumerGroup, nowMs: number): ConsumerGroup {
+    const group = ConsumerGroup.restore(groupId, this.config, persisted);
+    for (const member of group.members.values()) {
+      member.sessionDeadlineMs = nowMs + this.config.sessionTimeoutMs;
+      this.deadlines.push(member.sessionDeadlineMs, groupId);
+      const { state, memberEpoch } = member.reconciliation;
+      if (state !== "unrevokedPartitions") continue;
+      member.rebalanceDeadline = { atMs: nowMs + member.rebalanceTimeoutMs, memberEpoch };
+      this.deadlines.push(member.rebalanceDeadline.atMs, groupId);
+    }
+    this.groups.set(groupId, group);
+    return group;
   }
 
   nextDeadlineMs(): number | undefined {

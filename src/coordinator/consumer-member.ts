@@ -4,6 +4,7 @@
  * Fields a heartbeat leaves out (null, or -1 for the rebalance timeout) keep their value.
  */
 import type { ConsumerHeartbeat, ConsumerMemberDescription } from "./consumer-group-messages.js";
+import type { PersistedMember } from "./consumer-group-records.js";
 import {
   EMPTY_ASSIGNMENT,
   reconcile,
@@ -33,6 +34,36 @@ export class ConsumerMember {
   };
 
   constructor(readonly memberId: string) {}
+
+  /** A member as the log holds it (its target assignment is the group's). */
+  static restore(persisted: PersistedMember): ConsumerMember {
+    const member = new ConsumerMember(persisted.memberId);
+    member.clientId = persisted.clientId;
+    member.clientHost = persisted.clientHost;
+    member.rackId = persisted.rackId;
+    member.rebalanceTimeoutMs = persisted.rebalanceTimeoutMs;
+    member.serverAssignor = persisted.serverAssignor;
+    member.subscribedTopicNames = [...persisted.subscribedTopicNames].sort();
+    member.subscribedTopicRegex = persisted.subscribedTopicRegex;
+    member.reconciliationValue = persisted.reconciliation;
+    return member;
+  }
+
+  /** The member as its records hold it, with the group's target for it. */
+  persisted(target: Assignment): PersistedMember {
+    return {
+      memberId: this.memberId,
+      rackId: this.rackId,
+      clientId: this.clientId,
+      clientHost: this.clientHost,
+      subscribedTopicNames: this.subscribedTopicNames,
+      subscribedTopicRegex: this.subscribedTopicRegex,
+      rebalanceTimeoutMs: this.rebalanceTimeoutMs,
+      serverAssignor: this.serverAssignor,
+      target,
+      reconciliation: this.reconciliationValue,
+    };
+  }
 
   get reconciliation(): Reconciliation {
     return this.reconciliationValue;

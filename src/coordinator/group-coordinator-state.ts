@@ -197,12 +197,11 @@ export class GroupCoordinatorState {
     this.store.replay(record.key, record.value);
   }
 
-  /** Makes an Empty group for each of `groupIds` that has offsets but no group, as Kafka does. */
+  /** Makes an Empty classic group for each of `groupIds` that has offsets but no group. */
   ensureGroupsWithOffsets(groupIds: Iterable<string>, nowMs: number): void {
     for (const groupId of groupIds) {
-      if (this.store.hasOffsets(groupId) && !this.groups.has(groupId)) {
-        this.createGroup(groupId, nowMs);
-      }
+      if (!this.store.hasOffsets(groupId) || this.consumer.group(groupId) !== undefined) continue;
+      if (!this.groups.has(groupId)) this.createGroup(groupId, nowMs);
     }
   }
 

@@ -34,8 +34,8 @@ export class SubscribedRegexes {
 
   /**
    * Resolves each of `regexes` not yet resolved against this catalog version, and forgets the
-   * ones no member uses any more; whether the topics of any used regex changed. Every regex
-   * here was checked by compileTopicRegex when a member brought it.
+   * ones no member uses any more; whether the topics of a regex resolved before changed.
+   * Every regex here was checked by compileTopicRegex when a member brought it.
    */
   refresh(regexes: ReadonlySet<string>, catalog: TopicCatalog): boolean {
     let hasChanged = false;
@@ -46,7 +46,9 @@ export class SubscribedRegexes {
       const previous = this.resolved.get(regex);
       if (previous?.version === catalog.version) continue;
       const topics = resolve(regex, catalog);
-      if (previous === undefined || !sameTopics(previous.topics, topics)) hasChanged = true;
+      // A regex first resolved here was brought by a member (whose change already counts) or
+      // by a group rebuilt from the log, whose assignment already reflects it.
+      if (previous !== undefined && !sameTopics(previous.topics, topics)) hasChanged = true;
       this.resolved.set(regex, { version: catalog.version, topics });
     }
     return hasChanged;

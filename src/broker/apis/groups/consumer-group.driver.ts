@@ -24,8 +24,8 @@ export function consumerGroupHeartbeatHandler(
 ): ApiHandler<typeof ApiKey.ConsumerGroupHeartbeat> {
   return defineHandler(ApiKey.ConsumerGroupHeartbeat, {
     ...CONSUMER_GROUP_HEARTBEAT_VERSIONS,
-    handle: (request, context) => {
-      const result = coordinator.consumerHeartbeat(
+    handle: async (request, context) => {
+      const result = await coordinator.consumerHeartbeat(
         request.groupId,
         {
           memberId: request.memberId,
