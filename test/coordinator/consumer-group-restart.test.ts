@@ -120,3 +120,24 @@ test("a member that left and a deleted group stay gone after a restart", async (
   assert.equal((await describe(third))["errorCode"], ErrorCode.GROUP_ID_NOT_FOUND);
   await third.close();
 });
+
+test("members fenced when their sessions end are written as gone", async () => {
+  const harness = new LogHarness(98);
+  const first = await GroupBroker.open(harness, { hasOffsetsTopic: true });
+  await first.untilLoaded("cg");
+  await stableGroupOfTwo(first);
+  // No heartbeat for longer than group.consumer.session.timeout.ms (45 s): both are fenced.
+  const { timers } = harness.node;
+  await harness.run(new Promise<void>((resolve) => timers.schedule(46_000, resolve)));
+  const fenced = await describe(first);
+  assert.equal(fenced["groupState"], "Empty");
+  await first.close();
+
+  const second = await GroupBroker.open(harness, { hasOffsetsTopic: true });
+  await second.untilLoaded("cg");
+  const described = await describe(second);
+  assert.equal(described["groupState"], "Empty");
+  assert.equal(described["groupEpoch"], fenced["groupEpoch"]);
+  assert.deepEqual(described["members"], []);
+  await second.close();
+});
