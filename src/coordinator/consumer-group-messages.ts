@@ -17,6 +17,8 @@ export interface ConsumerHeartbeat {
   /** The member id; a joining member's is chosen by the coordinator before this call. */
   readonly memberId: string;
   readonly memberEpoch: number;
+  /** A static member's `group.instance.id` (KIP-345 in KIP-848 groups); null when dynamic. */
+  readonly instanceId: string | null;
   readonly rackId: string | null;
   /** -1 when not sent. */
   readonly rebalanceTimeoutMs: number;
@@ -42,6 +44,7 @@ export interface ConsumerHeartbeatResult {
 /** A member of a consumer group as ConsumerGroupDescribe shows it. */
 export interface ConsumerMemberDescription {
   readonly memberId: string;
+  readonly instanceId: string | null;
   readonly rackId: string | null;
   readonly memberEpoch: number;
   readonly clientId: string;

@@ -20,6 +20,7 @@ import type { Assignment, MemberState, Reconciliation } from "./current-assignme
 /** One member as its three records hold it. */
 export interface PersistedMember {
   readonly memberId: string;
+  readonly instanceId: string | null;
   readonly rackId: string | null;
   readonly clientId: string;
   readonly clientHost: string;
@@ -82,7 +83,7 @@ export function consumerGroupEntries(
   };
   for (const member of group.members) {
     put("ConsumerGroupMemberMetadata", member.memberId, {
-      instanceId: null,
+      instanceId: member.instanceId,
       rackId: member.rackId,
       clientId: member.clientId,
       clientHost: member.clientHost,
@@ -206,6 +207,7 @@ function rebuildMember(
   );
   return {
     memberId,
+    instanceId: metadata["instanceId"] as string | null,
     rackId: metadata["rackId"] as string | null,
     clientId: metadata["clientId"] as string,
     clientHost: metadata["clientHost"] as string,

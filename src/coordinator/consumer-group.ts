@@ -25,6 +25,7 @@ import { PartitionOwners } from "./partition-owners.js";
 import {
   heartbeatError,
   LEAVE_GROUP_MEMBER_EPOCH,
+  LEAVE_GROUP_STATIC_MEMBER_EPOCH,
   type ConsumerHeartbeat,
   type ConsumerHeartbeatResult,
   type ConsumerMemberDescription,
@@ -162,8 +163,13 @@ export class ConsumerGroup {
     options: { readonly nowMs: number; readonly topics: TopicCatalog },
     effects: ConsumerGroupEffects,
   ): ConsumerHeartbeatResult {
-    if (request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) return this.leave(request);
-    const existing = this.membersById.get(request.memberId);
+    const isLeave =
+      request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH ||
+      request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+    if (isLeave) return this.leave(request);
+    const found = this.findMember(request);
+    if (found.kind === "refused") return found.result;
+    const existing = found.member;
     const refused = this.checkMember(existing, request) ?? checkRegex(request);
     if (refused !== null) return refused;
     const member = existing ?? new ConsumerMember(request.memberId);
@@ -289,11 +295,76 @@ export class ConsumerGroup {
     return null;
   }
 
+  /**
+   * The member a heartbeat is for (Kafka's getOrMaybeSubscribeStaticConsumerGroupMember): by
+   * member id, or for a static member by instance id. A static member joining (epoch 0) while
+   * its instance id's holder left temporarily (epoch -2) replaces it under its new member id;
+   * while the holder is still in the group it is UNRELEASED_INSTANCE_ID. Otherwise the instance
+   * id must be known (UNKNOWN_MEMBER_ID) and held by this member id (FENCED_INSTANCE_ID).
+   */
+  private findMember(
+    request: ConsumerHeartbeat,
+  ):
+    | { kind: "found"; member: ConsumerMember | undefined }
+    | { kind: "refused"; result: ConsumerHeartbeatResult } {
+    const byId = this.membersById.get(request.memberId);
+    const { instanceId } = request;
+    if (instanceId === null) return { kind: "found", member: byId };
+    const refuse = (errorCode: number, message: string) => ({
+      kind: "refused" as const,
+      result: heartbeatError(errorCode, request, message),
+    });
+    const holder = [...this.membersById.values()].find((m) => m.instanceId === instanceId);
+    const named = `Static member ${request.memberId} with instance id ${instanceId}`;
+    if (request.memberEpoch === 0 && holder !== undefined) {
+      const hasLeft = holder.reconciliation.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+      if (!hasLeft && holder.memberId !== request.memberId) {
+        const owner = `the instance id is owned by ${holder.memberId} member`;
+        const message = `${named} cannot join the group because ${owner}.`;
+        return refuse(ErrorCode.UNRELEASED_INSTANCE_ID, message);
+      }
+      if (hasLeft) return { kind: "found", member: this.replaceStaticMember(holder, request) };
+    }
+    if (request.memberEpoch === 0) return { kind: "found", member: holder };
+    if (holder === undefined) {
+      return refuse(ErrorCode.UNKNOWN_MEMBER_ID, `Instance id ${instanceId} is unknown.`);
+    }
+    if (holder.memberId !== request.memberId) {
+      const fencedBy = `was fenced by member ${holder.memberId}`;
+      return refuse(ErrorCode.FENCED_INSTANCE_ID, `${named} ${fencedBy}.`);
+    }
+    return { kind: "found", member: holder };
+  }
+
+  /** Puts a new incarnation of a static member in the place of the one that left. */
+  private replaceStaticMember(holder: ConsumerMember, request: ConsumerHeartbeat): ConsumerMember {
+    const replacement = holder.replacedBy(request.memberId);
+    const target = this.targets.get(holder.memberId) ?? EMPTY_ASSIGNMENT;
+    this.owners.release(holder.memberId, holder.reconciliation);
+    this.membersById.delete(holder.memberId);
+    this.targets.delete(holder.memberId);
+    this.membersById.set(replacement.memberId, replacement);
+    this.targets.set(replacement.memberId, target);
+    this.owners.claim(replacement.memberId, replacement.reconciliation);
+    return replacement;
+  }
+
+  /**
+   * Epoch -1 removes the member; -2 is a static member's temporary leave, which keeps it (and
+   * its partitions) until it rejoins or its session ends.
+   */
   private leave(request: ConsumerHeartbeat): ConsumerHeartbeatResult {
-    const member = this.membersById.get(request.memberId);
+    const found = this.findMember({ ...request, memberEpoch: LEAVE_GROUP_MEMBER_EPOCH });
+    if (found.kind === "refused") return found.result;
+    const member = found.member;
     if (member === undefined) return heartbeatError(ErrorCode.UNKNOWN_MEMBER_ID, request);
+    const left = { ...heartbeatError(ErrorCode.NONE, request), memberEpoch: request.memberEpoch };
+    if (request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+      member.leaveTemporarily(LEAVE_GROUP_STATIC_MEMBER_EPOCH);
+      return left;
+    }
     this.fence(member);
-    return { ...heartbeatError(ErrorCode.NONE, request), memberEpoch: LEAVE_GROUP_MEMBER_EPOCH };
+    return left;
   }
 
   /** Removes a member and what it owns; the others are reassigned at the next heartbeat. */

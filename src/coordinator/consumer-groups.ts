@@ -20,9 +20,7 @@ import type { PersistedConsumerGroup } from "./consumer-group-records.js";
 import { DeadlineHeap } from "./deadline-heap.js";
 
 /** A heartbeat as it arrives, before the checks of its form. */
-export interface ConsumerHeartbeatRequest extends ConsumerHeartbeat {
-  readonly instanceId: string | null;
-}
+export type ConsumerHeartbeatRequest = ConsumerHeartbeat;
 
 /** What a classic group holds under a group id, if any. */
 export type ClassicOccupant = "none" | "empty" | "members";
@@ -58,9 +56,6 @@ export class ConsumerGroups {
       replacedClassic: false,
     });
     if (invalid !== null) return refuse(invalid.errorCode, invalid.message);
-    if (request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH || request.instanceId !== null) {
-      return refuse(ErrorCode.UNSUPPORTED_VERSION, "Static members are not supported.");
-    }
     let group = this.groups.get(groupId);
     let replacedClassic = false;
     if (group === undefined) {

@@ -17,6 +17,8 @@ export class ConsumerMember {
   clientId = "";
   clientHost = "";
   rackId: string | null = null;
+  /** Set once by the heartbeat that made a static member. */
+  instanceId: string | null = null;
   rebalanceTimeoutMs = 0;
   serverAssignor: string | null = null;
   subscribedTopicNames: readonly string[] = [];
@@ -41,6 +43,7 @@ export class ConsumerMember {
     member.clientId = persisted.clientId;
     member.clientHost = persisted.clientHost;
     member.rackId = persisted.rackId;
+    member.instanceId = persisted.instanceId;
     member.rebalanceTimeoutMs = persisted.rebalanceTimeoutMs;
     member.serverAssignor = persisted.serverAssignor;
     member.subscribedTopicNames = [...persisted.subscribedTopicNames].sort();
@@ -54,6 +57,7 @@ export class ConsumerMember {
     return {
       memberId: this.memberId,
       rackId: this.rackId,
+      instanceId: this.instanceId,
       clientId: this.clientId,
       clientHost: this.clientHost,
       subscribedTopicNames: this.subscribedTopicNames,
@@ -79,6 +83,7 @@ export class ConsumerMember {
     this.clientId = request.clientId;
     this.clientHost = request.clientHost;
     if (request.rackId !== null) this.rackId = request.rackId;
+    if (request.instanceId !== null) this.instanceId = request.instanceId;
     if (request.rebalanceTimeoutMs !== -1) this.rebalanceTimeoutMs = request.rebalanceTimeoutMs;
     let hasChanged = false;
     if (request.subscribedTopicNames !== null) {
@@ -99,6 +104,31 @@ export class ConsumerMember {
     return hasChanged;
   }
 
+  /**
+   * The member that takes this static member's place under a new member id (Kafka's
+   * rejoining static member): the same subscription and assignment, at member epoch 0.
+   */
+  replacedBy(memberId: string): ConsumerMember {
+    const replacement = ConsumerMember.restore({
+      ...this.persisted(EMPTY_ASSIGNMENT),
+      memberId,
+      reconciliation: { ...this.reconciliationValue, memberEpoch: 0, previousMemberEpoch: 0 },
+    });
+    replacement.sessionDeadlineMs = this.sessionDeadlineMs;
+    return replacement;
+  }
+
+  /** A static member's temporary leave (epoch -2): it keeps its assignment, revokes nothing. */
+  leaveTemporarily(memberEpoch: number): void {
+    const { reconciliationValue } = this;
+    this.reconciliationValue = {
+      ...reconciliationValue,
+      memberEpoch,
+      pendingRevocation: EMPTY_ASSIGNMENT,
+    };
+    this.rebalanceDeadline = null;
+  }
+
   /** One reconciliation step towards the target; whether anything changed. */
   reconcile(input: ReconcileInput): boolean {
     const next = reconcile(this.reconciliationValue, input);
@@ -110,6 +140,7 @@ export class ConsumerMember {
   describe(targetAssignment: Assignment): ConsumerMemberDescription {
     return {
       memberId: this.memberId,
+      instanceId: this.instanceId,
       rackId: this.rackId,
       memberEpoch: this.reconciliationValue.memberEpoch,
       clientId: this.clientId,

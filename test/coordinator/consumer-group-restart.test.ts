@@ -141,3 +141,28 @@ test("members fenced when their sessions end are written as gone", async () => {
   assert.deepEqual(described["members"], []);
   await second.close();
 });
+
+test("a static member that left for a restart gets its partitions back after it", async () => {
+  const harness = new LogHarness(99);
+  const first = await GroupBroker.open(harness, { hasOffsetsTopic: true });
+  await first.untilLoaded("cg");
+  const join = { ...CONSUMER_GROUP_JOIN, instanceId: "instance-1" };
+  const joined = await first.call(CONSUMER_GROUP_HEARTBEAT, 1, join);
+  assert.deepEqual(partitionsOf(joined), [0, 1]);
+  const left = await first.call(CONSUMER_GROUP_HEARTBEAT, 1, {
+    ...join,
+    memberId: joined["memberId"],
+    memberEpoch: -2,
+  });
+  assert.equal(left["memberEpoch"], -2);
+  await first.close();
+
+  const second = await GroupBroker.open(harness, { hasOffsetsTopic: true });
+  await second.untilLoaded("cg");
+  assert.equal(at(await describe(second), "members", 0, "instanceId"), "instance-1");
+  const rejoined = await second.call(CONSUMER_GROUP_HEARTBEAT, 1, join);
+  assert.equal(rejoined["errorCode"], ErrorCode.NONE);
+  assert.equal(rejoined["memberEpoch"], 1, "no rebalance: the group epoch stays");
+  assert.deepEqual(partitionsOf(rejoined), [0, 1]);
+  await second.close();
+});

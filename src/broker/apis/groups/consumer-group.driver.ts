@@ -101,7 +101,7 @@ function describe(group: ConsumerGroup, metadataCache: MetadataCache) {
     assignorName: group.assignorName,
     members: group.describeMembers().map((member) => ({
       memberId: member.memberId,
-      instanceId: null,
+      instanceId: member.instanceId,
       rackId: member.rackId,
       memberEpoch: member.memberEpoch,
       clientId: member.clientId,
