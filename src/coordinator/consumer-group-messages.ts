@@ -17,10 +17,14 @@ export interface ConsumerHeartbeat {
   /** The member id; a joining member's is chosen by the coordinator before this call. */
   readonly memberId: string;
   readonly memberEpoch: number;
+  /** A static member's `group.instance.id` (KIP-345 in KIP-848 groups); null when dynamic. */
+  readonly instanceId: string | null;
   readonly rackId: string | null;
   /** -1 when not sent. */
   readonly rebalanceTimeoutMs: number;
   readonly subscribedTopicNames: readonly string[] | null;
+  /** v1 and later; "" clears the member's regex. */
+  readonly subscribedTopicRegex: string | null;
   readonly serverAssignor: string | null;
   readonly topicPartitions: readonly OwnedPartitions[] | null;
   readonly clientId: string;
@@ -40,11 +44,13 @@ export interface ConsumerHeartbeatResult {
 /** A member of a consumer group as ConsumerGroupDescribe shows it. */
 export interface ConsumerMemberDescription {
   readonly memberId: string;
+  readonly instanceId: string | null;
   readonly rackId: string | null;
   readonly memberEpoch: number;
   readonly clientId: string;
   readonly clientHost: string;
   readonly subscribedTopicNames: readonly string[];
+  readonly subscribedTopicRegex: string | null;
   readonly assignment: Assignment;
   readonly targetAssignment: Assignment;
   readonly state: MemberState;

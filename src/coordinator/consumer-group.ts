@@ -17,11 +17,15 @@
  */
 import { ErrorCode } from "../common/index.js";
 import { assign, type AssignorName, type SubscribedTopic } from "./assignors.js";
-import { ConsumerMember, type TopicLookup } from "./consumer-member.js";
+import { ConsumerMember } from "./consumer-member.js";
+import { SubscribedRegexes, type TopicCatalog } from "./subscribed-regexes.js";
+import type { PersistedConsumerGroup } from "./consumer-group-records.js";
+import { compileTopicRegex } from "./topic-regex.js";
 import { PartitionOwners } from "./partition-owners.js";
 import {
   heartbeatError,
   LEAVE_GROUP_MEMBER_EPOCH,
+  LEAVE_GROUP_STATIC_MEMBER_EPOCH,
   type ConsumerHeartbeat,
   type ConsumerHeartbeatResult,
   type ConsumerMemberDescription,
@@ -66,11 +70,49 @@ export class ConsumerGroup {
   private readonly targets = new Map<string, Assignment>();
   private readonly owners = new PartitionOwners();
   private subscriptionSignature = "";
+  private subscribedTopicsValue: readonly SubscribedTopic[] = [];
+  private readonly regexes = new SubscribedRegexes();
 
   constructor(
     readonly groupId: string,
     private readonly config: ConsumerGroupConfig,
   ) {}
+
+  /**
+   * A group as its records hold it, after a load of its offsets partition (the caller
+   * starts its members' sessions). Its regexes are resolved at the next heartbeat; the
+   * subscribed topics it was assigned with tell whether that changes anything.
+   */
+  static restore(
+    groupId: string,
+    config: ConsumerGroupConfig,
+    persisted: PersistedConsumerGroup,
+  ): ConsumerGroup {
+    const group = new ConsumerGroup(groupId, config);
+    group.groupEpochValue = persisted.groupEpoch;
+    group.assignmentEpochValue = persisted.assignmentEpoch;
+    group.subscribedTopicsValue = persisted.subscribedTopics;
+    group.subscriptionSignature = subscriptionSignatureOf(persisted.subscribedTopics);
+    for (const persistedMember of persisted.members) {
+      const member = ConsumerMember.restore(persistedMember);
+      group.membersById.set(member.memberId, member);
+      group.targets.set(member.memberId, persistedMember.target);
+      group.owners.claim(member.memberId, member.reconciliation);
+    }
+    return group;
+  }
+
+  /** The group as its records hold it. */
+  persisted(): PersistedConsumerGroup {
+    return {
+      groupEpoch: this.groupEpochValue,
+      assignmentEpoch: this.assignmentEpochValue,
+      subscribedTopics: this.subscribedTopicsValue,
+      members: [...this.membersById.values()].map((member) =>
+        member.persisted(this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT),
+      ),
+    };
+  }
 
   get groupEpoch(): number {
     return this.groupEpochValue;
@@ -112,23 +154,34 @@ export class ConsumerGroup {
 
   /**
    * A heartbeat already checked for its form (epoch 0 joins, -1 leaves, > 0 heartbeats).
-   * `topics` is the metadata image's view of topic names.
+   * `topics` is the metadata image's view of topics. Regular expressions are resolved again
+   * here whenever the image's topics changed, so every heartbeat sees created and deleted
+   * topics.
    */
   heartbeat(
     request: ConsumerHeartbeat,
-    options: { readonly nowMs: number; readonly topics: TopicLookup },
+    options: { readonly nowMs: number; readonly topics: TopicCatalog },
     effects: ConsumerGroupEffects,
   ): ConsumerHeartbeatResult {
-    if (request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) return this.leave(request);
-    const existing = this.membersById.get(request.memberId);
-    const refused = this.checkMember(existing, request);
+    const isLeave =
+      request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH ||
+      request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+    if (isLeave) return this.leave(request);
+    const found = this.findMember(request);
+    if (found.kind === "refused") return found.result;
+    const existing = found.member;
+    const refused = this.checkMember(existing, request) ?? checkRegex(request);
     if (refused !== null) return refused;
     const member = existing ?? new ConsumerMember(request.memberId);
     const hasSubscriptionChanged = member.update(request);
     this.membersById.set(member.memberId, member);
-    const signature = subscriptionSignatureOf(this.subscribedTopics(options.topics));
-    if (hasSubscriptionChanged || signature !== this.subscriptionSignature) {
+    const hasResolutionChanged = this.regexes.refresh(this.subscribedRegexes(), options.topics);
+    const subscribedTopics = this.subscribedTopics(options.topics);
+    const signature = subscriptionSignatureOf(subscribedTopics);
+    const hasChanged = hasSubscriptionChanged || hasResolutionChanged;
+    if (hasChanged || signature !== this.subscriptionSignature) {
       this.subscriptionSignature = signature;
+      this.subscribedTopicsValue = subscribedTopics;
       this.groupEpochValue += 1;
     }
     if (this.groupEpochValue > this.assignmentEpochValue) this.computeTargets(options.topics);
@@ -188,13 +241,32 @@ export class ConsumerGroup {
     );
   }
 
-  /** The names of every topic some member subscribes to. */
+  /**
+   * The names of every topic some member subscribes to, by name or through its regular
+   * expression as last resolved.
+   */
   subscribedTopicNames(): Set<string> {
     const names = new Set<string>();
     for (const member of this.membersById.values()) {
-      for (const name of member.subscribedTopicNames) names.add(name);
+      for (const name of this.memberTopicNames(member)) names.add(name);
     }
     return names;
+  }
+
+  /** What a member subscribes to: its topic names and its regex's topics. */
+  private memberTopicNames(member: ConsumerMember): readonly string[] {
+    const regex = member.subscribedTopicRegex;
+    if (regex === null) return member.subscribedTopicNames;
+    const names = new Set([...member.subscribedTopicNames, ...this.regexes.topicsOf(regex)]);
+    return [...names].sort();
+  }
+
+  private subscribedRegexes(): Set<string> {
+    const regexes = new Set<string>();
+    for (const member of this.membersById.values()) {
+      if (member.subscribedTopicRegex !== null) regexes.add(member.subscribedTopicRegex);
+    }
+    return regexes;
   }
 
   private checkMember(
@@ -223,11 +295,76 @@ export class ConsumerGroup {
     return null;
   }
 
+  /**
+   * The member a heartbeat is for (Kafka's getOrMaybeSubscribeStaticConsumerGroupMember): by
+   * member id, or for a static member by instance id. A static member joining (epoch 0) while
+   * its instance id's holder left temporarily (epoch -2) replaces it under its new member id;
+   * while the holder is still in the group it is UNRELEASED_INSTANCE_ID. Otherwise the instance
+   * id must be known (UNKNOWN_MEMBER_ID) and held by this member id (FENCED_INSTANCE_ID).
+   */
+  private findMember(
+    request: ConsumerHeartbeat,
+  ):
+    | { kind: "found"; member: ConsumerMember | undefined }
+    | { kind: "refused"; result: ConsumerHeartbeatResult } {
+    const byId = this.membersById.get(request.memberId);
+    const { instanceId } = request;
+    if (instanceId === null) return { kind: "found", member: byId };
+    const refuse = (errorCode: number, message: string) => ({
+      kind: "refused" as const,
+      result: heartbeatError(errorCode, request, message),
+    });
+    const holder = [...this.membersById.values()].find((m) => m.instanceId === instanceId);
+    const named = `Static member ${request.memberId} with instance id ${instanceId}`;
+    if (request.memberEpoch === 0 && holder !== undefined) {
+      const hasLeft = holder.reconciliation.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+      if (!hasLeft && holder.memberId !== request.memberId) {
+        const owner = `the instance id is owned by ${holder.memberId} member`;
+        const message = `${named} cannot join the group because ${owner}.`;
+        return refuse(ErrorCode.UNRELEASED_INSTANCE_ID, message);
+      }
+      if (hasLeft) return { kind: "found", member: this.replaceStaticMember(holder, request) };
+    }
+    if (request.memberEpoch === 0) return { kind: "found", member: holder };
+    if (holder === undefined) {
+      return refuse(ErrorCode.UNKNOWN_MEMBER_ID, `Instance id ${instanceId} is unknown.`);
+    }
+    if (holder.memberId !== request.memberId) {
+      const fencedBy = `was fenced by member ${holder.memberId}`;
+      return refuse(ErrorCode.FENCED_INSTANCE_ID, `${named} ${fencedBy}.`);
+    }
+    return { kind: "found", member: holder };
+  }
+
+  /** Puts a new incarnation of a static member in the place of the one that left. */
+  private replaceStaticMember(holder: ConsumerMember, request: ConsumerHeartbeat): ConsumerMember {
+    const replacement = holder.replacedBy(request.memberId);
+    const target = this.targets.get(holder.memberId) ?? EMPTY_ASSIGNMENT;
+    this.owners.release(holder.memberId, holder.reconciliation);
+    this.membersById.delete(holder.memberId);
+    this.targets.delete(holder.memberId);
+    this.membersById.set(replacement.memberId, replacement);
+    this.targets.set(replacement.memberId, target);
+    this.owners.claim(replacement.memberId, replacement.reconciliation);
+    return replacement;
+  }
+
+  /**
+   * Epoch -1 removes the member; -2 is a static member's temporary leave, which keeps it (and
+   * its partitions) until it rejoins or its session ends.
+   */
   private leave(request: ConsumerHeartbeat): ConsumerHeartbeatResult {
-    const member = this.membersById.get(request.memberId);
+    const found = this.findMember({ ...request, memberEpoch: LEAVE_GROUP_MEMBER_EPOCH });
+    if (found.kind === "refused") return found.result;
+    const member = found.member;
     if (member === undefined) return heartbeatError(ErrorCode.UNKNOWN_MEMBER_ID, request);
+    const left = { ...heartbeatError(ErrorCode.NONE, request), memberEpoch: request.memberEpoch };
+    if (request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+      member.leaveTemporarily(LEAVE_GROUP_STATIC_MEMBER_EPOCH);
+      return left;
+    }
     this.fence(member);
-    return { ...heartbeatError(ErrorCode.NONE, request), memberEpoch: LEAVE_GROUP_MEMBER_EPOCH };
+    return left;
   }
 
   /** Removes a member and what it owns; the others are reassigned at the next heartbeat. */
@@ -238,11 +375,11 @@ export class ConsumerGroup {
     this.groupEpochValue += 1;
   }
 
-  private computeTargets(topics: TopicLookup): void {
+  private computeTargets(topics: TopicCatalog): void {
     const subscribed = new Map(this.subscribedTopics(topics).map((topic) => [topic.name, topic]));
     const members = [...this.membersById.values()].map((member) => ({
       memberId: member.memberId,
-      subscribedTopicNames: member.subscribedTopicNames,
+      subscribedTopicNames: this.memberTopicNames(member),
       previousTarget: this.targets.get(member.memberId) ?? EMPTY_ASSIGNMENT,
     }));
     const targets = assign(this.assignorName, { members, topics: subscribed });
@@ -279,14 +416,28 @@ export class ConsumerGroup {
     return atMs;
   }
 
-  private subscribedTopics(topics: TopicLookup): SubscribedTopic[] {
+  private subscribedTopics(topics: TopicCatalog): SubscribedTopic[] {
     const found: SubscribedTopic[] = [];
     for (const name of [...this.subscribedTopicNames()].sort()) {
-      const topic = topics(name);
+      const topic = topics.topic(name);
       if (topic !== undefined) found.push({ name, ...topic });
     }
     return found;
   }
+}
+
+/**
+ * INVALID_REGULAR_EXPRESSION for a regex that does not compile (Kafka's
+ * throwIfRegularExpressionIsInvalid), checked before the member changes.
+ */
+function checkRegex(request: ConsumerHeartbeat): ConsumerHeartbeatResult | null {
+  const regex = request.subscribedTopicRegex;
+  if (regex === null || regex === "") return null;
+  const compiled = compileTopicRegex(regex);
+  if (compiled.kind === "valid") return null;
+  const description = `is not a valid regular expression: ${compiled.description}`;
+  const message = `SubscribedTopicRegex \`${regex}\` ${description}.`;
+  return heartbeatError(ErrorCode.INVALID_REGULAR_EXPRESSION, request, message);
 }
 
 function subscriptionSignatureOf(topics: readonly SubscribedTopic[]): string {

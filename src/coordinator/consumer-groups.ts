@@ -15,14 +15,12 @@ import {
   type ConsumerHeartbeat,
   type ConsumerHeartbeatResult,
 } from "./consumer-group-messages.js";
-import type { TopicLookup } from "./consumer-member.js";
+import type { TopicCatalog } from "./subscribed-regexes.js";
+import type { PersistedConsumerGroup } from "./consumer-group-records.js";
 import { DeadlineHeap } from "./deadline-heap.js";
 
 /** A heartbeat as it arrives, before the checks of its form. */
-export interface ConsumerHeartbeatRequest extends ConsumerHeartbeat {
-  readonly instanceId: string | null;
-  readonly subscribedTopicRegex: string | null;
-}
+export type ConsumerHeartbeatRequest = ConsumerHeartbeat;
 
 /** What a classic group holds under a group id, if any. */
 export type ClassicOccupant = "none" | "empty" | "members";
@@ -30,6 +28,8 @@ export type ClassicOccupant = "none" | "empty" | "members";
 export class ConsumerGroups {
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly deadlines = new DeadlineHeap<string>();
+  /** Groups whose members a deadline fenced since `takeTimerChanges`, to be written. */
+  private readonly changedByTimers = new Set<string>();
 
   constructor(readonly config: ConsumerGroupConfig) {}
 
@@ -48,7 +48,7 @@ export class ConsumerGroups {
   heartbeat(
     groupId: string,
     request: ConsumerHeartbeatRequest,
-    options: { readonly nowMs: number; readonly topics: TopicLookup; classic: ClassicOccupant },
+    options: { readonly nowMs: number; readonly topics: TopicCatalog; classic: ClassicOccupant },
   ): ConsumerHeartbeatResult & { readonly replacedClassic: boolean } {
     const invalid = invalidHeartbeat(groupId, request, this.config.assignors);
     const refuse = (errorCode: number, message: string | null = null) => ({
@@ -56,9 +56,6 @@ export class ConsumerGroups {
       replacedClassic: false,
     });
     if (invalid !== null) return refuse(invalid.errorCode, invalid.message);
-    if (request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH || request.instanceId !== null) {
-      return refuse(ErrorCode.UNSUPPORTED_VERSION, "Static members are not supported.");
-    }
     let group = this.groups.get(groupId);
     let replacedClassic = false;
     if (group === undefined) {
@@ -83,9 +80,34 @@ export class ConsumerGroups {
     for (const groupId of due) {
       const group = this.groups.get(groupId);
       if (group === undefined) continue;
-      group.onDeadline(nowMs);
+      if (group.onDeadline(nowMs)) this.changedByTimers.add(groupId);
       this.maybeForget(group);
     }
+  }
+
+  /** The ids of the groups deadlines changed since the last call. */
+  takeTimerChanges(): string[] {
+    const changed = [...this.changedByTimers];
+    this.changedByTimers.clear();
+    return changed;
+  }
+
+  /**
+   * Adds a group rebuilt from the log (Kafka's onLoaded): each member's session starts now,
+   * and one that must revoke partitions gets its rebalance timeout again.
+   */
+  restore(groupId: string, persisted: PersistedConsumerGroup, nowMs: number): ConsumerGroup {
+    const group = ConsumerGroup.restore(groupId, this.config, persisted);
+    for (const member of group.members.values()) {
+      member.sessionDeadlineMs = nowMs + this.config.sessionTimeoutMs;
+      this.deadlines.push(member.sessionDeadlineMs, groupId);
+      const { state, memberEpoch } = member.reconciliation;
+      if (state !== "unrevokedPartitions") continue;
+      member.rebalanceDeadline = { atMs: nowMs + member.rebalanceTimeoutMs, memberEpoch };
+      this.deadlines.push(member.rebalanceDeadline.atMs, groupId);
+    }
+    this.groups.set(groupId, group);
+    return group;
   }
 
   nextDeadlineMs(): number | undefined {
@@ -123,10 +145,6 @@ function invalidHeartbeat(
   if (groupId === "") return invalid("GroupId can't be empty.");
   if (request.instanceId === "") return invalid("InstanceId can't be empty.");
   if (request.rackId === "") return invalid("RackId can't be empty.");
-  // Kafka's coordinator of this protocol version refuses regular expressions the same way.
-  if (request.subscribedTopicRegex !== null) {
-    return invalid("SubscribedTopicRegex is not supported yet.");
-  }
   const epoch = request.memberEpoch;
   if (epoch > 0 || epoch === LEAVE_GROUP_MEMBER_EPOCH) {
     if (request.memberId === "") return invalid("MemberId can't be empty.");
@@ -137,8 +155,10 @@ function invalidHeartbeat(
     if (request.topicPartitions === null || request.topicPartitions.length > 0) {
       return invalid("TopicPartitions must be empty when (re-)joining.");
     }
-    if (request.subscribedTopicNames === null || request.subscribedTopicNames.length === 0) {
-      return invalid("SubscribedTopicNames must be set in first request.");
+    const hasNames = (request.subscribedTopicNames?.length ?? 0) > 0;
+    const hasRegex = (request.subscribedTopicRegex ?? "") !== "";
+    if (!hasNames && !hasRegex) {
+      return invalid("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
     }
   } else if (epoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
     if (request.memberId === "") return invalid("MemberId can't be empty.");

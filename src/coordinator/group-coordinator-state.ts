@@ -14,7 +14,7 @@ import {
 } from "./group-views.js";
 export type { GroupDescription, GroupListing } from "./group-views.js";
 import type { ConsumerHeartbeatResult } from "./consumer-group-messages.js";
-import type { TopicLookup } from "./consumer-member.js";
+import type { TopicCatalog } from "./subscribed-regexes.js";
 import { ConsumerGroups, type ConsumerHeartbeatRequest } from "./consumer-groups.js";
 import type { GroupConfig } from "./group-config.js";
 import {
@@ -60,7 +60,7 @@ export class GroupCoordinatorState {
   consumerHeartbeat(
     groupId: string,
     request: ConsumerHeartbeatRequest,
-    options: { readonly nowMs: number; readonly topics: TopicLookup },
+    options: { readonly nowMs: number; readonly topics: TopicCatalog },
   ): ConsumerHeartbeatResult {
     const classicGroup = this.groups.get(groupId);
     const isIdle = classicGroup?.state === "Empty" && classicGroup.pendingMembers.size === 0;
@@ -70,7 +70,7 @@ export class GroupCoordinatorState {
     return result;
   }
 
-  /** The committed offsets, to read; they change only by replaying records through this state. */
+  /** The committed offsets; they change only by replaying records through this state. */
   get offsets(): OffsetView {
     return this.store;
   }
@@ -115,7 +115,6 @@ export class GroupCoordinatorState {
     return this.run(group, (effects) => group.sync(request, nowMs, effects));
   }
 
-  /** Heartbeat; its error code. */
   heartbeat(
     groupId: string,
     request: MemberIdentity & { readonly generationId: number },
@@ -198,12 +197,11 @@ export class GroupCoordinatorState {
     this.store.replay(record.key, record.value);
   }
 
-  /** Makes an Empty group for each of `groupIds` that has offsets but no group, as Kafka does. */
+  /** Makes an Empty classic group for each of `groupIds` that has offsets but no group. */
   ensureGroupsWithOffsets(groupIds: Iterable<string>, nowMs: number): void {
     for (const groupId of groupIds) {
-      if (this.store.hasOffsets(groupId) && !this.groups.has(groupId)) {
-        this.createGroup(groupId, nowMs);
-      }
+      if (!this.store.hasOffsets(groupId) || this.consumer.group(groupId) !== undefined) continue;
+      if (!this.groups.has(groupId)) this.createGroup(groupId, nowMs);
     }
   }
 
@@ -230,16 +228,24 @@ export class GroupCoordinatorState {
   }
 
   /**
-   * Whether OffsetDelete may remove offsets of a group (Kafka's validateOffsetDelete for classic
-   * groups): it must exist (GROUP_ID_NOT_FOUND), and unless Empty use the consumer protocol,
-   * whose subscriptions tell which topics it still reads (NON_EMPTY_GROUP otherwise).
+   * Whether OffsetDelete may remove offsets of a group (Kafka's validateOffsetDelete): a classic
+   * group must exist (GROUP_ID_NOT_FOUND) and be Empty or use the consumer protocol.
    */
   checkOffsetsDeletable(groupId: string): number {
+    // A consumer group (KIP-848) may always delete offsets of topics it does not consume.
+    if (this.consumer.group(groupId) !== undefined) return ErrorCode.NONE;
     const group = this.groups.get(groupId);
     if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
     const isEmpty = group.state === "Empty";
     if (!isEmpty && !usesConsumerProtocol(group.protocolType)) return ErrorCode.NON_EMPTY_GROUP;
     return ErrorCode.NONE;
+  }
+
+  /** Whether the members of a group of either kind consume `topicName`. */
+  isSubscribedTo(groupId: string, topicName: string): boolean {
+    const consumerGroup = this.consumer.group(groupId);
+    if (consumerGroup !== undefined) return consumerGroup.subscribedTopicNames().has(topicName);
+    return this.groups.get(groupId)?.isSubscribedTo(topicName) ?? false;
   }
 
   /** Forgets a deleted group (its offset tombstones are already durable). */
@@ -275,10 +281,7 @@ export class GroupCoordinatorState {
   private run<Result>(
     group: ClassicGroup,
     operation: (effects: GroupEffects) => Result,
-  ): {
-    result: Result;
-    deliveries: GroupDelivery[];
-  } {
+  ): Outcome<Result> {
     const deliveries: GroupDelivery[] = [];
     const effects: GroupEffects = {
       deliver: (delivery) => deliveries.push(delivery),

@@ -17,7 +17,7 @@
 import { ErrorCode } from "../common/index.js";
 import { randomUuidBase64, randomUuidText } from "./member-ids.js";
 import { heartbeatError, type ConsumerHeartbeatResult } from "./consumer-group-messages.js";
-import type { TopicLookup } from "./consumer-member.js";
+import type { TopicCatalog } from "./subscribed-regexes.js";
 import type { ConsumerHeartbeatRequest } from "./consumer-groups.js";
 import type { Clock, Logger, Random, Timer, Timers } from "../ports/index.js";
 import type { Partition, ReplicaManager } from "../replication/index.js";
@@ -39,6 +39,7 @@ import { awaitDurable, writeOffsetRecords } from "./offset-writes.driver.js";
 import { loadOffsetsPartition } from "./offsets-loader.driver.js";
 import type { OffsetRecord, OffsetsProducer } from "./offset-records.js";
 import { TransactionalOffsets } from "./transactional-offsets.js";
+import { ConsumerGroupLog } from "./consumer-group-log.driver.js";
 
 /** Whether this node coordinates a group now. */
 export type CoordinatorStatus = "active" | "loading" | "notCoordinator";
@@ -63,11 +64,23 @@ export class GroupCoordinator {
   private timer: { atMs: number; timer: Timer } | undefined;
   private loadEpoch = 0;
   private readonly loads = new Set<Promise<void>>();
+  /** Consumer groups (KIP-848) written to their offsets partitions. */
+  private readonly consumerLog: ConsumerGroupLog;
+  /** Writes of consumer groups that deadlines changed, awaited by `close`. */
+  private readonly timerWrites = new Set<Promise<unknown>>();
   private readonly stopListening: () => void;
   private isClosed = false;
 
   constructor(private readonly options: GroupCoordinatorOptions) {
     this.state = new GroupCoordinatorState(options.config);
+    this.consumerLog = new ConsumerGroupLog({
+      replicaManager: options.replicaManager,
+      timers: options.timers,
+      partitionFor: (groupId) => this.partitionFor(groupId),
+      groupOf: (groupId) => this.state.consumer.group(groupId)?.persisted(),
+      nowMs: () => options.clock.nowMs(),
+      timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
+    });
     this.stopListening = options.replicaManager.onPartitionRoleChanged((topicPartition) =>
       this.onRoleChanged(topicPartition),
     );
@@ -108,6 +121,9 @@ export class GroupCoordinator {
     const refused = this.errorCodeFor(groupId);
     if (refused !== ErrorCode.NONE) return Promise.resolve(joinError(refused, request.memberId));
     const outcome = this.state.join(groupId, request, this.nowMs());
+    // A classic group that took the id of an empty consumer group tombstones its records.
+    const isReplaced = this.state.consumer.group(groupId) === undefined;
+    if (isReplaced && this.consumerLog.hasWritten(groupId)) this.writeLater(groupId);
     return this.answer(groupId, "join", outcome, (delivery) =>
       delivery.kind === "join" ? delivery.result : joinError(ErrorCode.UNKNOWN_SERVER_ERROR, ""),
     );
@@ -144,12 +160,15 @@ export class GroupCoordinator {
     return { errorCode: ErrorCode.NONE, members: outcome.result };
   }
 
-  /** ConsumerGroupHeartbeat (KIP-848); a joining member without an id gets a random Uuid. */
-  consumerHeartbeat(
+  /**
+   * ConsumerGroupHeartbeat (KIP-848); a joining member without an id gets a random Uuid. The
+   * answer waits until the group's changed records are durable, as Kafka's does.
+   */
+  async consumerHeartbeat(
     groupId: string,
     request: ConsumerHeartbeatRequest,
-    topics: TopicLookup,
-  ): ConsumerHeartbeatResult {
+    topics: TopicCatalog,
+  ): Promise<ConsumerHeartbeatResult> {
     const refused = this.errorCodeFor(groupId);
     if (refused !== ErrorCode.NONE) return heartbeatError(refused, request);
     const isNew = request.memberId === "" && request.memberEpoch === 0;
@@ -158,7 +177,14 @@ export class GroupCoordinator {
     const joined = { ...request, memberId };
     const result = this.state.consumerHeartbeat(groupId, joined, { nowMs, topics });
     this.rescheduleTimer();
-    return result;
+    if (result.errorCode !== ErrorCode.NONE) return result;
+    const written = await this.consumerLog.persist(groupId);
+    return written === ErrorCode.NONE ? result : heartbeatError(written, joined);
+  }
+
+  /** Writes a consumer group's change made outside a heartbeat (its deletion); its error. */
+  persistConsumerGroup(groupId: string): Promise<number> {
+    return this.consumerLog.persist(groupId);
   }
 
   /**
@@ -212,7 +238,7 @@ export class GroupCoordinator {
     this.timer = undefined;
     this.dispatch(this.state.unload(() => true));
     this.partitions.clear();
-    await Promise.all([...this.loads]);
+    await Promise.all([...this.loads, ...this.timerWrites, this.consumerLog.drain()]);
   }
 
   /** Monotonic time: sessions and rebalances must not jump with the wall clock. */
@@ -263,8 +289,24 @@ export class GroupCoordinator {
     const timer = this.options.timers.schedule(delayMs, () => {
       this.timer = undefined;
       this.dispatch(this.state.tick(this.nowMs()));
+      for (const groupId of this.state.consumer.takeTimerChanges()) this.writeLater(groupId);
     });
     this.timer = { atMs: nextMs, timer };
+  }
+
+  /** Writes a consumer group a deadline changed; a failure is retried by its next write. */
+  private writeLater(groupId: string): void {
+    const { logger } = this.options;
+    const write: Promise<void> = this.consumerLog
+      .persist(groupId)
+      .then(
+        (errorCode) => {
+          if (errorCode !== ErrorCode.NONE) logger.warn("writing a group failed", { errorCode });
+        },
+        (error: unknown) => logger.error("writing a group failed", { error: String(error) }),
+      )
+      .finally(() => this.timerWrites.delete(write));
+    this.timerWrites.add(write);
   }
 
   private onRoleChanged(topicPartition: TopicPartition): void {
@@ -278,7 +320,9 @@ export class GroupCoordinator {
     } else if (!isLeader && current !== undefined) {
       this.partitions.delete(index);
       this.transactionalOffsets.unload(index);
-      this.dispatch(this.state.unload((groupId) => this.partitionFor(groupId) === index));
+      const belongs = (groupId: string) => this.partitionFor(groupId) === index;
+      this.consumerLog.unload(belongs);
+      this.dispatch(this.state.unload(belongs));
     }
   }
 
@@ -288,11 +332,14 @@ export class GroupCoordinator {
     const isCurrent = (): boolean => this.partitions.get(index)?.epoch === epoch;
     this.transactionalOffsets.unload(index);
     const transactional = this.transactionalOffsets;
-    const at = { nowMs: this.nowMs(), isCurrent, transactional };
+    const consumerLog = this.consumerLog;
+    const onConsumerGroup = consumerLog.loaded.bind(consumerLog);
+    const at = { nowMs: this.nowMs(), isCurrent, transactional, onConsumerGroup };
     const load = loadOffsetsPartition(partition, this.state, at)
       .then((report) => {
         if (!isCurrent()) return;
         this.partitions.set(index, { status: "active", epoch });
+        this.rescheduleTimer();
         const level = report.records > 0 ? "info" : "debug"; // an empty partition is no news
         this.options.logger[level]("loaded offsets partition", { partition: index, ...report });
       })

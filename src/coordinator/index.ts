@@ -59,7 +59,8 @@ export type {
   ConsumerHeartbeatResult,
   ConsumerMemberDescription,
 } from "./consumer-group-messages.js";
-export type { TopicLookup } from "./consumer-member.js";
+export type { TopicCatalog } from "./subscribed-regexes.js";
+export { compileTopicRegex, type CompiledTopicRegex } from "./topic-regex.js";
 export type { Assignment, MemberState, OwnedPartitions } from "./current-assignment.js";
 export { ASSIGNOR_NAMES, assign, type AssignorName } from "./assignors.js";
 export * from "./transactions/index.js";

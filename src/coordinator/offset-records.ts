@@ -1,7 +1,8 @@
 /**
  * The records of `__consumer_offsets` this coordinator writes and reads back: OffsetCommitKey
  * and OffsetCommitValue (a null value is a tombstone), and GroupMetadataKey, whose values are
- * recognised so that a log written by Kafka replays (Sluice does not persist group membership).
+ * recognised so that a log written by Kafka replays (Sluice does not persist classic group
+ * membership); consumer group records (KIP-848) are in consumer-group-records.ts.
  */
 import {
   decodeCoordinatorKey,
@@ -11,10 +12,12 @@ import {
   encodeCoordinatorValue,
   NO_PRODUCER_ID,
   NO_SEQUENCE,
+  type CoordinatorKey,
   type DecodedRecord,
   type NewRecord,
 } from "../protocol/index.js";
 import type { CommittedOffset, OffsetKey } from "./offset-store.js";
+import { isConsumerGroupKey } from "./consumer-group-records.js";
 
 /** An offset to write, or its tombstone (value null). */
 export interface OffsetRecord {
@@ -24,7 +27,8 @@ export interface OffsetRecord {
 
 export type ReplayedRecord =
   | { readonly kind: "offset"; readonly key: OffsetKey; readonly value: CommittedOffset | null }
-  | { readonly kind: "groupMetadata"; readonly groupId: string; readonly isTombstone: boolean };
+  | { readonly kind: "groupMetadata"; readonly groupId: string; readonly isTombstone: boolean }
+  | { readonly kind: "consumerGroup"; readonly key: CoordinatorKey };
 
 /** The OffsetCommitKey version Kafka writes. */
 const OFFSET_KEY_VERSION = 1;
@@ -95,8 +99,8 @@ export function encodeCoordinatorBatch(
 }
 
 /**
- * What one record of the log says; undefined for records of other coordinators (Kafka 4's
- * consumer-group records) that this coordinator skips. Throws DecodeError on malformed bytes.
+ * What one record of the log says; undefined for records of other coordinators (share
+ * groups) that this coordinator skips. Throws DecodeError on malformed bytes.
  */
 export function replayOffsetsRecord(record: DecodedRecord): ReplayedRecord | undefined {
   if (record.key === null) return undefined;
@@ -105,6 +109,7 @@ export function replayOffsetsRecord(record: DecodedRecord): ReplayedRecord | und
     const groupId = key.data["group"] as string;
     return { kind: "groupMetadata", groupId, isTombstone: record.value === null };
   }
+  if (isConsumerGroupKey(key)) return { kind: "consumerGroup", key };
   if (key.name !== "OffsetCommit") return undefined;
   const offsetKey: OffsetKey = {
     groupId: key.data["group"] as string,

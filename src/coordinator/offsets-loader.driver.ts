@@ -3,12 +3,14 @@
  * its leader (Kafka's loadGroupsAndOffsets): reads the log from its start to its end, batch by
  * batch, and replays every record, so the latest value per key wins and tombstones delete. The
  * offsets of a transaction (TxnOffsetCommit) count only once its COMMIT marker follows; an
- * ABORT drops them, and those still undecided at the end stay pending.
+ * ABORT drops them, and those still undecided at the end stay pending. Consumer groups
+ * (KIP-848) are rebuilt from the latest of their records.
  */
 import { decodeControlRecord, decodeRecords, iterateBatches } from "../protocol/index.js";
 import type { Partition } from "../replication/index.js";
 import type { GroupCoordinatorState } from "./group-coordinator-state.js";
 import { replayOffsetsRecord, type OffsetRecord } from "./offset-records.js";
+import { LoadedConsumerGroups, type PersistedConsumerGroup } from "./consumer-group-records.js";
 import type { TransactionalOffsets } from "./transactional-offsets.js";
 
 /** How many bytes one read of the log asks for while loading. */
@@ -26,6 +28,7 @@ interface Replay {
   readonly groupIds: Set<string>;
   /** Transactional offsets by producer id, until their marker. */
   readonly pending: Map<number, OffsetRecord[]>;
+  readonly consumerGroups: LoadedConsumerGroups;
 }
 
 /**
@@ -41,13 +44,21 @@ export async function loadOffsetsPartition(
     readonly nowMs: number;
     readonly isCurrent: () => boolean;
     readonly transactional?: TransactionalOffsets;
+    /** A consumer group (KIP-848) rebuilt from its records, already added to `state`. */
+    readonly onConsumerGroup?: (groupId: string, group: PersistedConsumerGroup) => void;
   },
 ): Promise<LoadReport> {
   let records = 0;
-  const replay: Replay = { state, groupIds: new Set<string>(), pending: new Map() };
+  const consumerGroups = new LoadedConsumerGroups();
+  const replay: Replay = { state, groupIds: new Set<string>(), pending: new Map(), consumerGroups };
   const endOffset = await readWholeLog(partition, at.isCurrent, (bytes) => {
     records += replayBatches(bytes, replay);
   });
+  if (!at.isCurrent()) return { records, endOffset };
+  for (const [groupId, group] of consumerGroups.rebuilt()) {
+    state.consumer.restore(groupId, group, at.nowMs);
+    at.onConsumerGroup?.(groupId, group);
+  }
   state.ensureGroupsWithOffsets(replay.groupIds, at.nowMs);
   for (const [producerId, pending] of replay.pending) {
     at.transactional?.add(partition.topicPartition.partition, producerId, pending);
@@ -106,6 +117,10 @@ function replayBatches(bytes: Uint8Array, replay: Replay): number {
     for (const record of decoded.records) {
       const replayed = replayOffsetsRecord(record);
       count++;
+      if (replayed?.kind === "consumerGroup") {
+        replay.consumerGroups.replay(replayed.key, record.value);
+        continue;
+      }
       if (replayed?.kind !== "offset") continue;
       const offset = { key: replayed.key, value: replayed.value };
       if (!header.isTransactional) {

@@ -10,23 +10,13 @@ import { testUuid } from "../../src/metadata/records.test-support.js";
 import { LogHarness } from "../storage/log-harness.js";
 import { at } from "../broker/apis/harness.js";
 import { GroupBroker } from "./group-broker.js";
-import { API, joinGroupBody } from "./group-bodies.js";
+import { API, CONSUMER_GROUP_JOIN, joinGroupBody } from "./group-bodies.js";
 
 const CONSUMER_GROUP_HEARTBEAT = 68;
 const CONSUMER_GROUP_DESCRIBE = 69;
 const ORDERS_TOPIC_ID = testUuid(78);
 
-const JOIN = {
-  groupId: "cg",
-  memberId: "",
-  memberEpoch: 0,
-  instanceId: null,
-  rackId: null,
-  rebalanceTimeoutMs: 30_000,
-  subscribedTopicNames: ["orders"],
-  serverAssignor: null,
-  topicPartitions: [],
-};
+const JOIN = CONSUMER_GROUP_JOIN;
 
 test("a consumer group member joins, is described, and is listed as a consumer group", async () => {
   const broker = await GroupBroker.open(new LogHarness(91), { hasOffsetsTopic: true });

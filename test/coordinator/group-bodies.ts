@@ -17,6 +17,19 @@ export const API = {
 } as const;
 
 /** The assignment the leader hands itself, and the metadata of its one protocol. */
+/** A ConsumerGroupHeartbeat (KIP-848) that joins group "cg" subscribed to "orders". */
+export const CONSUMER_GROUP_JOIN = {
+  groupId: "cg",
+  memberId: "",
+  memberEpoch: 0,
+  instanceId: null,
+  rackId: null,
+  rebalanceTimeoutMs: 30_000,
+  subscribedTopicNames: ["orders"],
+  serverAssignor: null,
+  topicPartitions: [],
+};
+
 export const ASSIGNMENT = new Uint8Array([0, 1, 2, 3]);
 export const PROTOCOL_METADATA = new Uint8Array([9, 8, 7]);
 

@@ -140,6 +140,14 @@ export class GroupBroker {
     return requestPath(this.router, this.harness).call(apiKey, apiVersion, body);
   }
 
+  /** Publishes metadata records (a topic created or removed) to the broker's metadata cache. */
+  publish(records: readonly MetadataRecord[]): void {
+    const cache = this.dependencies.metadataCache;
+    const delta = new MetadataDelta(cache.image);
+    delta.replayAll(records);
+    cache.onMetadataUpdate(delta, delta.apply(EMPTY_PROVENANCE));
+  }
+
   /** Runs the simulator until the coordinator has loaded the partition of `groupId`. */
   async untilLoaded(groupId: string): Promise<void> {
     const { timers } = this.harness.node;

@@ -9,8 +9,11 @@ import {
 } from "../../src/coordinator/index.js";
 
 const config = { ...DEFAULT_GROUP_CONFIG, initialRebalanceDelayMs: 0 };
-const topics = (name: string) =>
-  name === "t" ? { topicId: "t-id", partitionCount: 2 } : undefined;
+const topics = {
+  topic: (name: string) => (name === "t" ? { topicId: "t-id", partitionCount: 2 } : undefined),
+  names: () => ["t"],
+  version: 1,
+};
 
 function joinHeartbeat(memberId: string): ConsumerHeartbeatRequest {
   return {

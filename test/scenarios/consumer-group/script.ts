@@ -13,12 +13,15 @@ import {
   type ClassicOccupant,
   type ConsumerHeartbeatRequest,
   type OwnedPartitions,
+  type TopicCatalog,
 } from "../../../src/coordinator/index.js";
 import { checkFacts, optionsOf, type ScenarioRunner } from "../script.js";
 
 export class ConsumerGroupScriptRunner implements ScenarioRunner {
   private groups = new ConsumerGroups(DEFAULT_CONSUMER_GROUP_CONFIG);
   private readonly topics = new Map<string, number>();
+  /** Bumped by each `topic` and `delete-topic`, as a new metadata image would be. */
+  private topicsVersion = 0;
   private nowMs = 0;
   private classic = new Map<string, ClassicOccupant>();
 
@@ -32,6 +35,11 @@ export class ConsumerGroupScriptRunner implements ScenarioRunner {
         return this.coordinator(args);
       case "topic":
         this.topics.set(args[0] ?? "", Number(optionsOf(args.slice(1)).get("partitions")));
+        this.topicsVersion += 1;
+        return [];
+      case "delete-topic":
+        this.topics.delete(args[0] ?? "");
+        this.topicsVersion += 1;
         return [];
       case "classic":
         this.classic.set(args[0] ?? "", (args[1] ?? "none") as ClassicOccupant);
@@ -83,7 +91,7 @@ export class ConsumerGroupScriptRunner implements ScenarioRunner {
       rackId: null,
       rebalanceTimeoutMs: Number(options.get("rebalance") ?? (epoch === 0 ? "30000" : "-1")),
       subscribedTopicNames: subscribe === undefined ? null : subscribe.split(","),
-      subscribedTopicRegex: options.get("regex") ?? null,
+      subscribedTopicRegex: options.get("regex")?.replace(/^""$/, "") ?? null,
       serverAssignor: options.get("assignor") ?? null,
       topicPartitions: owned === undefined ? (epoch === 0 ? [] : null) : ownedOf(owned),
       clientId: "client",
@@ -91,10 +99,7 @@ export class ConsumerGroupScriptRunner implements ScenarioRunner {
     };
     const result = this.groups.heartbeat(groupId, request, {
       nowMs: this.nowMs,
-      topics: (name) => {
-        const partitionCount = this.topics.get(name);
-        return partitionCount === undefined ? undefined : { topicId: name, partitionCount };
-      },
+      topics: this.catalog(),
       classic: this.classic.get(groupId) ?? "none",
     });
     const words = [`${memberId}: ${errorName(result.errorCode)}`];
@@ -106,6 +111,18 @@ export class ConsumerGroupScriptRunner implements ScenarioRunner {
       words.push(`(${result.errorMessage})`);
     }
     return [words.join(" "), ...this.summary(groupId)];
+  }
+
+  private catalog(): TopicCatalog {
+    const topics = this.topics;
+    return {
+      topic: (name) => {
+        const partitionCount = topics.get(name);
+        return partitionCount === undefined ? undefined : { topicId: name, partitionCount };
+      },
+      names: () => topics.keys(),
+      version: this.topicsVersion,
+    };
   }
 
   private advance(ms: number): string[] {
@@ -144,7 +161,8 @@ export class ConsumerGroupScriptRunner implements ScenarioRunner {
         `  ${member.memberId} epoch=${member.memberEpoch} ${member.state}` +
           ` assigned=${assignmentText(member.assignment)}` +
           ` target=${assignmentText(member.targetAssignment)}` +
-          ` subscribed=${member.subscribedTopicNames.join(",")}`,
+          ` subscribed=${member.subscribedTopicNames.join(",")}` +
+          (member.subscribedTopicRegex === null ? "" : ` regex=${member.subscribedTopicRegex}`),
       );
     }
     return lines;

@@ -1,21 +1,21 @@
 /**
- * ConsumerGroupHeartbeat (68, v0) and ConsumerGroupDescribe (69, v0), the consumer group
+ * ConsumerGroupHeartbeat (68, v0-1) and ConsumerGroupDescribe (69, v0), the consumer group
  * protocol of KIP-848: thin handlers over the coordinator, which keeps every rule. Topics are
- * named by id on the wire; the metadata image maps them. Version 1 of the heartbeat exists for
- * regular-expression subscriptions, which are not served, so it is not advertised.
+ * named by id on the wire; the metadata image maps them. Version 1 adds the regular-expression
+ * subscription (SubscribedTopicRegex), resolved by the coordinator against the image's topics.
  */
 import { ErrorCode, type Uuid } from "../../../common/index.js";
 import type {
   Assignment,
   ConsumerGroup,
   GroupCoordinator,
-  TopicLookup,
+  TopicCatalog,
 } from "../../../coordinator/index.js";
 import { ApiKey, authorizedOperations } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
-export const CONSUMER_GROUP_HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 0 } as const;
+export const CONSUMER_GROUP_HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 1 } as const;
 export const CONSUMER_GROUP_DESCRIBE_VERSIONS = { minVersion: 0, maxVersion: 0 } as const;
 
 export function consumerGroupHeartbeatHandler(
@@ -24,8 +24,8 @@ export function consumerGroupHeartbeatHandler(
 ): ApiHandler<typeof ApiKey.ConsumerGroupHeartbeat> {
   return defineHandler(ApiKey.ConsumerGroupHeartbeat, {
     ...CONSUMER_GROUP_HEARTBEAT_VERSIONS,
-    handle: (request, context) => {
-      const result = coordinator.consumerHeartbeat(
+    handle: async (request, context) => {
+      const result = await coordinator.consumerHeartbeat(
         request.groupId,
         {
           memberId: request.memberId,
@@ -40,7 +40,7 @@ export function consumerGroupHeartbeatHandler(
           clientId: context.header.clientId ?? "",
           clientHost: `/${context.connection.remoteHost}`,
         },
-        topicLookup(metadataCache),
+        topicCatalog(metadataCache),
       );
       const assignment =
         result.assignment === null ? null : { topicPartitions: wireTopics(result.assignment) };
@@ -101,13 +101,13 @@ function describe(group: ConsumerGroup, metadataCache: MetadataCache) {
     assignorName: group.assignorName,
     members: group.describeMembers().map((member) => ({
       memberId: member.memberId,
-      instanceId: null,
+      instanceId: member.instanceId,
       rackId: member.rackId,
       memberEpoch: member.memberEpoch,
       clientId: member.clientId,
       clientHost: member.clientHost,
       subscribedTopicNames: [...member.subscribedTopicNames],
-      subscribedTopicRegex: null,
+      subscribedTopicRegex: member.subscribedTopicRegex,
       assignment: { topicPartitions: namedTopics(member.assignment, names) },
       targetAssignment: { topicPartitions: namedTopics(member.targetAssignment, names) },
     })),
@@ -119,12 +119,17 @@ function emptyDescription(groupId: string) {
   return { groupId, groupState: "", ...epochs, members: [], authorizedOperations: 0 };
 }
 
-function topicLookup(metadataCache: MetadataCache): TopicLookup {
+/** The image's topics; the persistent map of names is a new object whenever a topic changes. */
+function topicCatalog(metadataCache: MetadataCache): TopicCatalog {
   const topics = metadataCache.image.topics.byName;
-  return (name) => {
-    const topic = topics.get(name);
-    if (topic === undefined) return undefined;
-    return { topicId: topic.id, partitionCount: topic.partitions.size };
+  return {
+    topic: (name) => {
+      const topic = topics.get(name);
+      if (topic === undefined) return undefined;
+      return { topicId: topic.id, partitionCount: topic.partitions.size };
+    },
+    names: () => topics.keys(),
+    version: topics,
   };
 }
 

@@ -124,5 +124,6 @@ async function deleteGroup(coordinator: GroupCoordinator, groupId: string): Prom
   const stillDeletable = coordinator.state.checkDeletable(groupId);
   if (stillDeletable !== ErrorCode.NONE) return stillDeletable;
   coordinator.state.removeGroup(groupId);
-  return ErrorCode.NONE;
+  // A consumer group's records get their tombstones (a classic group has none written).
+  return coordinator.persistConsumerGroup(groupId);
 }

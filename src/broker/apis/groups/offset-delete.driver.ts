@@ -2,7 +2,8 @@
  * OffsetDelete (47, v0, KIP-496): removes a group's committed offsets of some partitions with
  * tombstones written durably before the answer. As Kafka: a partition the metadata does not
  * hold is UNKNOWN_TOPIC_OR_PARTITION; a topic the group still consumes (its members' consumer
- * protocol subscriptions) is GROUP_SUBSCRIBED_TO_TOPIC; a missing group is GROUP_ID_NOT_FOUND
+ * protocol subscriptions, or a KIP-848 group's topic names and regexes) is
+ * GROUP_SUBSCRIBED_TO_TOPIC; a missing group is GROUP_ID_NOT_FOUND
  * and a non-Empty group outside the consumer protocol NON_EMPTY_GROUP, at the top level.
  */
 import { ErrorCode } from "../../../common/index.js";
@@ -28,8 +29,7 @@ export function offsetDeleteHandler(
       const refused = coordinator.errorCodeFor(groupId);
       if (refused !== ErrorCode.NONE) return refuse(refused);
       const deletable = coordinator.state.checkOffsetsDeletable(groupId);
-      const group = coordinator.state.group(groupId);
-      if (deletable !== ErrorCode.NONE || group === undefined) return refuse(deletable);
+      if (deletable !== ErrorCode.NONE) return refuse(deletable);
       const known = metadataCache.image.topics.byName;
       const tombstones: OffsetRecord[] = [];
       const topics = request.topics.map((topic) => ({
@@ -39,7 +39,7 @@ export function offsetDeleteHandler(
           let errorCode: number = ErrorCode.NONE;
           if (known.get(topic.name)?.partitions.get(partitionIndex) === undefined) {
             errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-          } else if (group.isSubscribedTo(topic.name)) {
+          } else if (coordinator.state.isSubscribedTo(groupId, topic.name)) {
             errorCode = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC;
           } else if (coordinator.state.offsets.get(key) !== undefined) {
             tombstones.push({ key, value: null });
