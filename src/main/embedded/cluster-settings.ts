@@ -31,7 +31,10 @@ export interface ClusterOptions {
   readonly configs?: ConfigSettings;
   /** Config keys for one node, by node id, over `configs`. */
   readonly nodeConfigs?: Readonly<Record<number, ConfigSettings>>;
-  /** The least severe log line written to stderr; default "error", "off" writes none. */
+  /**
+   * The least severe log line the nodes write to stderr (default "off": none; a start that fails
+   * rejects with its reason, and a node stopped by a fatal error keeps it in `fatalError`).
+   */
   readonly logLevel?: LogLevel | "off";
   /**
    * Whether the nodes' syncs (fsync) reach the disk (default false: the data need not survive a

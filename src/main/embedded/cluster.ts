@@ -108,7 +108,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Embedd
       });
     }
     const clusterId = newClusterId(ports.random);
-    const logLevel = options.logLevel ?? "error";
+    const logLevel = options.logLevel ?? "off";
     for (const place of places) {
       const logger = new ConsoleLogger({
         clock: ports.clock,
@@ -244,7 +244,12 @@ class Cluster implements EmbeddedCluster {
   private async closeOnce(): Promise<void> {
     this.admin.close();
     this.network.heal();
-    await Promise.all(this.members.map((member) => member.stop()));
+    // The brokers first, all at once, while the controllers that approve their controlled
+    // shutdown run; then the controller-only nodes.
+    const stopAll = (members: readonly ClusterMember[]) =>
+      Promise.all(members.map((member) => member.stop()));
+    await stopAll(this.members.filter((member) => member.info.role !== "controller"));
+    await stopAll(this.members.filter((member) => member.info.role === "controller"));
     await this.network.close();
     await this.parts.disk.rmdir(this.parts.dataDir, { recursive: true });
   }
