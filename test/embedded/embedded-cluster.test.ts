@@ -103,7 +103,7 @@ test("await using closes the cluster at the end of the block", async () => {
   assert.equal(existsSync(seen.dataDir), false);
 });
 
-test("options that make no cluster or no valid node are refused before anything starts", async () => {
+test("options that make no working cluster are refused before anything starts", async () => {
   await assert.rejects(startCluster({ brokers: 2 }), /at least one controller/);
   await assert.rejects(startCluster({ controllers: 1 }), /at least one broker/);
   await assert.rejects(startCluster({ nodes: 1, configs: { "no.such.key": 1 } }), /no\.such\.key/);

@@ -38,7 +38,7 @@ async function replicatedTopic(cluster: EmbeddedCluster, name: string) {
   });
 }
 
-test("stopNode of the leader moves leadership and acks=all produce goes on; startNode rejoins", async () => {
+test("a stopped leader hands over, acks=all writes go on, and its restart rejoins the ISR", async () => {
   await using cluster = await startCluster({ nodes: 3 });
   const topic = await replicatedTopic(cluster, "payments");
   const leader = topic.partitions[0]?.leader ?? -1;
