@@ -38,7 +38,7 @@ async function replicatedTopic(cluster: EmbeddedCluster, name: string) {
   });
 }
 
-test("a stopped leader hands over, acks=all writes go on, and its restart rejoins the ISR", async () => {
+test("a stopped leader hands over, acks=all writes go on, its restart rejoins", async () => {
   await using cluster = await startCluster({ nodes: 3 });
   const topic = await replicatedTopic(cluster, "payments");
   const leader = topic.partitions[0]?.leader ?? -1;
