@@ -20,13 +20,18 @@ async function until(what: string, probe: () => Promise<boolean>): Promise<void>
   }
 }
 
-/** The unfenced brokers a running node other than `excluded` lists. */
-async function brokersSeenAvoiding(cluster: EmbeddedCluster, excluded: number) {
+/** The client address of a running broker other than `excluded`. */
+function witnessAvoiding(cluster: EmbeddedCluster, excluded: number) {
   const witness = cluster.nodes.find(
     (node) => node.isRunning && node.id !== excluded && node.address !== undefined,
   );
   const [host, port] = (witness?.address ?? "").split(":");
-  return cluster.admin.brokersListedBy({ host: host ?? "", port: Number(port) });
+  return { host: host ?? "", port: Number(port) };
+}
+
+/** The unfenced brokers a running node other than `excluded` lists. */
+async function brokersSeenAvoiding(cluster: EmbeddedCluster, excluded: number) {
+  return cluster.admin.brokersListedBy(witnessAvoiding(cluster, excluded));
 }
 
 async function replicatedTopic(cluster: EmbeddedCluster, name: string) {
@@ -79,10 +84,8 @@ test("a partitioned node is fenced, writes go on elsewhere, and heal brings it b
     const brokers = await brokersSeenAvoiding(cluster, cut);
     return !brokers.includes(cut) && brokers.length === 2;
   });
-  await until(`node ${cut} out of the ISR`, async () => {
-    const described = await cluster.admin.describeTopic("partitioned");
-    return !(described.partitions[0]?.isr.includes(cut) ?? true);
-  });
+  // An acks=all write completes once the leader's ISR no longer waits for the cut node. (The
+  // admin handle may ask the cut node itself, whose view of the metadata stopped at the cut.)
   const producer = kafkaOf(cluster.bootstrapServers).producer();
   await producer.connect();
   try {
@@ -96,7 +99,8 @@ test("a partitioned node is fenced, writes go on elsewhere, and heal brings it b
     (await brokersSeenAvoiding(cluster, cut)).includes(cut),
   );
   await until(`node ${cut} back in the ISR`, async () => {
-    const described = await cluster.admin.describeTopic("partitioned");
+    const via = witnessAvoiding(cluster, cut);
+    const described = await cluster.admin.describeTopic("partitioned", via);
     return described.partitions[0]?.isr.includes(cut) ?? false;
   });
 });

@@ -127,9 +127,12 @@ export class ClusterAdmin {
     return response.topics.flatMap((topic) => (topic.name === null ? [] : [topic.name])).sort();
   }
 
-  /** `name` as a running broker describes it; throws UNKNOWN_TOPIC_OR_PARTITION for none. */
-  async describeTopic(name: string): Promise<TopicDescription> {
-    const view = topicOf(await this.metadataOf([name], undefined), name);
+  /**
+   * `name` as a running broker (or the one at `via`) describes it; throws
+   * UNKNOWN_TOPIC_OR_PARTITION for none.
+   */
+  async describeTopic(name: string, via?: Address): Promise<TopicDescription> {
+    const view = topicOf(await this.metadataOf([name], via), name);
     if (view !== undefined) return view;
     throw new ClusterAdminError(
       `UNKNOWN_TOPIC_OR_PARTITION: no topic ${name}`,

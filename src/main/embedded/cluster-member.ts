@@ -74,9 +74,12 @@ export class ClusterMember {
     return this.starting;
   }
 
-  /** Stops the node with a controlled shutdown; waits for a start under way first. */
-  stop(): Promise<void> {
-    this.stopping ??= this.stopOnce().finally(() => (this.stopping = undefined));
+  /**
+   * Stops the node, with a controlled shutdown unless `isControlled` is false; waits for a start
+   * under way first.
+   */
+  stop(isControlled = true): Promise<void> {
+    this.stopping ??= this.stopOnce(isControlled).finally(() => (this.stopping = undefined));
     return this.stopping;
   }
 
@@ -104,11 +107,11 @@ export class ClusterMember {
     );
   }
 
-  private async stopOnce(): Promise<void> {
+  private async stopOnce(isControlled: boolean): Promise<void> {
     // A start under way is let finish (or fail) before the node it started is stopped.
     await this.starting?.catch(() => undefined);
     const running = this.running;
     this.running = undefined;
-    await running?.shutdown();
+    await running?.shutdown({ isControlled });
   }
 }

@@ -244,12 +244,9 @@ class Cluster implements EmbeddedCluster {
   private async closeOnce(): Promise<void> {
     this.admin.close();
     this.network.heal();
-    // The brokers first, all at once, while the controllers that approve their controlled
-    // shutdown run; then the controller-only nodes.
-    const stopAll = (members: readonly ClusterMember[]) =>
-      Promise.all(members.map((member) => member.stop()));
-    await stopAll(this.members.filter((member) => member.info.role !== "controller"));
-    await stopAll(this.members.filter((member) => member.info.role === "controller"));
+    // All at once and without controlled shutdowns: no leadership needs to move, and a
+    // controlled shutdown would wait for a controller quorum that is stopping too.
+    await Promise.all(this.members.map((member) => member.stop(false)));
     await this.network.close();
     await this.parts.disk.rmdir(this.parts.dataDir, { recursive: true });
   }
