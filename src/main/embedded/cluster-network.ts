@@ -21,10 +21,11 @@ import type {
 } from "../../ports/index.js";
 import { DelayedConnection } from "./delayed-connection.js";
 
-/** A listener bound for a node, and where its connections go while the node runs. */
+/** A listener bound for a node (none while the node is stopped), and where it routes. */
 interface HeldPort {
   readonly nodeId: number;
-  readonly listener: Listener;
+  readonly address: Address;
+  listener: Listener | undefined;
   route: ((connection: Connection) => void) | undefined;
 }
 
@@ -62,10 +63,35 @@ export class ClusterNetwork {
     const listener = await this.real.listen({ host, port: 0 }, (connection) =>
       this.deliver(port.entry, connection),
     );
-    const entry: HeldPort = { nodeId, listener, route: undefined };
+    const entry: HeldPort = { nodeId, address: listener.address, listener, route: undefined };
     port.entry = entry;
     this.held.set(addressKey(listener.address), entry);
     return listener.address;
+  }
+
+  /**
+   * Closes node `nodeId`'s ports while it is stopped, so that a client connecting meets a
+   * refused connection, as with a stopped process.
+   */
+  async release(nodeId: number): Promise<void> {
+    const ports = [...this.held.values()].filter((port) => port.nodeId === nodeId);
+    await Promise.all(
+      ports.map(async (port) => {
+        const listener = port.listener;
+        port.listener = undefined;
+        await listener?.close();
+      }),
+    );
+  }
+
+  /** Binds node `nodeId`'s ports again, on the same addresses, before it starts again. */
+  async rebind(nodeId: number): Promise<void> {
+    for (const port of this.held.values()) {
+      if (port.nodeId !== nodeId || port.listener !== undefined) continue;
+      port.listener = await this.real.listen(port.address, (connection) =>
+        this.deliver(port, connection),
+      );
+    }
   }
 
   /** The network node `nodeId` runs on. */
@@ -109,7 +135,7 @@ export class ClusterNetwork {
   async close(): Promise<void> {
     const ports = [...this.held.values()];
     this.held.clear();
-    await Promise.all(ports.map((port) => port.listener.close()));
+    await Promise.all(ports.map((port) => port.listener?.close()));
   }
 
   private deliver(port: HeldPort | undefined, connection: Connection): void {
@@ -135,7 +161,7 @@ export class ClusterNetwork {
     }
     port.route = onConnection;
     return {
-      address: port.listener.address,
+      address: port.address,
       close: async () => {
         if (port.route === onConnection) port.route = undefined;
       },

@@ -51,7 +51,7 @@ export interface EmbeddedCluster extends AsyncDisposable {
   /** The folder holding every node's data, removed by `close`. */
   readonly dataDir: string;
   readonly admin: ClusterAdmin;
-  /** Stops a node as `sluice stop` would (controlled shutdown); its ports stay reserved. */
+  /** Stops a node as SIGTERM stops `sluice start` (controlled shutdown); closes its ports. */
   stopNode(id: number): Promise<void>;
   /** Starts a stopped node again on its data and ports, repairing a failed log dir. */
   startNode(id: number): Promise<void>;
@@ -203,10 +203,13 @@ class Cluster implements EmbeddedCluster {
   async stopNode(id: number): Promise<void> {
     await this.member(id).stop();
     this.network.disconnect(id);
+    await this.network.release(id);
   }
 
   async startNode(id: number): Promise<void> {
-    await this.member(id).start();
+    const member = this.member(id);
+    if (!member.info.isRunning) await this.network.rebind(id);
+    await member.start();
     await this.awaitBrokersListed(START_TIMEOUT_MS);
   }
 
