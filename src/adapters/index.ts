@@ -26,3 +26,4 @@ export {
   type HttpServerResponse,
 } from "./http-server.js";
 export { readOpenFileLimit, parseOpenFileLimit } from "./open-file-limit.js";
+export { createTemporaryDirectory } from "./temporary-directory.js";

@@ -39,8 +39,15 @@ export interface NodeParts {
   isShutDown: boolean;
 }
 
-/** Stops every part of `parts` in order; see the file comment. */
-export async function shutdownNode(parts: NodeParts): Promise<void> {
+/**
+ * Stops every part of `parts` in order; see the file comment. Without `isControlled` the broker
+ * stops talking to the controller at once instead of asking for a controlled shutdown, which
+ * waits for a controller quorum.
+ */
+export async function shutdownNode(
+  parts: NodeParts,
+  options: { readonly isControlled?: boolean } = {},
+): Promise<void> {
   if (parts.isShutDown) return;
   parts.isShutDown = true;
   const { logger } = parts.ports;
@@ -53,7 +60,9 @@ export async function shutdownNode(parts: NodeParts): Promise<void> {
     }
   };
   const broker = parts.broker;
-  if (broker !== undefined) {
+  if (broker !== undefined && options.isControlled === false) {
+    await step("broker lifecycle", () => broker.lifecycle.close());
+  } else if (broker !== undefined) {
     await step("controlled shutdown", async () => {
       const outcome = await broker.lifecycle.beginControlledShutdown();
       logger.info("controlled shutdown ended", { outcome });

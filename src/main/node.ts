@@ -47,8 +47,11 @@ export interface RunningNode {
   /** Where each Kafka listener (client and controller) is bound. */
   readonly listeners: readonly { readonly name: string; readonly address: Address }[];
   readonly httpAddress: Address | undefined;
-  /** Controlled shutdown, then every part stopped and its files closed; idempotent. */
-  shutdown(): Promise<void>;
+  /**
+   * Controlled shutdown (unless `isControlled` is false: the whole cluster is stopping and no
+   * leadership needs to move), then every part stopped and its files closed; idempotent.
+   */
+  shutdown(options?: { readonly isControlled?: boolean }): Promise<void>;
 }
 
 /**
@@ -128,7 +131,7 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
     identity,
     listeners: parts.bound,
     httpAddress,
-    shutdown: () => shutdownNode(parts),
+    shutdown: (shutdownOptions) => shutdownNode(parts, shutdownOptions),
   };
 }
 
