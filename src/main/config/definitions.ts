@@ -6,6 +6,7 @@ import { groupDefinitions } from "./definitions-group.js";
 import { logDefinitions } from "./definitions-log.js";
 import { quorumDefinitions } from "./definitions-quorum.js";
 import { replicationDefinitions } from "./definitions-replication.js";
+import { securityDefinitions } from "./definitions-security.js";
 import { transactionDefinitions } from "./definitions-transaction.js";
 import type { ConfigDefinition } from "./config-types.js";
 
@@ -19,6 +20,7 @@ export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
   ...quorumDefinitions,
   ...logDefinitions,
   ...replicationDefinitions,
+  ...securityDefinitions,
   ...transactionDefinitions,
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
