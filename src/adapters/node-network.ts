@@ -11,7 +11,7 @@ import type {
   TlsServerSettings,
 } from "../ports/index.js";
 import { NodeConnection } from "./node-connection.js";
-import { connectWithTls, serverContext, tlsServer } from "./node-tls.js";
+import { connectWithTls, serverContext, serverContextOptions, tlsServer } from "./node-tls.js";
 
 export interface NodeNetworkOptions {
   /** Where failures of a listening socket after it started are reported. */
@@ -33,12 +33,7 @@ class NodeListener implements Listener {
     }
     // Loading first throws on a bad key or certificate and leaves the served ones in place.
     serverContext(settings);
-    server.setSecureContext({
-      key: settings.key,
-      cert: settings.certificateChain,
-      ...(settings.keyPassword === undefined ? {} : { passphrase: settings.keyPassword }),
-      ...(settings.trustedCertificates === undefined ? {} : { ca: settings.trustedCertificates }),
-    });
+    server.setSecureContext(serverContextOptions(settings));
   }
 
   close(): Promise<void> {

@@ -15,14 +15,19 @@ import type {
 } from "../ports/index.js";
 import { NodeConnection } from "./node-connection.js";
 
-/** The secure context of a listener's settings; throws when the key or a certificate is bad. */
-export function serverContext(settings: TlsServerSettings): SecureContext {
-  return createSecureContext({
+/** The key, certificates and trusted certificates of `settings` as node:tls names them. */
+export function serverContextOptions(settings: TlsServerSettings) {
+  return {
     key: settings.key,
     cert: settings.certificateChain,
     ...(settings.keyPassword === undefined ? {} : { passphrase: settings.keyPassword }),
     ...(settings.trustedCertificates === undefined ? {} : { ca: settings.trustedCertificates }),
-  });
+  };
+}
+
+/** The secure context of a listener's settings; throws when the key or a certificate is bad. */
+export function serverContext(settings: TlsServerSettings): SecureContext {
+  return createSecureContext(serverContextOptions(settings));
 }
 
 /**
@@ -34,12 +39,13 @@ export function tlsServer(
   onConnection: (connection: Connection) => void,
   logger: Logger | undefined,
 ) {
+  // Loading the context first throws on a bad key or certificate before anything listens.
+  serverContext(settings);
   const server = createTlsServer({
-    secureContext: serverContext(settings),
+    ...serverContextOptions(settings),
     requestCert: settings.clientAuth !== "none",
     rejectUnauthorized: settings.clientAuth === "required",
     noDelay: true,
-    pauseOnConnect: true,
   });
   server.on("secureConnection", (socket: TLSSocket) => {
     // With ssl.client.auth=requested an unverified certificate is not refused, but it names no

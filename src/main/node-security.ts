@@ -83,6 +83,18 @@ export async function listenerOptionsOf(
   return { security: listener.security, tls };
 }
 
+/** The TLS settings of every TLS listener, by name. */
+export async function listenerTlsOf(
+  fs: FileSystem,
+  config: NodeConfig,
+): Promise<Map<string, TlsServerSettings>> {
+  const settings = new Map<string, TlsServerSettings>();
+  for (const [name, listener] of config.security.listeners) {
+    if (listener.tls !== undefined) settings.set(name, await tlsServerSettingsOf(fs, listener.tls));
+  }
+  return settings;
+}
+
 /** The client security of connections to a listener secured as `config` says. */
 export async function clientSecurityOf(
   fs: FileSystem,

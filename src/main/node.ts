@@ -24,7 +24,7 @@ import {
 import { createControllerSide, readControllerBootstrap } from "./node-controller.js";
 import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
-import { loadPeerSecurity } from "./node-security.js";
+import { listenerTlsOf, loadPeerSecurity } from "./node-security.js";
 import { PortReservation } from "./node-port-reservation.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
@@ -59,7 +59,11 @@ export interface RunningNode {
  */
 export async function startNode(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
   const peerSecurity = await loadPeerSecurity(ports.fs, options.config);
-  const reserved = await PortReservation.reserve(ports.network, options.config);
+  const tls = await listenerTlsOf(ports.fs, options.config);
+  const reserved = await PortReservation.reserve(ports.network, options.config, (name) => {
+    const settings = tls.get(name);
+    return settings === undefined ? undefined : { tls: settings };
+  });
   try {
     return await startOnPorts({ ...ports, network: reserved, peerSecurity }, options);
   } finally {

@@ -115,7 +115,9 @@ export class ScramServerExchange implements SaslServerExchange {
     const proof = fromBase64(message.slice(proofAt + 3));
     if (attributes === undefined || proof === undefined) return this.invalid();
     if (attributes.get("c") !== toBase64(encoder.encode(first.gs2Header))) return this.invalid();
-    if (attributes.get("r") !== first.nonce) return this.invalid();
+    // Kafka checks that the nonce ends with the one it sent, not that it equals it: librdkafka
+    // up to 2.x repeats its own nonce in front (ScramSaslServer's endsWith check).
+    if (!(attributes.get("r") ?? "").endsWith(first.nonce)) return this.invalid();
     const hash = hashOf(this.mechanism);
     const { crypto } = this.ports;
     const authMessage = encoder.encode(
