@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,100 +15,34 @@ import { freePort, SLUICE, withDeadline } from "./sluice-process.js";
 
 const run = promisify(execFile);
 
-/** Makes the test certificates in `dir`. */
+/**
+ * The openssl commands that make the test certificates: two CAs, the server's certificate
+ * (localhost and 127.0.0.1) with its key encrypted as PKCS#8, alice's client certificate from
+ * the trusted CA and a stranger's from the other.
+ */
+const CERTIFICATE_COMMANDS: readonly string[] = [
+  "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=Test-CA",
+  "req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2" +
+    " -subj /CN=Other",
+  "req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost",
+  "x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2" +
+    " -extfile san.ext",
+  "pkcs8 -topk8 -in server.key -out server-enc.key -passout pass:key-secret -v2 aes-256-cbc",
+  "req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj /C=US/O=Sluice/CN=alice",
+  "x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 2",
+  "req -newkey rsa:2048 -nodes -keyout stranger.key -out stranger.csr -subj /CN=stranger",
+  "x509 -req -in stranger.csr -CA other-ca.pem -CAkey other-ca.key -CAcreateserial" +
+    " -out stranger.pem -days 2",
+];
+
+/** Makes the test certificates in `dir`, and the PEM keystore file (key, then certificate). */
 export async function makeCertificates(dir: string): Promise<void> {
-  const openssl = (args: string[]) => run("openssl", args, { cwd: dir });
-  const subject = (name: string) => ["-subj", name];
-  const newKey = ["-newkey", "rsa:2048", "-nodes"];
-  await openssl([
-    "req",
-    "-x509",
-    ...newKey,
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-days",
-    "2",
-    ...subject("/CN=Sluice Test CA"),
-  ]);
-  await openssl([
-    "req",
-    "-x509",
-    ...newKey,
-    "-keyout",
-    "other-ca.key",
-    "-out",
-    "other-ca.pem",
-    "-days",
-    "2",
-    ...subject("/CN=Other CA"),
-  ]);
   writeFileSync(join(dir, "san.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
-  const sign = (name: string, ca: string, extra: string[] = []) =>
-    openssl([
-      "x509",
-      "-req",
-      "-in",
-      `${name}.csr`,
-      "-CA",
-      `${ca}.pem`,
-      "-CAkey",
-      `${ca}.key`,
-      "-CAcreateserial",
-      "-out",
-      `${name}.pem`,
-      "-days",
-      "2",
-      ...extra,
-    ]);
-  await openssl([
-    "req",
-    ...newKey,
-    "-keyout",
-    "server.key",
-    "-out",
-    "server.csr",
-    ...subject("/CN=localhost"),
-  ]);
-  await sign("server", "ca", ["-extfile", "san.ext"]);
-  await openssl([
-    "pkcs8",
-    "-topk8",
-    "-in",
-    "server.key",
-    "-out",
-    "server-enc.key",
-    "-passout",
-    "pass:key-secret",
-    "-v2",
-    "aes-256-cbc",
-  ]);
-  await openssl([
-    "req",
-    ...newKey,
-    "-keyout",
-    "client.key",
-    "-out",
-    "client.csr",
-    ...subject("/C=US/O=Sluice/CN=alice"),
-  ]);
-  await sign("client", "ca");
-  await openssl([
-    "req",
-    ...newKey,
-    "-keyout",
-    "stranger.key",
-    "-out",
-    "stranger.csr",
-    ...subject("/CN=stranger"),
-  ]);
-  await sign("stranger", "other-ca");
-  const { readFileSync } = await import("node:fs");
-  const keystore =
-    readFileSync(join(dir, "server-enc.key"), "utf8") +
-    readFileSync(join(dir, "server.pem"), "utf8");
-  writeFileSync(join(dir, "server-keystore.pem"), keystore);
+  for (const command of CERTIFICATE_COMMANDS) {
+    await run("openssl", command.split(" "), { cwd: dir });
+  }
+  const read = (name: string) => readFileSync(join(dir, name), "utf8");
+  writeFileSync(join(dir, "server-keystore.pem"), read("server-enc.key") + read("server.pem"));
 }
 
 export interface SecurityPorts {
@@ -128,15 +62,21 @@ export function securityProperties(dir: string, ports: SecurityPorts): string {
     "node.id=1",
     `controller.quorum.voters=1@127.0.0.1:${ports.controller}`,
     `listeners=SSL://127.0.0.1:${ports.ssl},SASL_SSL://127.0.0.1:${ports.saslSsl},` +
-      `SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},CONTROLLER://127.0.0.1:${ports.controller}`,
+      `SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
+      `CONTROLLER://127.0.0.1:${ports.controller}`,
     `advertised.listeners=SSL://127.0.0.1:${ports.ssl},SASL_SSL://127.0.0.1:${ports.saslSsl},` +
       `SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext}`,
     "controller.listener.names=CONTROLLER",
-    "listener.security.protocol.map=CONTROLLER:PLAINTEXT,SSL:SSL,SASL_SSL:SASL_SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
+    "listener.security.protocol.map=CONTROLLER:PLAINTEXT,SSL:SSL,SASL_SSL:SASL_SSL," +
+      "SASL_PLAINTEXT:SASL_PLAINTEXT",
     "inter.broker.listener.name=SASL_PLAINTEXT",
     "sasl.mechanism.inter.broker.protocol=PLAIN",
     "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
-    `listener.name.sasl_plaintext.plain.sasl.jaas.config=${jaas('username="admin" password="admin-secret" user_admin="admin-secret" user_bob="bob-secret"')}`,
+    "listener.name.sasl_plaintext.plain.sasl.jaas.config=" +
+      jaas(
+        'username="admin" password="admin-secret" user_admin="admin-secret"' +
+          ' user_bob="bob-secret"',
+      ),
     `listener.name.sasl_ssl.plain.sasl.jaas.config=${jaas('user_bob="bob-secret"')}`,
     "ssl.keystore.type=PEM",
     "ssl.truststore.type=PEM",

@@ -108,7 +108,7 @@ test("kcat produces and consumes over SASL/SCRAM-SHA-512 on TLS and SCRAM-SHA-25
   );
 });
 
-test("a wrong password gets Kafka's SASL_AUTHENTICATION_FAILED message, PLAIN's and SCRAM's", async () => {
+test("a wrong password gets Kafka's SASL_AUTHENTICATION_FAILED message", async () => {
   const plain = await kcat(["-L", "-b", saslSsl(), ...sasl("SASL_SSL", "PLAIN", "bob", "nope")]);
   assert.ok(!plain.ok);
   assert.match(plain.stderr, /Authentication failed: Invalid username or password/);
@@ -121,12 +121,15 @@ test("a wrong password gets Kafka's SASL_AUTHENTICATION_FAILED message, PLAIN's 
   assert.ok(!scram.ok);
   assert.match(
     scram.stderr,
-    /Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512/,
+    new RegExp(
+      "Authentication failed during authentication due to invalid credentials with SASL " +
+        "mechanism SCRAM-SHA-512",
+    ),
   );
   assert.ok(node.isRunning);
 });
 
-test("an untrusted client certificate and a client without one are refused by the mTLS listener", async () => {
+test("the mTLS listener refuses an untrusted certificate and a client without one", async () => {
   const stranger = [
     "-X",
     "security.protocol=SSL",
@@ -155,7 +158,7 @@ test("an untrusted client certificate and a client without one are refused by th
   await produceAndConsume(ssl(), mtls(), "after-stranger");
 });
 
-test("a plaintext client on a TLS port and a request before SASL authentication are closed", async () => {
+test("a plaintext client on a TLS port and a request before SASL login are closed", async () => {
   const plaintext = await kcat(["-L", "-b", saslSsl(), "-m", "5"]);
   assert.ok(!plaintext.ok);
   // Metadata v0 before any SaslHandshake: Kafka closes the connection without an answer.

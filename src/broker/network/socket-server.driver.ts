@@ -1,3 +1,7 @@
+/**
+ * The server of the connection layer; this file owns one state machine, the server's (running,
+ * stopped), described on SocketServer.
+ */
 import type {
   Address,
   Clock,

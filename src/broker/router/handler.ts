@@ -49,7 +49,7 @@ export interface HandlerContext {
    * `queued.max.request.bytes` counts them no more; they are released with the response anyway.
    */
   readonly requestBytesDone?: () => void;
-  /** The connection's SASL state, on a SASL listener; SaslHandshake and SaslAuthenticate drive it. */
+  /** The connection's SASL state on a SASL listener; SaslHandshake and SaslAuthenticate use it. */
   readonly sasl?: SaslSession | undefined;
 }
 

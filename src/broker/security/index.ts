@@ -44,3 +44,6 @@ export {
   type ScramCredential,
   type ScramMechanism,
 } from "./scram.js";
+export { PlainServerExchange } from "./plain-server.js";
+export { ScramServerExchange, type ScramCredentialLookup } from "./scram-server.js";
+export type { SaslServerExchange, SaslStep } from "./sasl-mechanism.js";

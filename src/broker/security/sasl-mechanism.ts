@@ -19,7 +19,10 @@ export interface SaslServerExchange {
  */
 export function invalidCredentialsMessage(mechanism: string, isReauthentication: boolean): string {
   const phase = isReauthentication ? "re-authentication" : "authentication";
-  return `Authentication failed during ${phase} due to invalid credentials with SASL mechanism ${mechanism}`;
+  return (
+    `Authentication failed during ${phase} due to invalid credentials with SASL mechanism ` +
+    mechanism
+  );
 }
 
 export const DIFFERENT_AUTHORIZATION_ID =

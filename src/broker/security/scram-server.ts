@@ -93,7 +93,8 @@ export class ScramServerExchange implements SaslServerExchange {
     if (credential === undefined) return this.invalid();
     const serverNonce = toBase64(this.ports.random.fill(new Uint8Array(SERVER_NONCE_BYTES)));
     const combinedNonce = nonce + serverNonce;
-    const serverFirst = `r=${combinedNonce},s=${toBase64(credential.salt)},i=${credential.iterations}`;
+    const salt = toBase64(credential.salt);
+    const serverFirst = `r=${combinedNonce},s=${salt},i=${credential.iterations}`;
     const gs2Header = message.slice(0, message.length - clientFirstBare.length);
     const first = {
       user,

@@ -19,7 +19,7 @@ test("the first rule whose pattern matches the whole name gives the principal", 
   assert.equal(mapped(rules, "O=Nobody"), "O=Nobody");
 });
 
-test("L lower-cases, escaped slashes and newlines between rules are read as Kafka reads them", () => {
+test("L lower-cases; escaped slashes and newlines between rules read as in Kafka", () => {
   assert.equal(mapped("RULE:^CN=([A-Z]+)$/user\\/$1/L", "CN=BOB"), "user/bob");
   assert.equal(mapped("RULE:^CN=x$/y/\nRULE:^CN=(.*)$/$1/", "CN=z"), "z");
 });

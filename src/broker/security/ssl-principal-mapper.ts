@@ -19,8 +19,11 @@ export type MappingRules = readonly Rule[];
 
 // One entry: DEFAULT, or RULE: then pattern and replacement (each a run of escaped characters or
 // anything but a backslash or a slash), then an optional flag, then a separator.
-const ENTRY =
-  /\s*(?:(DEFAULT)|RULE:((?:\\.|[^\\/])*)\/((?:\\.|[^\\/])*)\/([LU]?)[^,\n]*?|([^,\n]*?))\s*(?:[,\n]\s*|$)/y;
+const PART = String.raw`((?:\\.|[^\\/])*)`;
+const ENTRY = new RegExp(
+  String.raw`\s*(?:(DEFAULT)|RULE:${PART}\/${PART}\/([LU]?)[^,\n]*?|([^,\n]*?))\s*(?:[,\n]\s*|$)`,
+  "y",
+);
 
 /** The rules of `text`, or why they do not parse. */
 export function parseMappingRules(

@@ -15,20 +15,12 @@ import type { ConfigProblem } from "./config-types.js";
 import type { ConfigValues } from "./config-values.js";
 import { parseConnectionOverrides } from "./connection-overrides.js";
 import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
-import {
-  protocolMap,
-  resolveListeners,
-  type ListenerSettings,
-  type Roles,
-} from "./listener-rules.js";
-import {
-  clientSecurityOf,
-  listenerSecurityOf,
-  type ClientSecurityConfig,
-  type ListenerSecurityConfig,
-} from "./security-settings.js";
+import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
+import { securityOf, type SecuritySettings } from "./security-settings.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 import { replicationSettingsOf, type ReplicationSettings } from "./replication-settings.js";
+
+export type { SecuritySettings };
 
 export type ProcessRole = "broker" | "controller";
 
@@ -43,16 +35,6 @@ export interface QuorumSettings {
   readonly appendLingerMs: number;
   readonly requestTimeoutMs: number;
   readonly retryBackoffMs: number;
-}
-
-/** TLS and SASL: of each listener, and of the connections the node opens. */
-export interface SecuritySettings {
-  /** By listener name, for every listener in `listeners`. */
-  readonly listeners: ReadonlyMap<string, ListenerSecurityConfig>;
-  /** To other brokers' inter-broker listener; undefined on a controller-only node. */
-  readonly interBroker: ClientSecurityConfig | undefined;
-  /** To the controllers' listener (the first of controller.listener.names). */
-  readonly controller: ClientSecurityConfig;
 }
 
 /** A node's whole configuration, typed. `values` keeps every key with its source. */
@@ -144,44 +126,6 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
     values,
   };
   return { kind: "valid", config };
-}
-
-/** The security of every listener and of the inter-broker and controller connections. */
-function securityOf(
-  values: ConfigValues,
-  listeners: ListenerSettings,
-  problems: ConfigProblem[],
-): SecuritySettings {
-  const byName = new Map<string, ListenerSecurityConfig>();
-  for (const listener of listeners.listeners) {
-    byName.set(
-      listener.name,
-      listenerSecurityOf(values, listener.name, listener.securityProtocol, problems),
-    );
-  }
-  const protocols = protocolMap(values);
-  const interBrokerName = listeners.interBrokerListenerName;
-  const interBrokerProtocol =
-    interBrokerName === undefined ? undefined : protocols.get(interBrokerName);
-  const interBroker =
-    interBrokerName === undefined || interBrokerProtocol === undefined
-      ? undefined
-      : clientSecurityOf(
-          values,
-          interBrokerName,
-          interBrokerProtocol,
-          "sasl.mechanism.inter.broker.protocol",
-          problems,
-        );
-  const controllerName = listeners.controllerListenerNames[0] ?? "CONTROLLER";
-  const controller = clientSecurityOf(
-    values,
-    controllerName,
-    protocols.get(controllerName) ?? "PLAINTEXT",
-    "sasl.mechanism.controller.protocol",
-    problems,
-  );
-  return { listeners: byName, interBroker, controller };
 }
 
 /** Kafka's KafkaMetadataLog refuses a metadata segment size below the floor. */

@@ -16,6 +16,7 @@ import {
   type SecurityProtocol,
 } from "../../broker/index.js";
 import type { ConfigProblem } from "./config-types.js";
+import { protocolMap, type ListenerSettings } from "./listener-rules.js";
 import type { ConfigValues } from "./config-values.js";
 import { SERVED_SASL_MECHANISMS } from "./definitions-security.js";
 
@@ -193,4 +194,52 @@ export function clientSecurityOf(
     return { securityProtocol: protocol, tls, sasl: undefined };
   }
   return { securityProtocol: protocol, tls, sasl: { mechanism: "PLAIN", username, password } };
+}
+
+/** TLS and SASL: of each listener, and of the connections the node opens. */
+export interface SecuritySettings {
+  /** By listener name, for every listener in `listeners`. */
+  readonly listeners: ReadonlyMap<string, ListenerSecurityConfig>;
+  /** To other brokers' inter-broker listener; undefined on a controller-only node. */
+  readonly interBroker: ClientSecurityConfig | undefined;
+  /** To the controllers' listener (the first of controller.listener.names). */
+  readonly controller: ClientSecurityConfig;
+}
+
+/** The security of every listener and of the inter-broker and controller connections. */
+export function securityOf(
+  values: ConfigValues,
+  listeners: ListenerSettings,
+  problems: ConfigProblem[],
+): SecuritySettings {
+  const byName = new Map<string, ListenerSecurityConfig>();
+  for (const listener of listeners.listeners) {
+    byName.set(
+      listener.name,
+      listenerSecurityOf(values, listener.name, listener.securityProtocol, problems),
+    );
+  }
+  const protocols = protocolMap(values);
+  const interBrokerName = listeners.interBrokerListenerName;
+  const interBrokerProtocol =
+    interBrokerName === undefined ? undefined : protocols.get(interBrokerName);
+  const interBroker =
+    interBrokerName === undefined || interBrokerProtocol === undefined
+      ? undefined
+      : clientSecurityOf(
+          values,
+          interBrokerName,
+          interBrokerProtocol,
+          "sasl.mechanism.inter.broker.protocol",
+          problems,
+        );
+  const controllerName = listeners.controllerListenerNames[0] ?? "CONTROLLER";
+  const controller = clientSecurityOf(
+    values,
+    controllerName,
+    protocols.get(controllerName) ?? "PLAINTEXT",
+    "sasl.mechanism.controller.protocol",
+    problems,
+  );
+  return { listeners: byName, interBroker, controller };
 }

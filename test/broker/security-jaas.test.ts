@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { credentialsOf, parseJaasConfig, PLAIN_LOGIN_MODULE } from "./jaas-config.js";
-import { PlainServerExchange } from "./plain-server.js";
-import { NodeCrypto } from "../../adapters/index.js";
+import { credentialsOf, parseJaasConfig, PLAIN_LOGIN_MODULE } from "../../src/broker/index.js";
+import { PlainServerExchange } from "../../src/broker/index.js";
+import { NodeCrypto } from "../../src/adapters/index.js";
 
 test("a PlainLoginModule entry gives its users and the node's own login", () => {
   const parsed = parseJaasConfig(
@@ -26,7 +26,7 @@ test("a PlainLoginModule entry gives its users and the node's own login", () => 
   );
 });
 
-test("an entry without its flag, its semicolon or with an option that is not key=value is refused", () => {
+test("an entry without flag or semicolon, or with an option not key=value, is refused", () => {
   assert.equal(parseJaasConfig(`${PLAIN_LOGIN_MODULE} user_a="b";`).ok, false);
   assert.equal(parseJaasConfig(`${PLAIN_LOGIN_MODULE} required user_a="b"`).ok, false);
   assert.equal(parseJaasConfig(`${PLAIN_LOGIN_MODULE} required user_a;`).ok, false);

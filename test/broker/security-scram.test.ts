@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { NodeCrypto } from "../../adapters/index.js";
-import type { Random } from "../../ports/index.js";
-import { ScramServerExchange } from "./scram-server.js";
+import { NodeCrypto } from "../../src/adapters/index.js";
+import type { Random } from "../../src/ports/index.js";
+import { ScramServerExchange } from "../../src/broker/index.js";
 import {
   fromBase64,
   hashOf,
@@ -11,7 +11,7 @@ import {
   toBase64,
   xor,
   type ScramMechanism,
-} from "./scram.js";
+} from "../../src/broker/index.js";
 
 const crypto = new NodeCrypto();
 const encoder = new TextEncoder();
@@ -84,12 +84,14 @@ for (const mechanism of ["SCRAM-SHA-256", "SCRAM-SHA-512"] as const) {
     const final = clientFinal(mechanism, "wrong", clientFirstBare, serverFirst);
     assert.deepEqual(server.evaluate(encoder.encode(final.message)), {
       kind: "failed",
-      message: `Authentication failed during authentication due to invalid credentials with SASL mechanism ${mechanism}`,
+      message:
+        "Authentication failed during authentication due to invalid credentials with SASL " +
+        `mechanism ${mechanism}`,
     });
   });
 }
 
-test("SCRAM refuses an unknown user at the first message, and a nonce the server did not extend", () => {
+test("SCRAM refuses an unknown user at once, and a nonce the server did not extend", () => {
   const unknown = exchangeFor("SCRAM-SHA-256", "x").evaluate(encoder.encode("n,,n=bob,r=abc"));
   assert.equal(unknown.kind, "failed");
   const server = exchangeFor("SCRAM-SHA-256", "x");
