@@ -21,7 +21,7 @@ after(killAll);
 const jaas = (users: string) =>
   `org.apache.kafka.common.security.plain.PlainLoginModule required ${users};`;
 
-test("a cluster with SASL_SSL controller and inter-broker listeners replicates acks=all", async () => {
+test("SASL_SSL controller and inter-broker listeners replicate acks=all", async () => {
   const certificates = temporaryDir("secured-certificates");
   await makeCertificates(certificates);
   const members = await startThreeNodes("secured", {
