@@ -12,6 +12,8 @@ import { execFile } from "node:child_process";
 import { connect } from "node:net";
 import { promisify } from "node:util";
 import kafkajs from "kafkajs";
+import { ApiKey, decodeResponse, encodeRequest } from "../../src/protocol/index.js";
+import { RawSocket } from "./raw-socket.js";
 import { SecurityNode } from "./security-node.js";
 
 const run = promisify(execFile);
@@ -214,4 +216,30 @@ test("kafkajs with a wrong password is refused with Kafka's message", async () =
   const admin = kafka.admin();
   await assert.rejects(admin.connect(), /invalid credentials with SASL mechanism SCRAM-SHA-512/);
   assert.ok(node.isRunning);
+});
+
+test("a v0 SaslHandshake is followed by a raw PLAIN token, and the connection then serves", async () => {
+  const socket = await RawSocket.open(node.ports.saslPlaintext, { isReading: true });
+  try {
+    const header = { apiKey: ApiKey.SaslHandshake, apiVersion: 0, correlationId: 1, clientId: "t" };
+    await socket.write(encodeRequest(header, { mechanism: "PLAIN" }));
+    await socket.waitForFrames(1, 10_000);
+    const handshake = decodeResponse(socket.frames[0] as Uint8Array, ApiKey.SaslHandshake, 0);
+    assert.equal(handshake.kind, "response");
+    assert.equal(handshake.kind === "response" ? handshake.body["errorCode"] : -1, 0);
+    const token = new TextEncoder().encode("\u0000bob\u0000bob-secret");
+    const size = new Uint8Array(4);
+    new DataView(size.buffer).setInt32(0, token.length);
+    await socket.write([size, token]);
+    await socket.waitForFrames(2, 10_000);
+    // PLAIN answers with an empty token, size-prefixed like a frame.
+    assert.equal(socket.frames[1]?.length, 0);
+    const versions = { apiKey: ApiKey.ApiVersions, apiVersion: 0, correlationId: 2, clientId: "t" };
+    await socket.write(encodeRequest(versions, {}));
+    await socket.waitForFrames(3, 10_000);
+    const answer = decodeResponse(socket.frames[2] as Uint8Array, ApiKey.ApiVersions, 0);
+    assert.equal(answer.kind, "response");
+  } finally {
+    socket.destroy();
+  }
 });
