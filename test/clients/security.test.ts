@@ -218,7 +218,7 @@ test("kafkajs with a wrong password is refused with Kafka's message", async () =
   assert.ok(node.isRunning);
 });
 
-test("a v0 SaslHandshake is followed by a raw PLAIN token, and the connection then serves", async () => {
+test("a v0 SaslHandshake then a raw PLAIN token log in, and the connection serves", async () => {
   const socket = await RawSocket.open(node.ports.saslPlaintext, { isReading: true });
   try {
     const header = { apiKey: ApiKey.SaslHandshake, apiVersion: 0, correlationId: 1, clientId: "t" };
