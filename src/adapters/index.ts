@@ -6,6 +6,8 @@ export { NodeFileHandle } from "./node-file-handle.js";
 export { toFileSystemError } from "./file-system-error.js";
 export { NodeNetwork, type NodeNetworkOptions } from "./node-network.js";
 export { NodeConnection } from "./node-connection.js";
+export { NodeCrypto } from "./node-crypto.js";
+export { rfc2253Of } from "./node-tls.js";
 export { EventLoopDelay } from "./event-loop-delay.js";
 export { NodeProcesses, type StopSignal } from "./node-processes.js";
 export {

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { assert } from "../common/index.js";
-import type { Address, Connection, ConnectionHandlers } from "../ports/index.js";
+import type { Address, Connection, ConnectionHandlers, TlsSession } from "../ports/index.js";
 
 let nextConnectionNumber = 1;
 
@@ -22,9 +22,15 @@ export class NodeConnection implements Connection {
   private failure: Error | undefined;
   private closedBeforeAttach: { error: Error | undefined } | undefined;
 
-  /** Wraps a connected socket; turns Nagle's algorithm off, as Kafka clients and brokers do. */
-  constructor(private readonly socket: Socket) {
-    this.id = `tcp-${nextConnectionNumber++}`;
+  /**
+   * Wraps a connected socket (a TLS socket after its handshake, with what it learned); turns
+   * Nagle's algorithm off, as Kafka clients and brokers do.
+   */
+  constructor(
+    private readonly socket: Socket,
+    readonly tls?: TlsSession,
+  ) {
+    this.id = `${tls === undefined ? "tcp" : "tls"}-${nextConnectionNumber++}`;
     this.localAddress = endAddress(socket.localAddress, socket.localPort);
     this.remoteAddress = endAddress(socket.remoteAddress, socket.remotePort);
     socket.setNoDelay(true);

@@ -1,6 +1,17 @@
 import { createServer, connect as connectSocket, type Server, type Socket } from "node:net";
-import type { Address, Connection, Listener, Logger, Network } from "../ports/index.js";
+import type { Server as TlsServer } from "node:tls";
+import type {
+  Address,
+  Connection,
+  Listener,
+  Logger,
+  Network,
+  TlsClientSettings,
+  TlsListenerOptions,
+  TlsServerSettings,
+} from "../ports/index.js";
 import { NodeConnection } from "./node-connection.js";
+import { connectWithTls, serverContext, serverContextOptions, tlsServer } from "./node-tls.js";
 
 export interface NodeNetworkOptions {
   /** Where failures of a listening socket after it started are reported. */
@@ -15,6 +26,16 @@ class NodeListener implements Listener {
     readonly address: Address,
   ) {}
 
+  updateTls(settings: TlsServerSettings): void {
+    const server = this.server as TlsServer;
+    if (typeof server.setSecureContext !== "function") {
+      throw new Error("the listener does not serve TLS");
+    }
+    // Loading first throws on a bad key or certificate and leaves the served ones in place.
+    serverContext(settings);
+    server.setSecureContext(serverContextOptions(settings));
+  }
+
   close(): Promise<void> {
     if (this.isClosed) return Promise.resolve();
     this.isClosed = true;
@@ -28,10 +49,17 @@ class NodeListener implements Listener {
 export class NodeNetwork implements Network {
   constructor(private readonly options: NodeNetworkOptions = {}) {}
 
-  listen(address: Address, onConnection: (connection: Connection) => void): Promise<Listener> {
-    const server = createServer({ noDelay: true, pauseOnConnect: true }, (socket: Socket) =>
-      onConnection(new NodeConnection(socket)),
-    );
+  listen(
+    address: Address,
+    onConnection: (connection: Connection) => void,
+    options?: TlsListenerOptions,
+  ): Promise<Listener> {
+    const server =
+      options === undefined
+        ? createServer({ noDelay: true, pauseOnConnect: true }, (socket: Socket) =>
+            onConnection(new NodeConnection(socket)),
+          )
+        : tlsServer(options.tls, onConnection, this.options.logger);
     return new Promise((resolve, reject) => {
       server.once("error", reject);
       server.listen({ host: address.host, port: address.port }, () => {
@@ -46,7 +74,8 @@ export class NodeNetwork implements Network {
     });
   }
 
-  connect(address: Address): Promise<Connection> {
+  connect(address: Address, options?: { readonly tls?: TlsClientSettings }): Promise<Connection> {
+    if (options?.tls !== undefined) return connectWithTls(address, options.tls);
     return new Promise((resolve, reject) => {
       const socket = connectSocket({ host: address.host, port: address.port, noDelay: true });
       socket.once("error", reject);

@@ -30,8 +30,10 @@ export {
   type HandlerSpec,
   type KafkaPrincipal,
   type RequestContext,
-  type SecurityProtocol,
 } from "./router/handler.js";
+export * from "./security/index.js";
+export { registerSaslApis } from "./apis/sasl.js";
+export type { ListenerSecurityOptions } from "./network/socket-server.driver.js";
 export { hasTopLevelErrorCode, topLevelErrorResponse } from "./router/error-response.js";
 export {
   topicPartitionKey,

@@ -13,7 +13,13 @@
  * (docs/decisions/0006).
  */
 import { brokerId, uuidFromBase64, uuidToBase64, type NodeId, type Uuid } from "../common/index.js";
-import { isFileSystemError, type Clock, type FileSystem, type Random } from "../ports/index.js";
+import {
+  isFileSystemError,
+  type Clock,
+  type Crypto,
+  type FileSystem,
+  type Random,
+} from "../ports/index.js";
 import type { BootstrapOptions } from "../controller/index.js";
 import { formatProblem, loadNodeConfigFrom, type NodeConfig } from "../main/index.js";
 import {
@@ -24,6 +30,7 @@ import {
   type StoredMetaProperties,
 } from "../storage/index.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
+import { scramCredentialsOf } from "./format-scram.js";
 import { bootstrapOptionsOf, writeBootstrapFeatures } from "./format-features.js";
 import { newRandomUuid } from "./random-uuid.js";
 import {
@@ -37,6 +44,7 @@ export const FORMAT_USAGE =
   "usage: sluice format --config FILE --cluster-id ID [--set KEY=VALUE]... [--ignore-formatted]" +
   " [--standalone | --initial-controllers ID@HOST:PORT:DIRECTORY_ID,... |" +
   " --no-initial-controllers] [--feature NAME=LEVEL]...\n" +
+  " [--add-scram SCRAM-SHA-256|SCRAM-SHA-512=[name=NAME,password=PASSWORD]]...\n" +
   "--feature eligible.leader.replicas.version=1 turns eligible leader replicas on (KIP-966).\n" +
   "A broker-only node may leave node.id out: its dirs are formatted without one, and the\n" +
   "controller assigns it an id (1000 or above) that the broker keeps in them.";
@@ -46,6 +54,8 @@ export interface FormatIo extends CommandOutput {
   readonly random: Random;
   readonly clock: Clock;
   readonly environment: Readonly<Record<string, string | undefined>>;
+  /** Hashes for `--add-scram`. */
+  readonly crypto?: Crypto;
 }
 
 /** What the command will do with one dir. */
@@ -59,7 +69,7 @@ export async function format(args: readonly string[], io: FormatIo): Promise<num
   const parsed = parseCommandOptions(args, {
     booleans: ["--ignore-formatted", "--standalone", "--no-initial-controllers"],
     values: ["--config", "--cluster-id", "--initial-controllers"],
-    repeatable: ["--set", "--feature"],
+    repeatable: ["--set", "--feature", "--add-scram"],
   });
   if (parsed.kind === "usage" || parsed.positionals.length > 0) {
     io.error(parsed.kind === "usage" ? parsed.message : `unexpected ${parsed.positionals[0]}`);
@@ -101,7 +111,15 @@ export async function format(args: readonly string[], io: FormatIo): Promise<num
     io.error(features.message);
     return EXIT.failed;
   }
-  const bootstrap = features.options;
+  const scram = scramOptionOf(parsed.repeated.get("--add-scram") ?? [], io);
+  if (!scram.ok) {
+    io.error(scram.message);
+    return EXIT.failed;
+  }
+  const bootstrap =
+    scram.value.length === 0
+      ? features.options
+      : { ...features.options, scramCredentials: scram.value };
   return formatDirs(loaded.config, { clusterId, ignoreFormatted, quorum, bootstrap }, io);
 }
 
@@ -226,4 +244,11 @@ async function formatDir(
       `directory.id ${uuidToBase64(directoryId)}.`,
   );
   return directoryId;
+}
+
+/** The `--add-scram` credentials; a command without Crypto takes none. */
+function scramOptionOf(values: readonly string[], io: FormatIo) {
+  if (values.length === 0) return { ok: true, value: [] } as const;
+  if (io.crypto === undefined) return { ok: false, message: "--add-scram needs hashes" } as const;
+  return scramCredentialsOf(values, { crypto: io.crypto, random: io.random });
 }

@@ -1,5 +1,6 @@
 import {
   CryptoRandom,
+  NodeCrypto,
   NodeFileSystem,
   NodeNetwork,
   NodeProcesses,
@@ -46,6 +47,7 @@ export async function main(args: readonly string[]): Promise<number> {
         ...standardOutput,
         fileSystem: new NodeFileSystem(),
         random: new CryptoRandom(),
+        crypto: new NodeCrypto(),
         clock: new SystemClock(),
         environment: process.env,
       });

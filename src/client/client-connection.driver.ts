@@ -1,9 +1,11 @@
 /**
- * A connection from the project's client to one node. States:
- *   idle → connecting → negotiating → ready → idle (the connection ended)
+ * A connection from the project's client to one node; this file owns one state machine, the
+ * connection's. States:
+ *   idle → connecting → negotiating → [authenticating →] ready → idle (the connection ended)
  *   idle → backingOff → connecting (a reconnect after a failure waits its backoff)
  *   any → closed (the owner closed the client; terminal)
- * It connects on demand, negotiates versions with ApiVersions, frames requests, matches
+ * It connects on demand (with TLS when the options say), negotiates versions with ApiVersions,
+ * logs in with SASL when the options say, frames requests, matches
  * responses by correlation id, times requests out, and bounds the requests in flight (the rest
  * queue). When a connection ends, every request waiting on it fails with `disconnected`.
  */
@@ -20,6 +22,7 @@ import type { ClientFailure, ClientResult, DisconnectReason } from "./client-res
 import { Negotiation, type NegotiationStep } from "./negotiation.js";
 import { PendingRequest, type RequestBody, type RequestOptions } from "./pending-request.js";
 import { reconnectBackoffMs } from "./reconnect-backoff.js";
+import { SaslLogin } from "./sasl-login.js";
 import { chooseVersion, type ServedVersions } from "./version-negotiation.js";
 
 export interface ClientPorts {
@@ -40,6 +43,12 @@ type State =
   | { readonly kind: "backingOff" }
   | { readonly kind: "connecting" }
   | { readonly kind: "negotiating"; readonly link: Link; readonly negotiation: Negotiation }
+  | {
+      readonly kind: "authenticating";
+      readonly link: Link;
+      readonly served: ServedVersions;
+      readonly login: SaslLogin;
+    }
   | { readonly kind: "ready"; readonly link: Link; readonly served: ServedVersions }
   | { readonly kind: "closed" };
 
@@ -132,7 +141,8 @@ export class ClientConnection {
   private connect(): void {
     const attempt: State = { kind: "connecting" };
     this.state = attempt;
-    this.ports.network.connect(this.address).then(
+    const tls = this.options.security?.tls;
+    this.ports.network.connect(this.address, tls === undefined ? undefined : { tls }).then(
       (connection) => this.onConnected(attempt, connection),
       (error: unknown) => this.onConnectFailed(attempt, error),
     );
@@ -193,6 +203,10 @@ export class ClientConnection {
       this.onNegotiationStep(link, state.negotiation.receive(frame));
       return;
     }
+    if (state.kind === "authenticating" && correlationId === state.login.correlationId) {
+      this.onLoginStep(link, state.served, state.login, frame);
+      return;
+    }
     const request = correlationId === undefined ? undefined : this.inFlight.get(correlationId);
     if (state.kind !== "ready" || request === undefined || correlationId === undefined) {
       // Kafka's client does the same: a response nobody asked for means the stream is not
@@ -222,11 +236,47 @@ export class ClientConnection {
         this.endLink("negotiationFailed", step.message);
         return;
       case "ready":
-        this.state = { kind: "ready", link, served: step.served };
-        this.consecutiveFailures = 0;
-        this.pump();
+        this.afterNegotiation(link, step.served);
         return;
     }
+  }
+
+  /** Logs in when the options ask for SASL, else the connection is ready. */
+  private afterNegotiation(link: Link, served: ServedVersions): void {
+    const credentials = this.options.security?.sasl;
+    if (credentials === undefined) {
+      this.becomeReady(link, served);
+      return;
+    }
+    if (!SaslLogin.isServedBy(served)) {
+      this.endLink("negotiationFailed", "the peer serves no SaslHandshake v1 and SaslAuthenticate");
+      return;
+    }
+    const login = new SaslLogin(credentials, served);
+    const state: State = { kind: "authenticating", link, served, login };
+    this.state = state;
+    this.ports.timers.schedule(this.options.requestTimeoutMs, () => {
+      if (this.state === state) this.endLink("authenticationFailed", "no SASL answer in time");
+    });
+    this.sendLogin(link, login);
+  }
+
+  private sendLogin(link: Link, login: SaslLogin): void {
+    const request = login.request(this.takeCorrelationId(), this.options.clientId);
+    link.connection.write(request);
+  }
+
+  private onLoginStep(link: Link, served: ServedVersions, login: SaslLogin, frame: Uint8Array) {
+    const step = login.receive(frame);
+    if (step.kind === "send") this.sendLogin(link, login);
+    else if (step.kind === "failed") this.endLink("authenticationFailed", step.message);
+    else this.becomeReady(link, served);
+  }
+
+  private becomeReady(link: Link, served: ServedVersions): void {
+    this.state = { kind: "ready", link, served };
+    this.consecutiveFailures = 0;
+    this.pump();
   }
 
   private write(link: Link, served: ServedVersions, request: PendingRequest): void {
@@ -287,7 +337,9 @@ export class ClientConnection {
   }
 
   private linkOf(state: State): Link | undefined {
-    return state.kind === "negotiating" || state.kind === "ready" ? state.link : undefined;
+    const hasLink =
+      state.kind === "negotiating" || state.kind === "authenticating" || state.kind === "ready";
+    return hasLink ? state.link : undefined;
   }
 
   private takeCorrelationId(): number {

@@ -3,6 +3,14 @@
  * limit has a default; callers pass what their config says (the Raft driver its
  * `controller.quorum.request.timeout.ms`, the command line its own).
  */
+import type { TlsClientSettings } from "../ports/index.js";
+import type { SaslCredentials } from "./sasl-login.js";
+
+/** How the client secures its connections: TLS, and a SASL login after ApiVersions. */
+export interface ClientSecurity {
+  readonly tls?: TlsClientSettings | undefined;
+  readonly sasl?: SaslCredentials | undefined;
+}
 
 export interface ClientOptions {
   /** `request.timeout.ms`: how long a request may wait for its response, queueing included. */
@@ -22,6 +30,8 @@ export interface ClientOptions {
   /** Sent in ApiVersions v3+ (KIP-511) so brokers can tell clients apart. */
   readonly softwareName: string;
   readonly softwareVersion: string;
+  /** `security.protocol` and its settings; plain TCP without login when unset. */
+  readonly security?: ClientSecurity | undefined;
 }
 
 /** Kafka's client defaults, with Sluice's name and version as the client software. */

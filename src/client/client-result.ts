@@ -17,6 +17,8 @@ export type DisconnectReason =
   | "badFrame"
   /** The ApiVersions exchange after connecting did not give a usable answer. */
   | "negotiationFailed"
+  /** The SASL login after ApiVersions was refused or did not complete. */
+  | "authenticationFailed"
   /** Another request on the same connection timed out, and the connection was dropped. */
   | "requestTimedOut"
   /** The owner closed the client. */

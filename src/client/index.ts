@@ -28,3 +28,5 @@ export {
   type VersionChoice,
   type VersionWish,
 } from "./version-negotiation.js";
+export type { ClientSecurity } from "./client-options.js";
+export type { SaslCredentials } from "./sasl-login.js";

@@ -7,6 +7,7 @@
 import {
   ConsoleLogger,
   CryptoRandom,
+  NodeCrypto,
   NodeFileSystem,
   NodeNetwork,
   NodeTimers,
@@ -74,6 +75,7 @@ export async function runControllerProcess(
     network: new NodeNetwork(),
     timers: new NodeTimers(),
     random: new CryptoRandom(),
+    crypto: new NodeCrypto(),
     metrics: DISCARDED_METRICS,
   };
   let node;

@@ -3,6 +3,7 @@
  * transport that sends the node's requests with the project's client, and the handlers that
  * serve the Raft APIs on the controller listener's router.
  */
+import type { PeerSecurity } from "./node-types.js";
 import { brokerId, type Uuid } from "../common/index.js";
 import {
   ClientPool,
@@ -82,7 +83,10 @@ export class ClientRaftTransport implements RaftTransport {
   private voterEndpoints: (id: number) => readonly Endpoint[] | undefined = () => undefined;
 
   constructor(
-    ports: ClientPorts & { readonly logger: Logger },
+    ports: ClientPorts & {
+      readonly logger: Logger;
+      readonly peerSecurity?: PeerSecurity | undefined;
+    },
     config: NodeConfig,
     nodeId: number,
   ) {
@@ -91,6 +95,7 @@ export class ClientRaftTransport implements RaftTransport {
     this.pool = new ClientPool(ports, {
       requestTimeoutMs: config.quorum.requestTimeoutMs,
       clientId: `raft-client-${nodeId}`,
+      security: ports.peerSecurity?.controller,
     });
     for (const voter of config.quorum.voters) {
       this.pool.setNodeAddress(brokerId(voter.nodeId), { host: voter.host, port: voter.port });

@@ -4,6 +4,7 @@
  * Raft APIs (and ApiVersions) on the controller listeners. The controller's state machine will
  * be one of the driver's listeners once it exists.
  */
+import { loadPeerSecurity } from "./node-security.js";
 import { uuidFromRandomBytes, uuidToBase64, type Uuid } from "../common/index.js";
 import { registerApiVersions, RequestRouter, SocketServer } from "../broker/index.js";
 import type {
@@ -66,7 +67,8 @@ export async function startControllerNode(
   if (config.nodeId === undefined) throw new ControllerStartError("node.id is required");
   const nodeId = config.nodeId;
   const identity = await metadataDirIdentity(ports, config, options.clusterIdToFormat);
-  const transport = new ClientRaftTransport(ports, config, nodeId);
+  const peerSecurity = await loadPeerSecurity(ports.fs, config);
+  const transport = new ClientRaftTransport({ ...ports, peerSecurity }, config, nodeId);
   const raft = await RaftDriver.start({
     ...ports,
     config: raftConfigOf(config, { nodeId, ...identity }),

@@ -5,6 +5,7 @@
  * shutdown), then the metadata cache and the replica manager as publishers of the loader, the
  * AlterPartition sender and the admin forwarder.
  */
+import { SECURITY_PROTOCOL_IDS } from "./node-security.js";
 import { brokerId, type BrokerId, type NodeId, type Uuid } from "../common/index.js";
 import {
   BrokerLifecycleManager,
@@ -90,6 +91,7 @@ export function createBrokerMembership(
   const pool = new ClientPool(ports, {
     requestTimeoutMs: CONTROLLER_REQUEST_TIMEOUT_MS,
     clientId: `broker-${context.nodeId ?? "unassigned"}-to-controller`,
+    security: ports.peerSecurity?.controller,
   });
   const channel = new ControllerChannel(
     { pool, clock: ports.clock, timers: ports.timers, logger },
@@ -158,6 +160,7 @@ export function createBrokerSide(
   const fetchPool = new ClientPool(ports, {
     requestTimeoutMs: replication.requestTimeoutMs,
     clientId: `broker-${identity.nodeId}-fetcher`,
+    security: ports.peerSecurity?.interBroker,
   });
   const replicaManager = new ReplicaManager({
     brokerId: identity.nodeId,
@@ -225,11 +228,11 @@ function createLifecycle(
       nodeId: context.nodeId,
       clusterId: context.clusterId,
       incarnationId: newIncarnationId(ports.random),
-      listeners: config.advertisedListeners.map(({ name, host, port }) => ({
+      listeners: config.advertisedListeners.map(({ name, host, port, securityProtocol }) => ({
         name,
         host,
         port,
-        securityProtocol: 0,
+        securityProtocol: SECURITY_PROTOCOL_IDS[securityProtocol],
       })),
       rack: config.values.stringOrNull("broker.rack"),
       logDirIds: context.logDirIds,

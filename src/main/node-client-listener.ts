@@ -13,6 +13,7 @@ import {
   RequestRouter,
   registerApiVersions,
   registerClientApis,
+  registerSaslApis,
   registerGroupApis,
   registerTransactionApis,
   type MarkerWriterDependencies,
@@ -25,6 +26,7 @@ import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
 import { transactionSettingsOf } from "./config/definitions-transaction.js";
+import { listenerOptionsOf } from "./node-security.js";
 import { staticConfigOf } from "./node-settings.js";
 import type { NodeParts } from "./node-shutdown.js";
 
@@ -78,12 +80,14 @@ export async function openClientListener(
     transactions: coordinators.transactions,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
+  registerSaslApis(router);
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
   parts.servers.push(server);
   for (const listener of config.listeners) {
     if (config.controllerListenerNames.includes(listener.name)) continue;
-    const address = await server.listen(listener.name, listener);
+    const options = await listenerOptionsOf(ports.fs, config, listener.name);
+    const address = await server.listen(listener.name, listener, options);
     parts.bound.push({ name: listener.name, address });
   }
   const close = async (): Promise<void> => {
@@ -150,6 +154,7 @@ function openCoordinators(parts: NodeParts, broker: BrokerSide): Coordinators {
   const pool = new ClientPool(ports, {
     requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,
     clientId: `broker-${identity.nodeId}-txn-markers`,
+    security: ports.peerSecurity?.interBroker,
   });
   const sender = new BrokerMarkerSender({
     brokerId: identity.nodeId,

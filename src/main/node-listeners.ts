@@ -3,12 +3,19 @@
  * on a broker, after the controller has unfenced it, the client listeners with the request
  * path's router, followed by the broker's periodic tasks.
  */
-import { SocketServer, type RequestRouter } from "../broker/index.js";
+import {
+  SocketServer,
+  registerSaslApis,
+  type RequestRouter,
+  type ScramCredential,
+  type ScramMechanism,
+} from "../broker/index.js";
 import type { MetricsSink } from "../ports/index.js";
 import type { BrokerSide } from "./node-broker.js";
 import { openClientListener } from "./node-client-listener.js";
 import { controllerRouter, type ControllerSide } from "./node-controller.js";
 import type { NodeParts } from "./node-shutdown.js";
+import { listenerOptionsOf, scramCredentialIn } from "./node-security.js";
 import { socketServerConfigOf } from "./node-settings.js";
 import { NodeTasks } from "./node-tasks.js";
 import { NodeStartError } from "./node-types.js";
@@ -19,11 +26,16 @@ export async function listenController(
   controller: ControllerSide,
 ): Promise<void> {
   const router = controllerRouter(parts.ports, () => parts.raft, controller.controller);
-  const server = serverFor(parts, router, labelledMetrics(parts.ports.metrics, "controller"));
+  registerSaslApis(router);
+  // SCRAM credentials live in the metadata log the controllers serve, so a controller listener
+  // authenticates with PLAIN only, as Kafka's controllers do.
+  const metrics = labelledMetrics(parts.ports.metrics, "controller");
+  const server = serverFor(parts, router, metrics, () => undefined);
   parts.servers.push(server);
   for (const listener of parts.config.listeners) {
     if (!parts.config.controllerListenerNames.includes(listener.name)) continue;
-    const address = await server.listen(listener.name, listener);
+    const options = await listenerOptionsOf(parts.ports.fs, parts.config, listener.name);
+    const address = await server.listen(listener.name, listener, options);
     parts.bound.push({ name: listener.name, address });
   }
 }
@@ -53,8 +65,10 @@ export async function startBrokerServing(
       { cause },
     );
   }
+  const scramCredential = (mechanism: ScramMechanism, user: string) =>
+    scramCredentialIn(broker.metadataCache.image, mechanism, user);
   parts.client = await openClientListener(parts, broker, (router) =>
-    serverFor(parts, router, labelledMetrics(parts.ports.metrics, "client")),
+    serverFor(parts, router, labelledMetrics(parts.ports.metrics, "client"), scramCredential),
   );
   parts.tasks = new NodeTasks({
     logManager,
@@ -68,10 +82,19 @@ export async function startBrokerServing(
   parts.tasks.start();
 }
 
-function serverFor(parts: NodeParts, router: RequestRouter, metrics: MetricsSink): SocketServer {
-  const { config } = parts;
-  return new SocketServer({ ...parts.ports, metrics }, router, {
+function serverFor(
+  parts: NodeParts,
+  router: RequestRouter,
+  metrics: MetricsSink,
+  scramCredential: (mechanism: ScramMechanism, user: string) => ScramCredential | undefined,
+): SocketServer {
+  const { config, ports } = parts;
+  const crypto = ports.crypto;
+  return new SocketServer({ ...ports, metrics }, router, {
     config: socketServerConfigOf(config),
+    ...(crypto === undefined
+      ? {}
+      : { authentication: { crypto, random: ports.random, scramCredential } }),
   });
 }
 

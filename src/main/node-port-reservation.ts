@@ -8,7 +8,14 @@
  * and enables request processing later; until then a connection to it is closed at once, as if
  * nothing listened, and clients retry.
  */
-import type { Address, Connection, Listener, Network } from "../ports/index.js";
+import type {
+  Address,
+  Connection,
+  Listener,
+  Network,
+  TlsClientSettings,
+  TlsListenerOptions,
+} from "../ports/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { NodeStartError } from "./node-types.js";
 
@@ -34,7 +41,11 @@ export class PortReservation implements Network {
   ) {}
 
   /** Binds every Kafka listener of `config`; throws NodeStartError naming the one that fails. */
-  static async reserve(network: Network, config: NodeConfig): Promise<PortReservation> {
+  static async reserve(
+    network: Network,
+    config: NodeConfig,
+    tlsOf: (listenerName: string) => TlsListenerOptions | undefined = () => undefined,
+  ): Promise<PortReservation> {
     const held = new Map<string, HeldListener[]>();
     const bound: Listener[] = [];
     try {
@@ -43,8 +54,11 @@ export class PortReservation implements Network {
         const listener = await bindOrExplain(
           { address: wanted, purpose: `listener ${wanted.name}`, key: "listeners" },
           () =>
-            network.listen(wanted, (connection) =>
-              route.to === undefined ? connection.destroy() : route.to(connection),
+            network.listen(
+              wanted,
+              (connection) =>
+                route.to === undefined ? connection.destroy() : route.to(connection),
+              tlsOf(wanted.name),
             ),
         );
         bound.push(listener);
@@ -65,16 +79,18 @@ export class PortReservation implements Network {
   async listen(
     address: Address,
     onConnection: (connection: Connection) => void,
+    options?: TlsListenerOptions,
   ): Promise<Listener> {
     const waiting = this.held.get(addressKey(address));
     const entry = waiting?.shift();
-    if (entry === undefined) return this.network.listen(address, onConnection);
+    // A reserved listener was bound with its listener's TLS settings already.
+    if (entry === undefined) return this.network.listen(address, onConnection, options);
     entry.route.to = onConnection;
     return entry.listener;
   }
 
-  connect(address: Address): Promise<Connection> {
-    return this.network.connect(address);
+  connect(address: Address, options?: { readonly tls?: TlsClientSettings }): Promise<Connection> {
+    return this.network.connect(address, options);
   }
 
   /** Closes the listeners no part took over; idempotent. */

@@ -7,6 +7,7 @@
 import {
   ConsoleLogger,
   CryptoRandom,
+  NodeCrypto,
   EventLoopDelay,
   NodeFileSystem,
   NodeNetwork,
@@ -96,6 +97,7 @@ function processPorts(fs: NodeFileSystem, config: NodeConfig) {
   const ports = {
     ...{ fs, clock, logger, network: new NodeNetwork(), timers: new NodeTimers() },
     ...{ random: new CryptoRandom(), metrics: registry, openFileLimit: readOpenFileLimit() },
+    crypto: new NodeCrypto(),
   };
   return { ports, registry, eventLoopDelay };
 }

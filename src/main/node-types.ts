@@ -2,10 +2,12 @@
  * What every part of a node shares: the ports it runs on, the error that refuses a start with a
  * message for the operator, and the node's identity once its storage is formatted.
  */
+import type { ClientSecurity } from "../client/index.js";
 import type { NodeId, Uuid } from "../common/index.js";
 import type {
   Address,
   Clock,
+  Crypto,
   FileSystem,
   Logger,
   MetricsSink,
@@ -22,8 +24,21 @@ export interface NodePorts {
   readonly random: Random;
   readonly logger: Logger;
   readonly metrics: MetricsSink;
+  /** Hashes for SASL/SCRAM; a node without it refuses SASL listeners. */
+  readonly crypto?: Crypto | undefined;
+  /**
+   * How the node's own client reaches the controller and the inter-broker listeners (TLS
+   * material read from the config's files at start); plain TCP when unset.
+   */
+  readonly peerSecurity?: PeerSecurity | undefined;
   /** The process's limit on open files, when the platform tells it (see readOpenFileLimit). */
   readonly openFileLimit?: number | undefined;
+}
+
+/** The client security of the node's connections to other nodes. */
+export interface PeerSecurity {
+  readonly controller: ClientSecurity;
+  readonly interBroker: ClientSecurity;
 }
 
 /** Why a node could not start: a message for the operator, naming the key or dir at fault. */

@@ -24,6 +24,7 @@ import {
 import { createControllerSide, readControllerBootstrap } from "./node-controller.js";
 import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
+import { listenerTlsOf, loadPeerSecurity } from "./node-security.js";
 import { PortReservation } from "./node-port-reservation.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
@@ -60,9 +61,14 @@ export interface RunningNode {
  * touched its dirs (`sluice start` binds the HTTP endpoint before calling this).
  */
 export async function startNode(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
-  const reserved = await PortReservation.reserve(ports.network, options.config);
+  const peerSecurity = await loadPeerSecurity(ports.fs, options.config);
+  const tls = await listenerTlsOf(ports.fs, options.config);
+  const reserved = await PortReservation.reserve(ports.network, options.config, (name) => {
+    const settings = tls.get(name);
+    return settings === undefined ? undefined : { tls: settings };
+  });
   try {
-    return await startOnPorts({ ...ports, network: reserved }, options);
+    return await startOnPorts({ ...ports, network: reserved, peerSecurity }, options);
   } finally {
     // What no part took over: every listener, when the start failed before serving.
     await reserved.releaseUnused();

@@ -10,6 +10,17 @@ export type {
   VolumeSpace,
 } from "./fs.js";
 export { FileSystemError, isDescriptorExhaustion, isFileSystemError } from "./fs.js";
-export type { Address, Connection, ConnectionHandlers, Listener, Network } from "./net.js";
+export type {
+  Address,
+  Connection,
+  ConnectionHandlers,
+  Listener,
+  Network,
+  TlsClientSettings,
+  TlsListenerOptions,
+  TlsServerSettings,
+  TlsSession,
+} from "./net.js";
+export type { Crypto, HashAlgorithm } from "./crypto.js";
 export type { Logger, LogFields, LogLevel } from "./logger.js";
 export type { MetricsSink, MetricLabels, Counter, Gauge, Histogram } from "./metrics.js";

@@ -15,7 +15,8 @@ import { assertNever } from "../../common/index.js";
 import type { Clock, Connection, Logger } from "../../ports/index.js";
 import { ApiKey, FrameDecoder, decodeRequest, type RequestHeader } from "../../protocol/index.js";
 import type { RequestRouter, RoutedResponse } from "../router/request-router.driver.js";
-import { ANONYMOUS_PRINCIPAL, type ConnectionInfo } from "../router/handler.js";
+import type { ConnectionInfo } from "../router/handler.js";
+import type { KafkaPrincipal, SaslSession, SecurityProtocol } from "../security/index.js";
 import { requestBodyOf } from "../router/request-body.js";
 import type { CloseReason, NetworkMetrics } from "./network-metrics.js";
 import type { QueuedRequests, RequestTaker } from "./queued-requests.js";
@@ -45,6 +46,16 @@ export interface ConnectionHost {
   closed(connection: BrokerConnection): void;
   /** A handler broke an invariant (an AssertionError): the process must end. */
   fatal(error: unknown): void;
+}
+
+/**
+ * How a connection authenticates: its listener's protocol, the principal it has before any SASL
+ * exchange (the certificate's on SSL), and its SASL session on a SASL listener.
+ */
+export interface ConnectionAuthentication {
+  readonly securityProtocol: SecurityProtocol;
+  readonly principal: KafkaPrincipal;
+  readonly session: SaslSession | undefined;
 }
 
 /** A request's answer waiting for its turn. */
@@ -85,6 +96,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     private readonly connection: Connection,
     readonly listenerName: string,
     private readonly host: ConnectionHost,
+    private readonly authentication: ConnectionAuthentication,
   ) {
     this.connectionId = connection.id;
     this.decoder = new FrameDecoder({ frameBytesMax: host.config.socketRequestMaxBytes });
@@ -280,7 +292,19 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
    * calls `releaseFrame` once the frame's bytes are no longer needed.
    */
   private takeUp(frame: Uint8Array, releaseFrame: () => void): boolean {
+    const session = this.authentication.session;
+    if (session?.expectsRawToken === true) {
+      this.answerRawToken(session, frame);
+      return false;
+    }
     const decoded = decodeRequest(frame, this.host.router.isBodyRead);
+    if (
+      decoded.kind !== "malformed" &&
+      session !== undefined &&
+      !this.isAccepted(session, decoded)
+    ) {
+      return false;
+    }
     switch (decoded.kind) {
       case "request":
         if (decoded.trailingBytes > 0)
@@ -303,6 +327,45 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
       default:
         return assertNever(decoded, "decoded request");
     }
+  }
+
+  /**
+   * Whether the SASL state lets the request in. Kafka closes a connection that sends anything
+   * but ApiVersions and SaslHandshake before authenticating (then only SaslAuthenticate), and one
+   * whose session expired (KIP-368) at its next request other than a re-authentication.
+   */
+  private isAccepted(
+    session: SaslSession,
+    decoded: { readonly kind: string; readonly apiKey?: number; readonly header?: RequestHeader },
+  ): boolean {
+    const apiKey = decoded.header?.apiKey ?? decoded.apiKey ?? -1;
+    if (!session.accepts(apiKey)) {
+      const detail = `${apiName(apiKey)} before SASL authentication completed`;
+      this.close("authentication", detail, "abort");
+      return false;
+    }
+    if (apiKey !== ApiKey.SaslHandshake && session.hasExpired(this.host.clock.monotonicMs())) {
+      this.close("sessionExpired", "the SASL session expired (connections.max.reauth.ms)", "abort");
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * A raw SASL token after a v0 SaslHandshake: the exchange answers with a raw token, size
+   * prefixed like a frame, in the connection's response order; a failure closes the
+   * connection without an answer, as Kafka does on that path.
+   */
+  private answerRawToken(session: SaslSession, token: Uint8Array): void {
+    const answer = session.authenticate(token.slice());
+    if (answer.errorCode !== 0) {
+      this.close("authentication", answer.errorMessage ?? "SASL authentication failed", "abort");
+      return;
+    }
+    const size = new Uint8Array(4);
+    new DataView(size.buffer).setInt32(0, answer.authBytes.length);
+    const opened = this.openSlot(ApiKey.SaslAuthenticate);
+    this.finish(opened, { kind: "frame", chunks: [size, answer.authBytes] });
   }
 
   /** Kafka ignores bytes after a request's body; they are counted and logged at debug. */
@@ -339,7 +402,13 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     }
     const slot = this.openSlot(header.apiKey);
     this.host.metrics.requestRouted(header.apiKey, header.apiVersion, this.clientSoftware?.name);
-    const context = { header, body, connection: this.info(), nowMs: this.host.clock.nowMs() };
+    const context = {
+      header,
+      body,
+      connection: this.info(),
+      nowMs: this.host.clock.nowMs(),
+      sasl: this.authentication.session,
+    };
     // Kafka frees a request's buffer once it is parsed, but a Produce's only once handled: its
     // records are views of the frame until they are appended.
     const isHeldUntilAppended = header.apiKey === ApiKey.Produce;
@@ -388,6 +457,11 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
         return;
       }
       if (response.kind === "frame") this.write(response.chunks);
+      // A refused SASL exchange closes once its answer is written, as Kafka's authenticator does.
+      if (this.authentication.session?.isFailed === true) {
+        this.close("authentication", "SASL authentication failed", "graceful");
+        return;
+      }
     }
     this.host.touched(this);
     this.pump();
@@ -405,8 +479,8 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     return {
       connectionId: this.connectionId,
       listenerName: this.listenerName,
-      securityProtocol: "PLAINTEXT",
-      principal: ANONYMOUS_PRINCIPAL,
+      securityProtocol: this.authentication.securityProtocol,
+      principal: this.authentication.session?.principal ?? this.authentication.principal,
       remoteHost: this.connection.remoteAddress.host,
       remotePort: this.connection.remoteAddress.port,
       clientSoftwareName: this.clientSoftware?.name,

@@ -11,7 +11,9 @@ export type CloseReason =
   | "handler"
   | "maxConnections"
   | "maxConnectionsPerIp"
-  | "shutdown";
+  | "shutdown"
+  | "authentication"
+  | "sessionExpired";
 
 /** How many client software names get series of their own. */
 const MAX_SOFTWARE_NAMES = 32;

@@ -1,3 +1,7 @@
+/**
+ * The server of the connection layer; this file owns one state machine, the server's (running,
+ * stopped), described on SocketServer.
+ */
 import type {
   Address,
   Clock,
@@ -8,8 +12,17 @@ import type {
   Network,
   Timer,
   Timers,
+  TlsServerSettings,
 } from "../../ports/index.js";
 import type { RequestRouter } from "../router/request-router.driver.js";
+import {
+  PLAINTEXT_SECURITY,
+  connectionPrincipal,
+  isSaslProtocol,
+  type ListenerSecurity,
+  SaslSession,
+  type SaslSessionPorts,
+} from "../security/index.js";
 import { BrokerConnection, type ConnectionHost } from "./broker-connection.driver.js";
 import { IdleConnections } from "./idle-connections.js";
 import { NetworkMetrics } from "./network-metrics.js";
@@ -35,6 +48,14 @@ export interface SocketServerOptions {
    * passes its own to record the failure.
    */
   readonly onFatalError?: (error: unknown) => void;
+  /** What SASL listeners authenticate with; required when a listener uses SASL. */
+  readonly authentication?: Omit<SaslSessionPorts, "monotonicMs">;
+}
+
+/** How a listener secures its connections: the protocol's rules and, for TLS, its settings. */
+export interface ListenerSecurityOptions {
+  readonly security: ListenerSecurity;
+  readonly tls?: TlsServerSettings | undefined;
 }
 
 /**
@@ -55,6 +76,8 @@ export class SocketServer {
   private readonly memoryPool: RequestMemoryPool;
   private readonly idle: IdleConnections<BrokerConnection>;
   private readonly listeners: Listener[] = [];
+  private readonly listenersByName = new Map<string, Listener>();
+  private readonly authentication: Omit<SaslSessionPorts, "monotonicMs"> | undefined;
   private readonly host: ConnectionHost;
   private idleTimer: { readonly timer: Timer; readonly deadlineMs: number } | undefined;
   private state: "running" | "stopped" = "running";
@@ -72,6 +95,7 @@ export class SocketServer {
       this.metrics.memoryPoolUsedBytes.set(usedBytes),
     );
     const onFatalError = options.onFatalError ?? rethrowOutsidePromises;
+    this.authentication = options.authentication;
     this.host = {
       router,
       clock: ports.clock,
@@ -108,12 +132,30 @@ export class SocketServer {
     return [...this.connections];
   }
 
-  /** Starts accepting on `address` for listener `listenerName`; resolves to the bound address. */
-  async listen(listenerName: string, address: Address): Promise<Address> {
-    const listener = await this.ports.network.listen(address, (connection) =>
-      this.accept(listenerName, connection),
+  /**
+   * Starts accepting on `address` for listener `listenerName`, plain or secured as `options`
+   * say; resolves to the bound address.
+   */
+  async listen(
+    listenerName: string,
+    address: Address,
+    options: ListenerSecurityOptions = { security: PLAINTEXT_SECURITY },
+  ): Promise<Address> {
+    const { security, tls } = options;
+    const isTls = security.securityProtocol === "SSL" || security.securityProtocol === "SASL_SSL";
+    if (isTls !== (tls !== undefined)) {
+      throw new Error(`listener ${listenerName}: TLS settings must come with SSL or SASL_SSL`);
+    }
+    if (isSaslProtocol(security.securityProtocol) && this.authentication === undefined) {
+      throw new Error(`listener ${listenerName}: SASL needs the server's authentication ports`);
+    }
+    const listener = await this.ports.network.listen(
+      address,
+      (connection) => this.accept(listenerName, security, connection),
+      tls === undefined ? undefined : { tls },
     );
     this.listeners.push(listener);
+    this.listenersByName.set(listenerName, listener);
     this.ports.logger.info("listening", { listener: listenerName, address: listener.address });
     return listener.address;
   }
@@ -125,13 +167,28 @@ export class SocketServer {
     this.idleTimer?.timer.cancel();
     this.idleTimer = undefined;
     const listeners = this.listeners.splice(0);
+    this.listenersByName.clear();
     await Promise.all(listeners.map((listener) => listener.close()));
     for (const connection of [...this.connections]) {
       connection.close("shutdown", "the broker is stopping", "graceful");
     }
   }
 
-  private accept(listenerName: string, connection: Connection): void {
+  /**
+   * Replaces the key and certificates of TLS listener `listenerName` for new connections
+   * (KIP-226's dynamic update of `listener.name.<name>.ssl.*`). Throws when it is not a TLS
+   * listener of this server or the settings do not load; the old ones stay then.
+   */
+  updateTls(listenerName: string, settings: TlsServerSettings): void {
+    const listener = this.listenersByName.get(listenerName);
+    if (listener?.updateTls === undefined) {
+      throw new Error(`${listenerName} is not a TLS listener of this server`);
+    }
+    listener.updateTls(settings);
+    this.ports.logger.info("TLS key and certificates updated", { listener: listenerName });
+  }
+
+  private accept(listenerName: string, security: ListenerSecurity, connection: Connection): void {
     if (this.state === "stopped") {
       connection.destroy();
       return;
@@ -147,13 +204,38 @@ export class SocketServer {
       connection.destroy();
       return;
     }
-    const brokerConnection = new BrokerConnection(connection, listenerName, this.host);
+    const principal = connectionPrincipal(security, connection.tls?.peerSubject);
+    if (principal === undefined) {
+      // Kafka's SslPrincipalMapper fails the connection when no rule matches the subject.
+      this.ports.logger.warn("refusing connection: no ssl.principal.mapping.rules entry matches", {
+        listener: listenerName,
+        subject: connection.tls?.peerSubject,
+      });
+      this.metrics.connectionClosed("authentication");
+      connection.destroy();
+      return;
+    }
+    const session = this.sessionFor(security);
+    const authentication = { securityProtocol: security.securityProtocol, principal, session };
+    const brokerConnection = new BrokerConnection(
+      connection,
+      listenerName,
+      this.host,
+      authentication,
+    );
     this.connections.add(brokerConnection);
     const host = brokerConnection.remoteHost;
     this.connectionsPerHost.set(host, (this.connectionsPerHost.get(host) ?? 0) + 1);
     this.metrics.openConnections.set(this.connections.size);
     this.touched(brokerConnection);
     brokerConnection.start();
+  }
+
+  private sessionFor(security: ListenerSecurity): SaslSession | undefined {
+    if (security.sasl === undefined || this.authentication === undefined) return undefined;
+    const clock = this.ports.clock;
+    const ports = { ...this.authentication, monotonicMs: () => clock.monotonicMs() };
+    return new SaslSession(security.sasl, ports);
   }
 
   /**

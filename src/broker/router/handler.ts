@@ -5,6 +5,12 @@ import type {
   MessageInput,
   RequestHeader,
 } from "../../protocol/index.js";
+import {
+  ANONYMOUS_PRINCIPAL,
+  type KafkaPrincipal,
+  type SaslSession,
+  type SecurityProtocol,
+} from "../security/index.js";
 
 /**
  * What an API handler sees and returns. A handler is plain code when it can answer at once, and
@@ -12,20 +18,7 @@ import type {
  * `*.driver.ts` files.
  */
 
-/** An authenticated identity, as Kafka's KafkaPrincipal ("User:ANONYMOUS"). */
-export interface KafkaPrincipal {
-  readonly principalType: string;
-  readonly name: string;
-}
-
-/** The principal of every connection on a PLAINTEXT listener (Kafka's KafkaPrincipal.ANONYMOUS). */
-export const ANONYMOUS_PRINCIPAL: KafkaPrincipal = Object.freeze({
-  principalType: "User",
-  name: "ANONYMOUS",
-});
-
-/** The security protocols a listener may use; Sluice serves PLAINTEXT so far. */
-export type SecurityProtocol = "PLAINTEXT";
+export { ANONYMOUS_PRINCIPAL, type KafkaPrincipal, type SecurityProtocol };
 
 /** Facts about the connection a request arrived on, as of that request. */
 export interface ConnectionInfo {
@@ -33,6 +26,10 @@ export interface ConnectionInfo {
   readonly connectionId: string;
   readonly listenerName: string;
   readonly securityProtocol: SecurityProtocol;
+  /**
+   * Who sent the request: the SASL user once the connection authenticated, the mapped
+   * certificate subject on SSL, ANONYMOUS otherwise. Authorization reads it here.
+   */
   readonly principal: KafkaPrincipal;
   readonly remoteHost: string;
   readonly remotePort: number;
@@ -52,6 +49,8 @@ export interface HandlerContext {
    * `queued.max.request.bytes` counts them no more; they are released with the response anyway.
    */
   readonly requestBytesDone?: () => void;
+  /** The connection's SASL state on a SASL listener; SaslHandshake and SaslAuthenticate use it. */
+  readonly sasl?: SaslSession | undefined;
 }
 
 /**

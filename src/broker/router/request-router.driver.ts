@@ -193,10 +193,11 @@ type RoutedOutcome = HandlerOutcome<object>;
 /** The route of `handler`: each request's body is given the type of the handler's API. */
 function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
   const contextOf = (context: RequestContext): HandlerContext => {
-    const { header, connection, nowMs, requestBytesDone } = context;
+    const { header, connection, nowMs, requestBytesDone, sasl } = context;
+    const handlerContext: HandlerContext = { header, connection, nowMs, sasl };
     return requestBytesDone === undefined
-      ? { header, connection, nowMs }
-      : { header, connection, nowMs, requestBytesDone };
+      ? handlerContext
+      : { ...handlerContext, requestBytesDone };
   };
   const { apiKey } = handler;
   return {

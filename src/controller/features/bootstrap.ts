@@ -5,7 +5,7 @@
  */
 import { assert } from "../../common/index.js";
 import { MetadataRecordType } from "../../protocol/index.js";
-import type { MetadataRecord } from "../../protocol/index.js";
+import type { MetadataRecord, UserScramCredentialRecord } from "../../protocol/index.js";
 import {
   METADATA_VERSION,
   METADATA_VERSION_LATEST,
@@ -23,6 +23,8 @@ export interface BootstrapOptions {
   readonly metadataVersion?: number;
   /** Other finalized features; a level of 0 means "not finalized" and writes nothing. */
   readonly features?: readonly BootstrapFeature[];
+  /** SCRAM users the cluster starts with (`format --add-scram`), after the feature levels. */
+  readonly scramCredentials?: readonly UserScramCredentialRecord[];
 }
 
 export function featureLevelRecord(name: string, level: number): MetadataRecord {
@@ -46,6 +48,13 @@ export function bootstrapRecords(options: BootstrapOptions = {}): MetadataRecord
   for (const feature of features) {
     assert(feature.name !== METADATA_VERSION, "metadata.version is set by metadataVersion");
     if (feature.level > 0) records.push(featureLevelRecord(feature.name, feature.level));
+  }
+  for (const credential of options.scramCredentials ?? []) {
+    records.push({
+      type: MetadataRecordType.UserScramCredentialRecord,
+      version: 0,
+      data: credential,
+    });
   }
   return records;
 }

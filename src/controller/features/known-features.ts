@@ -7,7 +7,7 @@
  * here.
  */
 import { MetadataRecordType } from "../../protocol/index.js";
-import type { MetadataRecord } from "../../protocol/index.js";
+import type { MetadataRecord, UserScramCredentialRecord } from "../../protocol/index.js";
 import type { BootstrapFeature, BootstrapOptions } from "./bootstrap.js";
 import {
   METADATA_VERSION,
@@ -87,7 +87,12 @@ export function bootstrapChoiceOf(levels: ReadonlyMap<string, number>): Bootstra
  */
 export function bootstrapChoiceFromRecords(records: readonly MetadataRecord[]): BootstrapChoice {
   const levels = new Map<string, number>();
+  const scramCredentials: UserScramCredentialRecord[] = [];
   for (const record of records) {
+    if (record.type === MetadataRecordType.UserScramCredentialRecord) {
+      scramCredentials.push(record.data);
+      continue;
+    }
     if (record.type !== MetadataRecordType.FeatureLevelRecord) {
       return { kind: "invalid", message: `a record of type ${record.type} is not a feature level` };
     }
@@ -96,5 +101,7 @@ export function bootstrapChoiceFromRecords(records: readonly MetadataRecord[]): 
   if (!levels.has(METADATA_VERSION)) {
     return { kind: "invalid", message: `no ${METADATA_VERSION} level` };
   }
-  return bootstrapChoiceOf(levels);
+  const choice = bootstrapChoiceOf(levels);
+  if (choice.kind === "invalid" || scramCredentials.length === 0) return choice;
+  return { kind: "valid", options: { ...choice.options, scramCredentials } };
 }

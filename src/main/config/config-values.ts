@@ -7,6 +7,7 @@ import { assert } from "../../common/index.js";
 import type { ConfigProblem, ConfigSource, ConfigValue } from "./config-types.js";
 import type { SourceReading } from "./config-sources.js";
 import { CONFIG_DEFINITIONS, configDefinition } from "./definitions.js";
+import { listenerScopedDefinition } from "./listener-scoped.js";
 import { parseConfigValue } from "./parse-value.js";
 
 export interface ResolvedValue {
@@ -16,7 +17,32 @@ export interface ResolvedValue {
 
 /** Every key's value; getters check the type the definition promises. */
 export class ConfigValues {
-  constructor(private readonly entries: ReadonlyMap<string, ResolvedValue>) {}
+  constructor(
+    private readonly entries: ReadonlyMap<string, ResolvedValue>,
+    /** `listener.name.<listener>.…` settings, by their full key. */
+    private readonly scoped: ReadonlyMap<string, ResolvedValue> = new Map(),
+  ) {}
+
+  /**
+   * The values as listener `listener` sees them: `listener.name.<listener>.<key>` where it is
+   * set, the plain key otherwise, as Kafka resolves listener overrides.
+   */
+  forListener(listener: string): ConfigValues {
+    const prefix = `listener.name.${listener.toLowerCase()}.`;
+    const entries = new Map(this.entries);
+    for (const [key, value] of this.scoped) {
+      const rest = key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
+      if (rest !== undefined && entries.has(rest)) entries.set(rest, value);
+    }
+    return new ConfigValues(entries, this.scoped);
+  }
+
+  /** The text of `listener.name.<listener>.<mechanism>.<key>`, or null when unset. */
+  mechanismValue(listener: string, mechanism: string, key: string): ResolvedValue | undefined {
+    return this.scoped.get(
+      `listener.name.${listener.toLowerCase()}.${mechanism.toLowerCase()}.${key}`,
+    );
+  }
 
   /** Every key with its value and source, sorted by key. */
   all(): ReadonlyMap<string, ResolvedValue> {
@@ -91,18 +117,23 @@ export function resolveValues(layers: readonly SourceReading[]): {
     entries.set(definition.name, { value: definition.defaultValue, source: { kind: "default" } });
   }
   const problems: ConfigProblem[] = [];
+  const scoped = new Map<string, ResolvedValue>();
   for (const layer of layers) {
     problems.push(...layer.problems);
     for (const setting of layer.settings) {
       const definition = configDefinition(setting.key);
-      if (definition === undefined) {
+      const scopedDefinition =
+        definition === undefined ? listenerScopedDefinition(setting.key) : undefined;
+      const target = definition === undefined ? scoped : entries;
+      const known = definition ?? scopedDefinition;
+      if (known === undefined) {
         problems.push({ key: setting.key, source: setting.source, message: "is not a known key" });
         continue;
       }
-      const parsed = parseConfigValue(definition, setting.text);
-      if (parsed.ok) entries.set(setting.key, { value: parsed.value, source: setting.source });
+      const parsed = parseConfigValue(known, setting.text);
+      if (parsed.ok) target.set(setting.key, { value: parsed.value, source: setting.source });
       else problems.push({ key: setting.key, source: setting.source, message: parsed.message });
     }
   }
-  return { values: new ConfigValues(entries), problems };
+  return { values: new ConfigValues(entries, scoped), problems };
 }

@@ -94,7 +94,9 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
     type: "string",
     defaultValue: null,
     importance: "medium",
-    description: "The listener brokers use to reach each other; defaults to PLAINTEXT.",
+    description:
+      "The listener brokers use to reach each other; defaults to the listener named after " +
+      "security.inter.broker.protocol (PLAINTEXT).",
   },
   {
     name: "socket.request.max.bytes",

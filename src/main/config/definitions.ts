@@ -7,6 +7,7 @@ import { logDefinitions } from "./definitions-log.js";
 import { loggingDefinitions } from "./definitions-logging.js";
 import { quorumDefinitions } from "./definitions-quorum.js";
 import { replicationDefinitions } from "./definitions-replication.js";
+import { securityDefinitions } from "./definitions-security.js";
 import { transactionDefinitions } from "./definitions-transaction.js";
 import type { ConfigDefinition } from "./config-types.js";
 
@@ -21,6 +22,7 @@ export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
   ...logDefinitions,
   ...loggingDefinitions,
   ...replicationDefinitions,
+  ...securityDefinitions,
   ...transactionDefinitions,
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 

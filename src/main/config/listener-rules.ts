@@ -63,8 +63,14 @@ export function resolveListeners(values: ConfigValues, roles: Roles): Result {
       problem(advertisedKey, `${listener.name} advertises the non-routable address 0.0.0.0`);
     }
   }
+  // As Kafka: without inter.broker.listener.name, brokers use the listener named after
+  // security.inter.broker.protocol; setting both is refused.
+  const namedListener = values.stringOrNull("inter.broker.listener.name");
+  if (namedListener !== null && values.isSet("security.inter.broker.protocol")) {
+    problem("inter.broker.listener.name", "must not be set with security.inter.broker.protocol");
+  }
   const interBrokerListenerName = roles.isBroker
-    ? (values.stringOrNull("inter.broker.listener.name") ?? "PLAINTEXT").toUpperCase()
+    ? (namedListener ?? values.string("security.inter.broker.protocol")).toUpperCase()
     : undefined;
   if (interBrokerListenerName !== undefined) {
     if (controllerNames.includes(interBrokerListenerName)) {
@@ -90,7 +96,7 @@ export function resolveListeners(values: ConfigValues, roles: Roles): Result {
  * The protocol of each listener name. As Kafka does, when the map is left at its default a
  * controller listener name missing from it is PLAINTEXT.
  */
-function protocolMap(values: ConfigValues): Map<string, SecurityProtocol> {
+export function protocolMap(values: ConfigValues): Map<string, SecurityProtocol> {
   const parsed = parseEach(values.list("listener.security.protocol.map"), parseProtocolMapping);
   const map = new Map(parsed.ok ? parsed.value : []);
   if (!values.isSet("listener.security.protocol.map")) {
@@ -114,11 +120,6 @@ function withProtocols(
     const securityProtocol = protocols.get(listener.name);
     if (securityProtocol === undefined) {
       problem(key, `listener ${listener.name} has no entry in listener.security.protocol.map`);
-    } else if (securityProtocol !== "PLAINTEXT") {
-      problem(
-        key,
-        `listener ${listener.name} uses ${securityProtocol}; Sluice serves PLAINTEXT only`,
-      );
     } else {
       result.push({ ...listener, securityProtocol });
     }

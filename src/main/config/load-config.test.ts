@@ -143,7 +143,7 @@ test("controller listeners must be listed by controllers and only by them", () =
   ]);
 });
 
-test("advertised listeners default to listeners and must be routable and PLAINTEXT", () => {
+test("advertised listeners default to listeners and must be routable; SSL needs PEM stores", () => {
   const config = valid({ base: file(combined) });
   assert.deepEqual(
     config.advertisedListeners.map((listener) => listener.name),
@@ -160,10 +160,14 @@ test("advertised listeners default to listeners and must be routable and PLAINTE
       "inter.broker.listener.name=INTERNAL): INTERNAL must be a listener " +
       "name in listeners",
   ]);
-  assert.deepEqual(problems(flags("listeners=PLAINTEXT://:9092,SSL://:9092,CONTROLLER://:9093")), [
-    "listeners (from flag --set " +
-      "listeners=PLAINTEXT://:9092,SSL://:9092,CONTROLLER://:9093): listener " +
-      "SSL uses SSL; Sluice serves PLAINTEXT only",
+  // An SSL listener needs PEM stores and a key; each missing piece is named.
+  assert.deepEqual(problems(flags("listeners=PLAINTEXT://:9092,SSL://:9094,CONTROLLER://:9093")), [
+    "ssl.keystore.type (from the default): listener SSL: is JKS; Sluice reads PEM stores only " +
+      "(set PEM)",
+    "ssl.truststore.type (from the default): listener SSL: is JKS; Sluice reads PEM stores " +
+      "only (set PEM)",
+    "ssl.keystore.location (from the default): listener SSL: or ssl.keystore.key must give the " +
+      "listener a key",
   ]);
   const duplicatePort =
     "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,B:PLAINTEXT";

@@ -16,8 +16,11 @@ import type { ConfigValues } from "./config-values.js";
 import { parseConnectionOverrides } from "./connection-overrides.js";
 import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
+import { securityOf, type SecuritySettings } from "./security-settings.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 import { replicationSettingsOf, type ReplicationSettings } from "./replication-settings.js";
+
+export type { SecuritySettings };
 
 export type ProcessRole = "broker" | "controller";
 
@@ -70,6 +73,7 @@ export interface NodeConfig extends Roles, ListenerSettings {
   readonly metadataLogSegmentBytes: number;
   /** Sluice's HTTP endpoint (sluice.http.listener). */
   readonly httpListener: HostPort;
+  readonly security: SecuritySettings;
   readonly values: ConfigValues;
 }
 
@@ -97,7 +101,15 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
   const log = logSettings(values, problem);
   checkMetadataLogSegment(values, problem);
   checkSocketServer(values, problem);
-  if (problems.length > 0 || listeners === undefined || !listeners.ok || log === undefined) {
+  const security =
+    listeners?.ok === true ? securityOf(values, listeners.value, problems) : undefined;
+  if (
+    problems.length > 0 ||
+    listeners === undefined ||
+    !listeners.ok ||
+    log === undefined ||
+    security === undefined
+  ) {
     return { kind: "invalid", problems };
   }
   const config: NodeConfig = {
@@ -110,6 +122,7 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
     group: groupSettingsOf(values),
     replication: replicationSettingsOf(values),
     ...plainSettings(values),
+    security,
     values,
   };
   return { kind: "valid", config };
