@@ -213,11 +213,16 @@ export class LogSegment {
   }
 
   /**
-   * Appends `bytes`, which hold `batches` back to back (complete, stamped, offsets increasing
-   * past nextOffset), at the end of the log file with one write, adding index entries by Kafka's
-   * rule: an offset entry once more than `index.interval.bytes` were written since the last.
+   * Appends `bytes` (one array, or pieces written in order with one vectored write), which hold
+   * `batches` back to back (complete, stamped, offsets increasing past nextOffset), at the end of
+   * the log file, adding index entries by Kafka's rule: an offset entry once more than
+   * `index.interval.bytes` were written since the last.
    */
-  async append(bytes: Uint8Array, batches: readonly AppendedBatch[], nowMs: number): Promise<void> {
+  async append(
+    bytes: Uint8Array | readonly Uint8Array[],
+    batches: readonly AppendedBatch[],
+    nowMs: number,
+  ): Promise<void> {
     this.checkOpen();
     assert(batches.length > 0, "an append holds at least one batch");
     assert((batches[0] as AppendedBatch).baseOffset >= this.state.nextOffset, "offsets increase");
@@ -231,7 +236,7 @@ export class LogSegment {
     assert(position === startPosition, `segment ${this.path} appends at its end`);
     if (startPosition === 0)
       this.state.firstBatchTimestamp = (batches[0] as AppendedBatch).maxTimestamp;
-    this.state.sizeInBytes = startPosition + bytes.length;
+    this.state.sizeInBytes = startPosition + byteLengthOf(bytes);
     this.state.nextOffset = (batches[batches.length - 1] as AppendedBatch).lastOffset + 1;
     this.state.lastModifiedMs = nowMs;
   }
@@ -340,4 +345,11 @@ export class LogSegment {
   private checkOpen(): void {
     assert(!this.isClosed, `segment ${this.options.baseOffset} in ${this.options.dir} is open`);
   }
+}
+
+function byteLengthOf(bytes: Uint8Array | readonly Uint8Array[]): number {
+  if (bytes instanceof Uint8Array) return bytes.length;
+  let total = 0;
+  for (const piece of bytes) total += piece.length;
+  return total;
 }
