@@ -40,7 +40,8 @@ export async function readAt(
   position: number,
   length: number,
 ): Promise<Uint8Array> {
-  const bytes = Buffer.allocUnsafe(length);
+  const unzeroed = Buffer.allocUnsafe(length);
+  const bytes = new Uint8Array(unzeroed.buffer, unzeroed.byteOffset, length);
   const count = await handle.read(bytes, 0, length, position);
   return count === length ? bytes : bytes.subarray(0, count);
 }
