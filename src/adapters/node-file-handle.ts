@@ -102,16 +102,23 @@ export class NodeFileHandle implements FileHandle {
     await translateErrors("close", this.path, () => this.handle.close());
   }
 
+  /** Writes `chunks` in order from `position`: one vectored write for several, then the rest. */
   private async writeAll(chunks: readonly Uint8Array[], position: number): Promise<void> {
     let at = position;
-    for (const chunk of chunks) {
-      let written = 0;
-      // The kernel may write less than asked (a full disk is reported on the next call).
-      while (written < chunk.byteLength) {
-        const result = await this.handle.write(chunk, written, chunk.byteLength - written, at);
-        written += result.bytesWritten;
-        at += result.bytesWritten;
-      }
+    let rest = chunks.filter((chunk) => chunk.byteLength > 0);
+    // The kernel may write less than asked (a full disk is reported on the next call).
+    while (rest.length > 1) {
+      const { bytesWritten } = await this.handle.writev(rest, at);
+      at += bytesWritten;
+      rest = unwritten(rest, bytesWritten);
+    }
+    const last = rest[0];
+    if (last === undefined) return;
+    let written = 0;
+    while (written < last.byteLength) {
+      const result = await this.handle.write(last, written, last.byteLength - written, at);
+      written += result.bytesWritten;
+      at += result.bytesWritten;
     }
   }
 
@@ -123,4 +130,18 @@ export class NodeFileHandle implements FileHandle {
     this.checkOpen(syscall);
     if (this.isReadOnly) throw new FileSystemError("EBADF", syscall, this.path);
   }
+}
+
+/** What is left of `chunks` after their first `count` bytes. */
+function unwritten(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
+  let skip = count;
+  let index = 0;
+  while (index < chunks.length && skip >= (chunks[index] as Uint8Array).byteLength) {
+    skip -= (chunks[index] as Uint8Array).byteLength;
+    index++;
+  }
+  const rest = chunks.slice(index);
+  const head = rest[0];
+  if (head !== undefined && skip > 0) rest[0] = head.subarray(skip);
+  return rest;
 }

@@ -64,6 +64,7 @@ export async function openClientListener(
     config: {
       brokerId: identity.nodeId,
       autoCreateTopicsEnable: config.autoCreateTopicsEnable,
+      fetchMaxBytes: config.fetchMaxBytes,
       numPartitions: config.numPartitions,
       defaultReplicationFactor: config.defaultReplicationFactor,
       requestTimeoutMs: AUTO_CREATE_TIMEOUT_MS,

@@ -83,7 +83,8 @@ export class FrameDecoder {
     assert(size !== undefined && this.filling === undefined, "a partial frame to allocate");
     this.skip(SIZE_PREFIX_BYTES);
     const filled = this.pendingBytes;
-    const frame = new Uint8Array(size);
+    // Every byte is written before the frame is returned, so it need not be zeroed first.
+    const frame = Buffer.allocUnsafe(size);
     let offset = 0;
     for (let index = this.head; index < this.pending.length; index++) {
       const chunk = this.pending[index] as Uint8Array;
@@ -198,7 +199,7 @@ export class FrameDecoder {
   }
 
   private takeCopy(count: number): Uint8Array {
-    const frame = new Uint8Array(count);
+    const frame = Buffer.allocUnsafe(count);
     let filled = 0;
     while (filled < count) {
       const chunk = this.pending[this.head] as Uint8Array;

@@ -58,6 +58,22 @@ export interface SluiceProcessOptions {
 }
 
 /** One node process and where it listens; `start` again after `stop` reuses the data dir. */
+/** The settings of a single combined node on loopback `ports`, with its data in `dataDir`. */
+export function singleNodeSettings(
+  ports: { readonly client: number; readonly controller: number; readonly http: number },
+  dataDir: string,
+): string[] {
+  const { client, controller, http } = ports;
+  return [
+    "node.id=1",
+    `listeners=PLAINTEXT://127.0.0.1:${client},CONTROLLER://127.0.0.1:${controller}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${client}`,
+    `controller.quorum.voters=1@127.0.0.1:${controller}`,
+    `sluice.http.listener=127.0.0.1:${http}`,
+    `log.dirs=${join(dataDir, "data")}`,
+  ];
+}
+
 export class SluiceProcess {
   readonly dataDir: string;
   private child: ChildProcess | undefined;
@@ -106,16 +122,7 @@ export class SluiceProcess {
   /** Starts the node and waits until it serves clients. */
   async start(): Promise<void> {
     assert.equal(this.child, undefined, "the node is not running");
-    const { client, controller, http } = this.ports;
-    const settings = [
-      "node.id=1",
-      `listeners=PLAINTEXT://127.0.0.1:${client},CONTROLLER://127.0.0.1:${controller}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${client}`,
-      `controller.quorum.voters=1@127.0.0.1:${controller}`,
-      `sluice.http.listener=127.0.0.1:${http}`,
-      `log.dirs=${join(this.dataDir, "data")}`,
-      ...this.extraSettings,
-    ];
+    const settings = [...singleNodeSettings(this.ports, this.dataDir), ...this.extraSettings];
     const args = [SLUICE, "start", ...settings.flatMap((setting) => ["--set", setting])];
     const [command, ...launcherArgs] = [...(this.options.launcher ?? []), process.execPath];
     assert.ok(command !== undefined);

@@ -38,7 +38,7 @@ async function segmentOf(
   for (const bytes of batches) {
     const header = headerOf(bytes);
     const placed = { offsetInInput: 0, sizeInBytes: bytes.length, maxTimestamp: 1_000, ...header };
-    await harness.run(segment.append(bytes, [placed], 0));
+    await harness.run(segment.append([bytes], [placed], 0));
   }
   await harness.run(segment.flush({ withIndexes: true }));
   return segment;

@@ -35,6 +35,8 @@ export interface ClientApiConfig {
   /** `num.partitions` and `default.replication.factor`, for auto-created topics. */
   readonly numPartitions: number;
   readonly defaultReplicationFactor: number;
+  /** `fetch.max.bytes`, the broker's bound on a fetch response. */
+  readonly fetchMaxBytes: number;
   /** `request.timeout.ms`, the CreateTopics timeout of auto-creation. */
   readonly requestTimeoutMs: number;
   /** The static config file, for DescribeConfigs. */
@@ -95,6 +97,7 @@ export function registerClientApis(
       wakeups,
       metadataCache,
       sessions: dependencies.fetchSessions,
+      fetchMaxBytes: config.fetchMaxBytes,
     }),
   );
   router.register(listOffsetsHandler(replicaManager));

@@ -57,6 +57,11 @@ const LEADER_HINT_VERSION = 16;
 export interface FetchHandlerOptions extends FetchReadPorts {
   readonly metadataCache: MetadataCache;
   readonly sessions: FetchSessionCache;
+  /**
+   * `fetch.max.bytes`: as Kafka, a response holds at most the smaller of this and the request's
+   * maxBytes (beyond a first batch that must come whole), and minBytes waits for no more.
+   */
+  readonly fetchMaxBytes: number;
 }
 
 interface FetchAnswer extends FetchAnswerFacts {
@@ -127,7 +132,9 @@ async function handleFetch(
     return { request: partition, topicPartition };
   });
   const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
-  const { maxWaitMs, minBytes, maxBytes } = request;
+  const maxBytes = Math.min(request.maxBytes, options.fetchMaxBytes);
+  const minBytes = Math.min(request.minBytes, maxBytes);
+  const { maxWaitMs } = request;
   const clientMetadata = clientMetadataOf(request, context);
   const reads = await readPartitions(options, toRead, {
     replicaId,

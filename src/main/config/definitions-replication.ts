@@ -27,6 +27,16 @@ export const replicationDefinitions: readonly ConfigDefinition[] = [
       "The most bytes a follower asks for per partition; a larger first batch still comes whole.",
   },
   {
+    name: "fetch.max.bytes",
+    type: "int",
+    defaultValue: 57_671_680,
+    validator: atLeast(1024),
+    importance: "medium",
+    description:
+      "The most bytes the broker returns for one fetch, whatever the request asks; a larger " +
+      "first batch still comes whole.",
+  },
+  {
     name: "replica.fetch.response.max.bytes",
     type: "int",
     defaultValue: 10_485_760,

@@ -52,6 +52,8 @@ export interface NodeConfig extends Roles, ListenerSettings {
   readonly defaultReplicationFactor: number;
   readonly minInsyncReplicas: number;
   readonly autoCreateTopicsEnable: boolean;
+  /** `fetch.max.bytes`: the broker's bound on one fetch response. */
+  readonly fetchMaxBytes: number;
   readonly uncleanLeaderElectionEnable: boolean;
   readonly replicaLagTimeMaxMs: number;
   readonly replicaHighWatermarkCheckpointIntervalMs: number;
@@ -219,6 +221,7 @@ function plainSettings(values: ConfigValues) {
     defaultReplicationFactor: values.number("default.replication.factor"),
     minInsyncReplicas: values.number("min.insync.replicas"),
     autoCreateTopicsEnable: values.boolean("auto.create.topics.enable"),
+    fetchMaxBytes: values.number("fetch.max.bytes"),
     uncleanLeaderElectionEnable: values.boolean("unclean.leader.election.enable"),
     replicaLagTimeMaxMs: values.number("replica.lag.time.max.ms"),
     replicaHighWatermarkCheckpointIntervalMs: values.number(

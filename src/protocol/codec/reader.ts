@@ -115,16 +115,18 @@ export class ByteReader {
   /** An unsigned LEB128 varint of at most 5 bytes (32 bits). */
   unsignedVarint(): number {
     const start = this.position;
+    const bytes = this.bytes;
     let result = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
+    // Shifts of 0 to 21 stay within 31 bits; the fifth byte is scaled by 2^28 as a number.
+    for (let shift = 0; shift < 28; shift += 7) {
       if (this.position >= this.end) throw new DecodeError("truncated", "varint", start);
-      const byte = this.bytes[this.position++] as number;
-      result += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) {
-        if (result > 0xffffffff) break;
-        return result;
-      }
+      const byte = bytes[this.position++] as number;
+      result |= (byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return result;
     }
+    if (this.position >= this.end) throw new DecodeError("truncated", "varint", start);
+    const byte = bytes[this.position++] as number;
+    if ((byte & 0x80) === 0 && byte <= 0x0f) return result + byte * 0x10000000;
     throw new DecodeError("invalid", "unsigned varint longer than 32 bits", start);
   }
 
@@ -134,8 +136,27 @@ export class ByteReader {
     return raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
   }
 
-  /** A zigzag-encoded signed varlong; values beyond 2^53 are a decode error. */
+  /**
+   * A zigzag-encoded signed varlong; values beyond 2^53 are a decode error. Up to seven bytes
+   * (49 bits) are read as a number; only a longer one goes through a bigint.
+   */
   varlong(): number {
+    const start = this.position;
+    const bytes = this.bytes;
+    let raw = 0;
+    let scale = 1;
+    for (let index = 0; index < 7; index++) {
+      if (this.position >= this.end) throw new DecodeError("truncated", "varlong", start);
+      const byte = bytes[this.position++] as number;
+      raw += (byte & 0x7f) * scale;
+      if ((byte & 0x80) === 0) return raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
+      scale *= 128;
+    }
+    this.position = start;
+    return this.varlongBig();
+  }
+
+  private varlongBig(): number {
     const start = this.position;
     let raw = 0n;
     for (let shift = 0n; shift < 70n; shift += 7n) {

@@ -1,7 +1,7 @@
 import { NO_PRODUCER_ID, NO_TIMESTAMP, type RecordBatchHeader } from "./batch-header.js";
 import { batchFailure, type BatchError, type BatchResult } from "./batch-error.js";
 import { forEachRecord, openBatch } from "./record-stream.js";
-import type { RawRecord } from "./record.js";
+import { walkRecords, type RecordDeltasCheck } from "./record-walk.js";
 
 /**
  * Who is appending the batch, as Kafka's AppendOrigin. A client's batch must follow Kafka's
@@ -49,9 +49,18 @@ export function validateBatch(
   const { header } = opened;
   const batchError = checkBatchRules(header, options.origin) ?? checkCount(header, options.origin);
   if (batchError !== undefined) return batchFailure(batchError);
-  const scan = new RecordScan(header, options.origin);
-  const streamed = forEachRecord(opened, (record, index) => scan.visit(record, index));
-  if (!streamed.ok) return streamed;
+  // An uncompressed section is walked without a record object; only a section the walk does
+  // not accept is parsed record by record, which finds the exact refusal.
+  let scan = new RecordScan(header, options.origin);
+  let recordsBytes = opened.payload.length;
+  if (opened.compression !== "none" || !walkRecords(opened.payload, header.recordCount, scan)) {
+    scan = new RecordScan(header, options.origin);
+    const streamed = forEachRecord(opened, (record, index) =>
+      scan.check(record.offsetDelta, record.timestampDelta, index),
+    );
+    if (!streamed.ok) return streamed;
+    recordsBytes = streamed.recordsBytes;
+  }
   const { maxTimestamp, offsetDeltaOfMaxTimestamp } = scan.timestamps();
   return {
     ok: true,
@@ -60,7 +69,7 @@ export function validateBatch(
     maxTimestamp,
     offsetDeltaOfMaxTimestamp,
     isMaxTimestampConsistent: maxTimestamp === header.maxTimestamp,
-    recordsBytes: streamed.recordsBytes,
+    recordsBytes,
   };
 }
 
@@ -102,7 +111,7 @@ function checkCount(header: RecordBatchHeader, origin: AppendOrigin): BatchError
  * such offsets, so it refuses. Replicated deltas strictly increase within [0, lastOffsetDelta].
  * Every timestamp must be a safe integer; the largest is kept with its offset delta.
  */
-class RecordScan {
+class RecordScan implements RecordDeltasCheck {
   private previousOffsetDelta = -1;
   private maxTimestamp = NO_TIMESTAMP;
   private offsetDeltaOfMaxTimestamp = -1;
@@ -112,12 +121,15 @@ class RecordScan {
     private readonly origin: AppendOrigin,
   ) {}
 
-  visit(record: RawRecord, index: number): BatchError | undefined {
-    const { offsetDelta } = record;
+  accepts(offsetDelta: number, timestampDelta: number, index: number): boolean {
+    return this.check(offsetDelta, timestampDelta, index) === undefined;
+  }
+
+  check(offsetDelta: number, timestampDelta: number, index: number): BatchError | undefined {
     const offsetError = this.offsetError(offsetDelta, index);
     if (offsetError !== undefined) return offsetError;
     this.previousOffsetDelta = offsetDelta;
-    const timestamp = this.header.baseTimestamp + record.timestampDelta;
+    const timestamp = this.header.baseTimestamp + timestampDelta;
     if (!Number.isSafeInteger(timestamp))
       return { kind: "timestampOutOfRange", recordIndex: index };
     // As Kafka: start from NO_TIMESTAMP and keep the first record holding the maximum.

@@ -33,7 +33,7 @@ test("runs split where the segment would pass segment.bytes", () => {
   );
 });
 
-test("a run is written from its input's bytes when they lie back to back, else from a copy", () => {
+test("a run is written as views of its inputs, one per stretch of batches back to back", () => {
   const one = batch(1);
   const input = join([one, one]);
   const framed = frameInput(input, limits);
@@ -42,8 +42,9 @@ test("a run is written from its input's bytes when they lie back to back, else f
   const [first, second] = framed.value;
   assert.ok(first !== undefined && second !== undefined);
   const view = runWrite({ rollFirst: false, batches: [first, second] });
-  assert.equal(view.bytes.buffer, input.buffer);
-  assert.deepEqual(view.bytes, input);
+  assert.equal(view.pieces.length, 1);
+  assert.equal(view.pieces[0]?.buffer, input.buffer);
+  assert.deepEqual(view.pieces[0], input);
   assert.deepEqual(
     view.batches.map((placed) => [placed.offsetInInput, placed.sizeInBytes]),
     [
@@ -51,7 +52,8 @@ test("a run is written from its input's bytes when they lie back to back, else f
       [one.length, one.length],
     ],
   );
-  const copy = runWrite({ rollFirst: false, batches: [second, first] });
-  assert.notEqual(copy.bytes.buffer, input.buffer);
-  assert.deepEqual(copy.bytes, input);
+  const apart = runWrite({ rollFirst: false, batches: [second, first] });
+  assert.equal(apart.pieces.length, 2);
+  for (const piece of apart.pieces) assert.equal(piece.buffer, input.buffer);
+  assert.deepEqual(join([...apart.pieces]), input);
 });

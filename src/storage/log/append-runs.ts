@@ -66,11 +66,12 @@ function emptySegmentAt(
 }
 
 /**
- * What one write of `run` to its segment is: the bytes (a view when the batches lie back to back
- * in one input, else a copy), each batch placed within them, and the first batch's base offset.
+ * What one write of `run` to its segment is: the bytes as pieces for one vectored write (a view
+ * of each stretch of batches that lie back to back in one input, never a copy), each batch
+ * placed within them, and the first batch's base offset.
  */
 export function runWrite(run: SegmentRun): {
-  readonly bytes: Uint8Array;
+  readonly pieces: readonly Uint8Array[];
   readonly batches: readonly AppendedBatch[];
   readonly baseOffset: number;
 } {
@@ -88,33 +89,25 @@ export function runWrite(run: SegmentRun): {
   });
   const first = batches[0];
   assert(first !== undefined, "a run holds at least one batch");
-  return { bytes: runBytes(run), batches, baseOffset: first.baseOffset };
+  return { pieces: runPieces(run), batches, baseOffset: first.baseOffset };
 }
 
-function runBytes(run: SegmentRun): Uint8Array {
-  const first = run.batches[0] as FramedBatch;
-  if (run.batches.length === 1) {
-    return first.input.subarray(first.offsetInInput, first.offsetInInput + first.sizeInBytes);
-  }
-  const isOneView = run.batches.every((batch, index) => {
-    const previous = run.batches[index - 1];
-    return (
-      previous === undefined ||
-      (batch.input === previous.input &&
-        batch.offsetInInput === previous.offsetInInput + previous.sizeInBytes)
-    );
-  });
-  const total = run.batches.reduce((sum, batch) => sum + batch.sizeInBytes, 0);
-  if (isOneView) return first.input.subarray(first.offsetInInput, first.offsetInInput + total);
-  const bytes = new Uint8Array(total);
-  let at = 0;
+/** The run's bytes as views: one per stretch of batches back to back in the same input. */
+function runPieces(run: SegmentRun): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  let current: FramedBatch | undefined;
+  let start = 0;
+  let end = 0;
   for (const batch of run.batches) {
-    bytes.set(
-      batch.input.subarray(batch.offsetInInput, batch.offsetInInput + batch.sizeInBytes),
-      at,
-    );
-    at += batch.sizeInBytes;
+    if (current !== undefined && batch.input === current.input && batch.offsetInInput === end) {
+      end += batch.sizeInBytes;
+      continue;
+    }
+    if (current !== undefined) pieces.push(current.input.subarray(start, end));
+    current = batch;
+    start = batch.offsetInInput;
+    end = start + batch.sizeInBytes;
   }
-  assert(at === total, "a run's copy holds all its batches");
-  return bytes;
+  if (current !== undefined) pieces.push(current.input.subarray(start, end));
+  return pieces;
 }

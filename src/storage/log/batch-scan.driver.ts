@@ -31,13 +31,17 @@ export type ScanEnd =
   | { readonly kind: "partial"; readonly position: number }
   | { readonly kind: "corrupt"; readonly position: number; readonly error: BatchError };
 
-/** Reads `length` bytes at `position`; fewer only at the end of the file. */
+/**
+ * Reads `length` bytes at `position`; fewer only at the end of the file. The buffer is not
+ * zeroed first: only the bytes the read filled are returned.
+ */
 export async function readAt(
   handle: FileHandle,
   position: number,
   length: number,
 ): Promise<Uint8Array> {
-  const bytes = new Uint8Array(length);
+  const unzeroed = Buffer.allocUnsafe(length);
+  const bytes = new Uint8Array(unzeroed.buffer, unzeroed.byteOffset, length);
   const count = await handle.read(bytes, 0, length, position);
   return count === length ? bytes : bytes.subarray(0, count);
 }
@@ -52,10 +56,18 @@ export async function scanBatches(
   visit: (batch: ScannedBatch) => boolean,
 ): Promise<ScanEnd> {
   let position = range.fromPosition;
+  let lastSize = 0;
+  const visitAndNote = (batch: ScannedBatch): boolean => {
+    lastSize = batch.sizeInBytes;
+    return visit(batch);
+  };
   while (position < range.endPosition) {
-    const want = Math.min(SCAN_CHUNK_BYTES, range.endPosition - position);
+    // After a batch of a chunk or more, the next is likely as large: read its header alone
+    // rather than a chunk of bytes that are not headers.
+    const chunkBytes = lastSize >= SCAN_CHUNK_BYTES ? BatchLayout.RECORDS : SCAN_CHUNK_BYTES;
+    const want = Math.min(chunkBytes, range.endPosition - position);
     const chunk = await readAt(handle, position, want);
-    const walked = walkChunk(chunk, position, range.endPosition, visit);
+    const walked = walkChunk(chunk, position, range.endPosition, visitAndNote);
     if (walked.kind !== "more") return walked.end;
     assert(walked.nextPosition > position, "a header scan always moves forward");
     position = walked.nextPosition;

@@ -213,26 +213,26 @@ export class LogSegment {
   }
 
   /**
-   * Appends `bytes`, which hold `batches` back to back (complete, stamped, offsets increasing
-   * past nextOffset), at the end of the log file with one write, adding index entries by Kafka's
-   * rule: an offset entry once more than `index.interval.bytes` were written since the last.
+   * Appends `pieces` (one vectored write), which hold `batches` back to back (complete, stamped,
+   * offsets past nextOffset), at the end of the log file, adding index entries by Kafka's rule:
+   * an offset entry once more than `index.interval.bytes` were written since the last.
    */
-  async append(bytes: Uint8Array, batches: readonly AppendedBatch[], nowMs: number): Promise<void> {
+  async append(pieces: readonly Uint8Array[], batches: readonly AppendedBatch[], nowMs: number) {
     this.checkOpen();
-    assert(batches.length > 0, "an append holds at least one batch");
-    assert((batches[0] as AppendedBatch).baseOffset >= this.state.nextOffset, "offsets increase");
+    const [first, last] = [batches[0], batches[batches.length - 1]];
+    assert(first !== undefined && last !== undefined, "an append holds at least one batch");
+    assert(first.baseOffset >= this.state.nextOffset, "offsets increase");
     const startPosition = this.state.sizeInBytes;
     const entries = this.indexing.entriesFor(batches, startPosition);
     SegmentIndexing.addEntries(this.offsetIndex, this.timeIndex, entries);
-    const writes: Promise<unknown>[] = [this.files.log.append(bytes)];
+    const writes: Promise<unknown>[] = [this.files.log.append(pieces)];
     if (entries.length > 0)
       writes.push(this.files.offsetIndex.entriesAdded(), this.files.timeIndex.entriesAdded());
     const [position] = await Promise.all(writes);
     assert(position === startPosition, `segment ${this.path} appends at its end`);
-    if (startPosition === 0)
-      this.state.firstBatchTimestamp = (batches[0] as AppendedBatch).maxTimestamp;
-    this.state.sizeInBytes = startPosition + bytes.length;
-    this.state.nextOffset = (batches[batches.length - 1] as AppendedBatch).lastOffset + 1;
+    if (startPosition === 0) this.state.firstBatchTimestamp = first.maxTimestamp;
+    this.state.sizeInBytes = startPosition + last.offsetInInput + last.sizeInBytes;
+    this.state.nextOffset = last.lastOffset + 1;
     this.state.lastModifiedMs = nowMs;
   }
 

@@ -466,7 +466,7 @@ export class PartitionLog {
       for (const run of runs) {
         const write = runWrite(run);
         if (run.rollFirst) await this.rollActive(write.baseOffset);
-        await this.segmentList.active.append(write.bytes, write.batches, nowMs);
+        await this.segmentList.active.append(write.pieces, write.batches, nowMs);
       }
       const aborted = abortedOf(accepted, this.producers.firstUnstableOffset());
       await this.transactionIndex.append(aborted, this.segmentList.active.baseOffset);

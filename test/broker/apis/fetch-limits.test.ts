@@ -9,8 +9,10 @@ import { fetchRequest, listOffsetsRequest, produceRequest } from "./requests.js"
 const BATCH = clientBatch([{ timestamp: 1000 }, { timestamp: 2000 }]);
 
 /** Broker 1 leads "orders"-0 and -1, each with three batches of BATCH's size. */
-async function threeBatchesEach(seed: number) {
-  const broker = await startBroker({ seed });
+async function threeBatchesEach(seed: number, fetchMaxBytes?: number) {
+  const broker = await startBroker(
+    fetchMaxBytes === undefined ? { seed } : { seed, fetchMaxBytes },
+  );
   await broker.publish([
     topicRecord("orders", TOPIC_ID),
     partitionRecord(TOPIC_ID, 0, [1]),
@@ -50,6 +52,18 @@ test("response max bytes bounds the fetch, but the first batch comes whole (KIP-
   const room = await broker.call(1, 11, fetchRequest(both, { maxBytes: 4 * size }));
   assert.equal(recordBytes(room, 0), 3 * size);
   assert.equal(recordBytes(room, 1), size);
+});
+
+test("the broker's fetch.max.bytes bounds a fetch that asks for more, as Kafka's", async () => {
+  const size = BATCH.length;
+  const broker = await threeBatchesEach(505, 2 * size + 10);
+  const both = [
+    { partition: 0, fetchOffset: 0 },
+    { partition: 1, fetchOffset: 0 },
+  ];
+  const asked = await broker.call(1, 11, fetchRequest(both, { maxBytes: 1 << 20 }));
+  assert.equal(recordBytes(asked, 0), 2 * size, "two whole batches within the broker's bound");
+  assert.equal(recordBytes(asked, 1), 0);
 });
 
 test("read_committed reads up to the last stable offset, which is the high watermark", async () => {

@@ -78,6 +78,8 @@ export interface TestBrokerOptions {
   readonly capacityBytes?: number;
   /** `replica.selector.class` as a built-in selector; unset, consumers read from leaders. */
   readonly replicaSelector?: ReplicaSelector;
+  /** `fetch.max.bytes` (default Kafka's, 55 MiB). */
+  readonly fetchMaxBytes?: number;
 }
 
 /** Starts broker 1 (registered and unfenced) with every client API. */
@@ -106,6 +108,7 @@ export async function startBroker(options: TestBrokerOptions) {
       numPartitions: 3,
       defaultReplicationFactor: 1,
       requestTimeoutMs: 30_000,
+      fetchMaxBytes: options.fetchMaxBytes ?? 57_671_680,
       staticConfig: {},
     },
     metadataCache,
