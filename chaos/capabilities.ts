@@ -43,8 +43,9 @@ export async function probeCapabilities(): Promise<Capabilities> {
 async function canMountTmpfs(): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), "sluice-chaos-probe-"));
   try {
-    if (!(await succeeds("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir]))) return false;
-    return succeeds("umount", [dir]);
+    // In a mount namespace of its own, so that no other namespace ever sees the probe's mount.
+    const script = `mount -t tmpfs -o size=1m tmpfs ${dir} && umount ${dir}`;
+    return await succeeds("unshare", ["-m", "--propagation", "private", "sh", "-c", script]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

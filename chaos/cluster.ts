@@ -15,7 +15,7 @@ import {
 } from "../src/protocol/index.js";
 import { clientPorts } from "../test/clients/sluice-process.js";
 import { Network } from "./network.js";
-import { NodeProcess, SLUICE } from "./node-process.js";
+import { NodeProcess, sluiceScript } from "./node-process.js";
 import { onCleanUp, sh, waitFor } from "./system.js";
 
 export const CLIENT_PORT = 9092;
@@ -47,7 +47,7 @@ export interface ClusterOptions {
   readonly settings?: Readonly<Record<string, string>>;
   /** Runs before formatting, e.g. to mount a file system at a node's data dir. */
   readonly prepare?: (node: NodeProcess) => Promise<void>;
-  readonly env?: (nodeId: number) => Readonly<Record<string, string>>;
+  readonly env?: (nodeId: number, dir: string) => Readonly<Record<string, string>>;
 }
 
 export class Cluster {
@@ -60,14 +60,16 @@ export class Cluster {
   static async start(options: ClusterOptions): Promise<Cluster> {
     const ids = Array.from({ length: options.nodes }, (_, index) => index + 1);
     const root = mkdtempSync(join(tmpdir(), "sluice-chaos-"));
-    onCleanUp(`folder ${root}`, async () => rmSync(root, { recursive: true, force: true }));
+    onCleanUp(`folder ${root}`, async () => {
+      rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    });
     const network = await Network.create(ids);
-    const nodes = ids.map(
-      (id) =>
-        new NodeProcess(id, join(root, `node-${id}`), network.namespace(id), options.env?.(id)),
-    );
+    const nodes = ids.map((id) => {
+      const dir = join(root, `node-${id}`);
+      return new NodeProcess(id, dir, network.namespace(id), options.env?.(id, dir));
+    });
     const cluster = new Cluster(root, network, nodes);
-    const clusterId = (await sh(process.execPath, [SLUICE, "random-uuid"])).trim();
+    const clusterId = (await sh(process.execPath, [sluiceScript(), "random-uuid"])).trim();
     for (const node of nodes) {
       await options.prepare?.(node);
       node.writeConfig({ ...cluster.settingsOf(node.nodeId), ...options.settings });
@@ -91,6 +93,8 @@ export class Cluster {
       "controller.quorum.voters": voters,
       "sluice.http.listener": `${host}:${HTTP_PORT}`,
       "log.dirs": join(this.root, `node-${nodeId}`, "data"),
+      // The metadata log apart from the data, so that disk faults hit the partitions' dir only.
+      "metadata.log.dir": join(this.root, `node-${nodeId}`, "meta"),
       ...BASE_SETTINGS,
     };
   }

@@ -8,8 +8,17 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { onCleanUp, sh, waitFor } from "./system.js";
 
-/** bin/sluice.js of this checkout. */
-export const SLUICE = join(import.meta.dirname, "..", "..", "bin", "sluice.js");
+/** The `sluice` command the nodes run: bin/sluice.js of this checkout, or a planted copy's. */
+let sluiceCommand = join(import.meta.dirname, "..", "..", "bin", "sluice.js");
+
+export function sluiceScript(): string {
+  return sluiceCommand;
+}
+
+/** Runs the nodes from another build (a copy with a planted bug, see planted.ts). */
+export function useSluiceScript(path: string): void {
+  sluiceCommand = path;
+}
 
 /** How long a node may take to print its listening line. */
 const START_DEADLINE_MS = 60_000;
@@ -58,7 +67,7 @@ export class NodeProcess {
 
   async format(clusterId: string): Promise<void> {
     await sh(process.execPath, [
-      SLUICE,
+      sluiceScript(),
       "format",
       "--config",
       this.configPath,
@@ -74,7 +83,7 @@ export class NodeProcess {
   async start(awaitListening = true): Promise<void> {
     if (this.child !== undefined) throw new Error(`node ${this.nodeId} is already running`);
     this.output = "";
-    const args = ["netns", "exec", this.namespace, process.execPath, SLUICE, "start"];
+    const args = ["netns", "exec", this.namespace, process.execPath, sluiceScript(), "start"];
     const child = spawn("ip", [...args, "--config", this.configPath], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...this.env },

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Cluster } from "./cluster.js";
-import { SLUICE } from "./node-process.js";
+import { sluiceScript } from "./node-process.js";
 import { sh } from "./system.js";
 
 export { readPartition } from "../test/cluster/read-back.js";
@@ -23,7 +23,11 @@ async function replicaBatches(dir: string, highWatermark: number): Promise<strin
     .sort()
     .map((file) => join(dir, file));
   if (files.length === 0) return [];
-  const stdout = await sh(process.execPath, [SLUICE, "dump-log", "--json", ...files], 120_000);
+  const stdout = await sh(
+    process.execPath,
+    [sluiceScript(), "dump-log", "--json", ...files],
+    120_000,
+  );
   return stdout
     .split("\n")
     .filter((line) => line.startsWith('{"type":"batch"'))

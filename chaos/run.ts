@@ -4,6 +4,7 @@
  *
  *   npm run chaos -- --list
  *   npm run chaos -- --scenario leader-kill --seconds 60 [--runs 5] [--out DIR]
+ *   npm run chaos -- --scenario controller-minority --plant acks-all-before-hw
  *
  * Without --scenario every scenario runs. Prints a table, writes chaos-report.json (and each
  * run's history) into --out (a new temporary folder by default), exits 1 when any scenario
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { probeCapabilities } from "./capabilities.js";
+import { plant } from "./planted.js";
 import { table, writeJson } from "./report.js";
 import { runScenario, type RunResult } from "./runner.js";
 import { SCENARIOS } from "./scenarios.js";
@@ -27,6 +29,7 @@ async function main(): Promise<number> {
       seconds: { type: "string", default: "60" },
       runs: { type: "string", default: "1" },
       out: { type: "string" },
+      plant: { type: "string" },
     },
   });
   if (values.list) {
@@ -47,6 +50,9 @@ async function main(): Promise<number> {
       : resolve(values.out);
   mkdirSync(outDir, { recursive: true });
   cleanUpOnSignals();
+  if (values.plant !== undefined) {
+    process.stdout.write(`PLANTED BUG (a copy of the build): ${plant(values.plant)}\n`);
+  }
   const capabilities = await probeCapabilities();
   const results: RunResult[] = [];
   for (const name of names) {

@@ -6,6 +6,7 @@
  * replicas' files compared, and the checkers judge the history.
  */
 import { randomInt } from "node:crypto";
+import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { check, type Anomaly } from "./checker.js";
@@ -15,7 +16,7 @@ import { History } from "./history.js";
 import { startKcatProducer, type Producer } from "./producers.js";
 import { compareReplicas, readPartition, type StoredRecord } from "./read-back.js";
 import type { Scenario } from "./scenario.js";
-import { cleanUp, onCleanUp, sleep, waitFor } from "./system.js";
+import { cleanUp, onCleanUp, sleep, waitFor, withTimeout } from "./system.js";
 
 export const TOPIC = "chaos";
 const PARTITIONS = 3;
@@ -55,6 +56,7 @@ export async function runScenario(
         topic: TOPIC,
         partition,
         intervalMs: 10,
+        logPath: historyPath.replace(/\.history\.jsonl$/, `.kcat-${partition}.log`),
       }),
     );
     const group = await startConsumerGroup(history, {
@@ -62,7 +64,7 @@ export async function runScenario(
       topic: TOPIC,
       members: 2,
     });
-    onCleanUp("consumer group", () => group.stop());
+    onCleanUp("consumer group", () => withTimeout(group.stop(), 10_000, "consumer group"));
     await sleep(2000);
     const until = performance.now() + options.seconds * 1000;
     const context = {
@@ -73,12 +75,16 @@ export async function runScenario(
         faults.push(`${fault} ${detail}`);
         history.add({ process: "nemesis", type: "info", f: fault, error: detail });
       },
+      healed: (detail: string) => {
+        history.add({ process: "nemesis", type: "info", f: "heal", error: detail });
+      },
       pick: (bound: number) => randomInt(bound),
       hold: (ms: number) => sleep(Math.max(0, Math.min(ms, until - performance.now() + 1000))),
     };
     while (performance.now() < until) await scenario.round(context);
     const recoveryMs = await recover(cluster, producers);
     const anomalies = await finish(cluster, producers, group, history);
+    if (anomalies.length > 0) keepEvidence(cluster, historyPath.replace(/\.history\.jsonl$/, ""));
     return summary(scenario, options.seconds, history, {
       faults,
       recoveryMs,
@@ -86,6 +92,7 @@ export async function runScenario(
       historyPath,
     });
   } catch (error) {
+    process.stderr.write(`chaos: ${scenario.name} failed: ${String(error)}\n`);
     const anomalies: Anomaly[] = [{ kind: "harness", partition: -1, detail: String(error) }];
     return summary(scenario, options.seconds, history, {
       faults,
@@ -199,4 +206,16 @@ function summary(
     polled: history.events.filter((e) => e.f === "poll").length,
     ...outcome,
   };
+}
+
+/** Copies each node's log and its replicas of the topic next to the history, for diagnosis. */
+function keepEvidence(cluster: Cluster, into: string): void {
+  for (const node of cluster.nodes) {
+    const target = join(into, `node-${node.nodeId}`);
+    if (existsSync(node.logPath)) cpSync(node.logPath, join(target, "sluice.log"));
+    for (let partition = 0; partition < PARTITIONS; partition++) {
+      const dir = join(node.dataDir, `${TOPIC}-${partition}`);
+      if (existsSync(dir)) cpSync(dir, join(target, `${TOPIC}-${partition}`), { recursive: true });
+    }
+  }
 }

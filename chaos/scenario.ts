@@ -11,8 +11,10 @@ export interface FaultContext {
   readonly cluster: Cluster;
   readonly topic: string;
   readonly history: History;
-  /** Records a fault in the history (process `nemesis`). */
+  /** Records a fault injected, in the history (process `nemesis`) and the report. */
   note(fault: string, detail: string): void;
+  /** Records a fault healed, in the history. */
+  healed(detail: string): void;
   /** A random integer in [0, bound). */
   pick(bound: number): number;
   /** Waits `ms`, cut short when the run is aborted. */

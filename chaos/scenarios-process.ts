@@ -31,7 +31,7 @@ export const leaderKill: Scenario = {
     await context.cluster.node(leader).stop("SIGKILL");
     await context.hold(4000);
     await context.cluster.node(leader).start();
-    context.note("start", `node ${leader}`);
+    context.healed(`node ${leader}`);
     await settle(context);
   },
 };
@@ -46,7 +46,7 @@ export const followerPause: Scenario = {
     context.cluster.node(follower).pause();
     await context.hold(8000);
     context.cluster.node(follower).resume();
-    context.note("resume", `node ${follower}`);
+    context.healed(`node ${follower}`);
     await settle(context);
   },
 };
@@ -62,7 +62,7 @@ export const followerIsolate: Scenario = {
     await context.cluster.network.split([follower], others);
     await context.hold(8000);
     await context.cluster.network.heal();
-    context.note("heal", "all links");
+    context.healed("all links");
     await settle(context);
   },
 };
@@ -79,13 +79,13 @@ export const controllerLeaderKill: Scenario = {
       await node.stop("SIGKILL");
       await context.hold(4000);
       await node.start();
-      context.note("start", `node ${leader}`);
+      context.healed(`node ${leader}`);
     } else {
       context.note("pause", `node ${leader} (controller leader)`);
       node.pause();
       await context.hold(6000);
       node.resume();
-      context.note("resume", `node ${leader}`);
+      context.healed(`node ${leader}`);
     }
     await settle(context);
   },
@@ -105,7 +105,7 @@ export const controllerMinority: Scenario = {
     await context.cluster.network.split([leader], others);
     await context.hold(10_000);
     await context.cluster.network.heal();
-    context.note("heal", "all links");
+    context.healed("all links");
     await settle(context);
   },
 };

@@ -8,6 +8,8 @@ import {
   leaderKill,
   rollingRestart,
 } from "./scenarios-process.js";
+import { clockJump } from "./scenarios-clock.js";
+import { enospc, logDirFailure, powerLoss, powerLossTwo } from "./scenarios-disk.js";
 
 export const SCENARIOS: readonly Scenario[] = [
   leaderKill,
@@ -16,4 +18,9 @@ export const SCENARIOS: readonly Scenario[] = [
   controllerLeaderKill,
   controllerMinority,
   rollingRestart,
+  enospc,
+  logDirFailure,
+  clockJump,
+  powerLoss,
+  powerLossTwo,
 ];

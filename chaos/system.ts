@@ -71,10 +71,23 @@ export async function cleanUp(): Promise<void> {
     const step = undoList.pop();
     if (step === undefined) break;
     try {
-      await step.run();
+      await withTimeout(step.run(), 30_000, step.what);
     } catch (error) {
       process.stderr.write(`chaos: cleaning up ${step.what} failed: ${String(error)}\n`);
     }
+  }
+}
+
+/** `promise`, or a rejection naming `what` once `ms` have passed. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no end within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
