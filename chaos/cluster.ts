@@ -60,9 +60,8 @@ export class Cluster {
   static async start(options: ClusterOptions): Promise<Cluster> {
     const ids = Array.from({ length: options.nodes }, (_, index) => index + 1);
     const root = mkdtempSync(join(tmpdir(), "sluice-chaos-"));
-    onCleanUp(`folder ${root}`, async () => {
-      rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-    });
+    const removeRoot = () => rmSync(root, { recursive: true, force: true, maxRetries: 20 });
+    onCleanUp(`folder ${root}`, async () => removeRoot(), removeRoot);
     const network = await Network.create(ids);
     const nodes = ids.map((id) => {
       const dir = join(root, `node-${id}`);

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NodeProcess } from "./node-process.js";
-import { onCleanUp, sh, succeeds } from "./system.js";
+import { onCleanUp, sh, shNow, succeeds } from "./system.js";
 
 const FILLER = ".chaos-filler";
 
@@ -15,7 +15,11 @@ const FILLER = ".chaos-filler";
 export async function mountTmpfs(node: NodeProcess, megabytes: number): Promise<void> {
   mkdirSync(node.dataDir, { recursive: true });
   await sh("mount", ["-t", "tmpfs", "-o", `size=${megabytes}m`, "tmpfs", node.dataDir]);
-  onCleanUp(`tmpfs at ${node.dataDir}`, () => unmount(node.dataDir));
+  onCleanUp(
+    `tmpfs at ${node.dataDir}`,
+    () => unmount(node.dataDir),
+    () => shNow("umount", ["-l", node.dataDir]),
+  );
 }
 
 /** Fills the node's data dir until the file system has no room left. */
@@ -40,14 +44,22 @@ export async function mountXfs(node: NodeProcess, megabytes: number): Promise<vo
   await sh("truncate", ["-s", `${megabytes}M`, image]);
   const device = (await sh("losetup", ["-f", "--show", image])).trim();
   devices.set(node.nodeId, device);
-  onCleanUp(`loop device ${device}`, async () => {
-    await sh("losetup", ["-d", device]);
-    devices.delete(node.nodeId);
-  });
+  onCleanUp(
+    `loop device ${device}`,
+    async () => {
+      await sh("losetup", ["-d", device]);
+      devices.delete(node.nodeId);
+    },
+    () => shNow("losetup", ["-d", device]),
+  );
   await sh("mkfs.xfs", ["-q", "-f", device]);
   mkdirSync(node.dataDir, { recursive: true });
   await sh("mount", ["-t", "xfs", device, node.dataDir]);
-  onCleanUp(`xfs at ${node.dataDir}`, () => unmount(node.dataDir));
+  onCleanUp(
+    `xfs at ${node.dataDir}`,
+    () => unmount(node.dataDir),
+    () => shNow("umount", ["-l", node.dataDir]),
+  );
 }
 
 /**

@@ -5,7 +5,7 @@
  * outside a split do in the Jepsen analyses.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { onCleanUp, sh } from "./system.js";
+import { onCleanUp, sh, shNow } from "./system.js";
 
 /** The namespaces of one run: names and addresses per node id. */
 export class Network {
@@ -38,7 +38,12 @@ export class Network {
 
   private async makeBridge(): Promise<void> {
     await sh("ip", ["link", "add", this.bridge, "type", "bridge"]);
-    onCleanUp(`bridge ${this.bridge}`, () => sh("ip", ["link", "del", this.bridge]).then(() => {}));
+    const args = ["link", "del", this.bridge];
+    onCleanUp(
+      `bridge ${this.bridge}`,
+      () => sh("ip", args).then(() => {}),
+      () => shNow("ip", args),
+    );
     await sh("ip", ["addr", "add", `${this.subnet}.254/24`, "dev", this.bridge]);
     await sh("ip", ["link", "set", this.bridge, "up"]);
   }
@@ -47,7 +52,12 @@ export class Network {
     const ns = this.namespace(nodeId);
     const hostSide = `${this.prefix}v${nodeId}`;
     await sh("ip", ["netns", "add", ns]);
-    onCleanUp(`namespace ${ns}`, () => sh("ip", ["netns", "del", ns]).then(() => {}));
+    const remove = ["netns", "del", ns];
+    onCleanUp(
+      `namespace ${ns}`,
+      () => sh("ip", remove).then(() => {}),
+      () => shNow("ip", remove),
+    );
     await sh("ip", ["link", "add", hostSide, "type", "veth", "peer", "name", "eth0", "netns", ns]);
     await sh("ip", ["link", "set", hostSide, "master", this.bridge, "up"]);
     const inNs = (args: string[]) => sh("ip", ["netns", "exec", ns, ...args]);

@@ -1,6 +1,6 @@
 /**
  * One Sluice node as a real process in its own network namespace: `sluice start --config` run
- * through `ip netns exec`, its output appended to the node's log file. Faults act on it from
+ * through `nsenter --net`, its output appended to the node's log file. Faults act on it from
  * outside: SIGKILL, SIGSTOP and SIGCONT, SIGTERM for a clean stop.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -83,15 +83,23 @@ export class NodeProcess {
   async start(awaitListening = true): Promise<void> {
     if (this.child !== undefined) throw new Error(`node ${this.nodeId} is already running`);
     this.output = "";
-    const args = ["netns", "exec", this.namespace, process.execPath, sluiceScript(), "start"];
-    const child = spawn("ip", [...args, "--config", this.configPath], {
+    // nsenter enters the network namespace only: `ip netns exec` would also give the node a
+    // copy of the mount table, which keeps every node's data file system mounted in every other
+    // node's copy (so a shut down XFS could not be mounted afresh).
+    const netns = `--net=/run/netns/${this.namespace}`;
+    const args = [netns, "--", process.execPath, sluiceScript(), "start"];
+    const child = spawn("nsenter", [...args, "--config", this.configPath], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...this.env },
     });
     this.child = child;
     this.paused = false;
     const pid = child.pid;
-    onCleanUp(`node ${this.nodeId} (pid ${pid})`, () => this.endChild(child, "SIGKILL"));
+    onCleanUp(
+      `node ${this.nodeId} (pid ${pid})`,
+      () => this.endChild(child, "SIGKILL"),
+      () => void child.kill("SIGKILL"),
+    );
     const keep = (chunk: Buffer) => {
       const text = chunk.toString();
       this.output = (this.output + text).slice(-20_000);

@@ -54,10 +54,11 @@ export function startKcatProducer(history: History, target: KcatTarget): Produce
     void current.exited.then(respawn);
   };
   void current.exited.then(respawn);
-  onCleanUp(name, async () => {
+  const kill = () => {
     stopping = true;
     current.child.kill("SIGKILL");
-  });
+  };
+  onCleanUp(name, async () => kill(), kill);
   const feeding = (async () => {
     for (let index = 0; !stopping; index++) {
       const value = `${partition}-${index}`;

@@ -19,7 +19,10 @@ import { plant } from "./planted.js";
 import { table, writeJson } from "./report.js";
 import { runScenario, type RunResult } from "./runner.js";
 import { SCENARIOS } from "./scenarios.js";
-import { cleanUpOnSignals } from "./system.js";
+import { cleanUpNow, cleanUpOnSignals } from "./system.js";
+
+/** How long a run may take beyond its seconds of faults: set-up, recovery, read-back, checks. */
+const TIME_BOUND_MS = 6 * 60_000;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -65,7 +68,16 @@ async function main(): Promise<number> {
     }
     for (let run = 1; run <= runs; run++) {
       process.stdout.write(`running ${name} (${run}/${runs}, ${seconds} s)\n`);
+      const watchdog = setTimeout(
+        () => {
+          process.stderr.write(`chaos: ${name} is past its time bound; removing what it made\n`);
+          cleanUpNow();
+          process.exit(3);
+        },
+        TIME_BOUND_MS + seconds * 1000,
+      );
       const result = await runScenario(scenario, { seconds, outDir });
+      clearTimeout(watchdog);
       results.push(result);
       for (const anomaly of result.anomalies.slice(0, 20)) {
         process.stdout.write(`  ${anomaly.kind} p${anomaly.partition}: ${anomaly.detail}\n`);

@@ -3,7 +3,7 @@
  * namespace, mount, process and folder the harness makes registers how to remove it, and
  * `cleanUp` runs the list backwards, on success, on error and on SIGINT or SIGTERM alike.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
@@ -56,13 +56,39 @@ export async function waitFor<T>(
   throw new Error(`${what} did not happen within ${deadlineMs} ms ${problem}`.trim());
 }
 
-type Undo = { readonly what: string; readonly run: () => Promise<void> };
+type Undo = {
+  readonly what: string;
+  readonly run: () => Promise<void>;
+  /** The same at once, synchronously, for when the run is past its time bound. */
+  readonly now: (() => void) | undefined;
+};
 
 const undoList: Undo[] = [];
 
 /** Registers how to remove something just made; `cleanUp` runs the newest first. */
-export function onCleanUp(what: string, run: () => Promise<void>): void {
-  undoList.push({ what, run });
+export function onCleanUp(what: string, run: () => Promise<void>, now?: () => void): void {
+  undoList.push({ what, run, now });
+}
+
+/** Runs `command args...` synchronously, ignoring failure (for `cleanUpNow`). */
+export function shNow(command: string, args: readonly string[]): void {
+  try {
+    execFileSync(command, [...args], { stdio: "ignore", timeout: 10_000 });
+  } catch {
+    // Removing what is already gone fails; that is fine here.
+  }
+}
+
+/** Removes everything registered at once, without waiting for anything asynchronous. */
+export function cleanUpNow(): void {
+  while (undoList.length > 0) {
+    const step = undoList.pop();
+    try {
+      step?.now?.();
+    } catch (error) {
+      process.stderr.write(`chaos: removing ${step?.what} failed: ${String(error)}\n`);
+    }
+  }
 }
 
 /** Removes everything registered, newest first; a step that fails is reported and skipped. */
@@ -96,7 +122,8 @@ export function cleanUpOnSignals(): void {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       process.stderr.write(`chaos: ${signal}, removing what the run made\n`);
-      void cleanUp().finally(() => process.exit(130));
+      cleanUpNow();
+      process.exit(130);
     });
   }
 }
