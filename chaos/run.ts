@@ -18,11 +18,32 @@ import { probeCapabilities } from "./capabilities.js";
 import { plant } from "./planted.js";
 import { table, writeJson } from "./report.js";
 import { runScenario, type RunResult } from "./runner.js";
+import type { Scenario } from "./scenario.js";
 import { SCENARIOS } from "./scenarios.js";
 import { cleanUpNow, cleanUpOnSignals } from "./system.js";
 
 /** How long a run may take beyond its seconds of faults: set-up, recovery, read-back, checks. */
 const TIME_BOUND_MS = 6 * 60_000;
+
+/** One run, ended with everything it made removed if it outlives its time bound. */
+async function runBounded(
+  scenario: Scenario,
+  options: { readonly seconds: number; readonly outDir: string },
+): Promise<RunResult> {
+  const watchdog = setTimeout(
+    () => {
+      process.stderr.write(`chaos: ${scenario.name} is past its time bound; removing all\n`);
+      cleanUpNow();
+      process.exit(3);
+    },
+    TIME_BOUND_MS + options.seconds * 1000,
+  );
+  try {
+    return await runScenario(scenario, options);
+  } finally {
+    clearTimeout(watchdog);
+  }
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -68,16 +89,7 @@ async function main(): Promise<number> {
     }
     for (let run = 1; run <= runs; run++) {
       process.stdout.write(`running ${name} (${run}/${runs}, ${seconds} s)\n`);
-      const watchdog = setTimeout(
-        () => {
-          process.stderr.write(`chaos: ${name} is past its time bound; removing what it made\n`);
-          cleanUpNow();
-          process.exit(3);
-        },
-        TIME_BOUND_MS + seconds * 1000,
-      );
-      const result = await runScenario(scenario, { seconds, outDir });
-      clearTimeout(watchdog);
+      const result = await runBounded(scenario, { seconds, outDir });
       results.push(result);
       for (const anomaly of result.anomalies.slice(0, 20)) {
         process.stdout.write(`  ${anomaly.kind} p${anomaly.partition}: ${anomaly.detail}\n`);
