@@ -53,13 +53,19 @@ export const followerPause: Scenario = {
 
 export const followerIsolate: Scenario = {
   name: "follower-isolate",
-  description: "cut a follower off from the other nodes past the lag time, then heal",
+  description: "cut a follower off (both ways, or only what reaches it) past the lag time",
   requires: ["netns", "iptables", "kcat"],
   async round(context) {
     const { partition, follower } = await roles(context);
     const others = context.cluster.ids.filter((id) => id !== follower);
-    context.note("isolate", `node ${follower} (follower of ${partition}) from ${others.join(",")}`);
-    await context.cluster.network.split([follower], others);
+    if (context.pick(2) === 0) {
+      context.note("isolate", `node ${follower} (follower of ${partition}) from ${others}`);
+      await context.cluster.network.split([follower], others);
+    } else {
+      // One way: the follower's fetches arrive, its leader's answers do not.
+      context.note("one-way", `nodes ${others} to node ${follower} (follower of ${partition})`);
+      for (const other of others) await context.cluster.network.dropOneWay(other, follower);
+    }
     await context.hold(8000);
     await context.cluster.network.heal();
     context.healed("all links");
