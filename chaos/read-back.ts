@@ -47,15 +47,20 @@ export interface ReplicaDifference {
   readonly detail: string;
 }
 
-/** Compares every replica of `topic`-`partition` below `highWatermark` with the first one. */
+/**
+ * Compares every replica of `topic`-`partition` below `highWatermark` with the first one; only
+ * the nodes in `replicas` count (a node a reassignment moved the partition off may keep a
+ * stale copy until it deletes it).
+ */
 export async function compareReplicas(
   cluster: Cluster,
-  topic: string,
-  partition: number,
+  target: { readonly topic: string; readonly partition: number },
   highWatermark: number,
+  replicas: readonly number[],
 ): Promise<ReplicaDifference[]> {
+  const { topic, partition } = target;
   const copies: { nodeId: number; batches: string[] }[] = [];
-  for (const node of cluster.nodes) {
+  for (const node of cluster.nodes.filter((each) => replicas.includes(each.nodeId))) {
     const dir = join(node.dataDir, `${topic}-${partition}`);
     if (existsSync(dir))
       copies.push({ nodeId: node.nodeId, batches: await replicaBatches(dir, highWatermark) });

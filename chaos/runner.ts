@@ -43,7 +43,7 @@ export async function runScenario(
   const faults: string[] = [];
   try {
     const cluster = await Cluster.start({
-      nodes: 3,
+      nodes: scenario.cluster?.nodes ?? 3,
       ...(scenario.cluster?.settings === undefined ? {} : { settings: scenario.cluster.settings }),
       ...(scenario.cluster?.env === undefined ? {} : { env: scenario.cluster.env }),
       ...(scenario.cluster?.prepare === undefined ? {} : { prepare: scenario.cluster.prepare }),
@@ -168,17 +168,27 @@ async function finish(
   ).catch(() => undefined);
   await group.stop();
   const anomalies = check(history.events, stored);
+  const assigned = await cluster.partitions(TOPIC);
   for (let partition = 0; partition < PARTITIONS; partition++) {
-    anomalies.push(...(await agreeingReplicas(cluster, partition, end(partition) + 1)));
+    const replicas = assigned.get(partition)?.replicas ?? cluster.ids;
+    anomalies.push(
+      ...(await agreeingReplicas(cluster, { partition, replicas }, end(partition) + 1)),
+    );
   }
   return anomalies;
 }
 
-async function agreeingReplicas(cluster: Cluster, partition: number, highWatermark: number) {
-  let differences = await compareReplicas(cluster, TOPIC, partition, highWatermark);
+async function agreeingReplicas(
+  cluster: Cluster,
+  of: { readonly partition: number; readonly replicas: readonly number[] },
+  highWatermark: number,
+) {
+  const compare = () =>
+    compareReplicas(cluster, { topic: TOPIC, partition: of.partition }, highWatermark, of.replicas);
+  let differences = await compare();
   for (let attempt = 0; differences.length > 0 && attempt < 30; attempt++) {
     await sleep(1000);
-    differences = await compareReplicas(cluster, TOPIC, partition, highWatermark);
+    differences = await compare();
   }
   return differences.map((d): Anomaly => ({
     kind: "replica-divergence",

@@ -27,7 +27,7 @@ export interface Scenario {
   readonly requires: readonly Capability[];
   /** When set, the scenario's faults are outside Sluice's fault model, and why. */
   readonly outsideFaultModel?: string;
-  readonly cluster?: Partial<Pick<ClusterOptions, "settings" | "env">> & {
+  readonly cluster?: Partial<Pick<ClusterOptions, "settings" | "env" | "nodes">> & {
     readonly prepare?: (node: NodeProcess) => Promise<void>;
   };
   /** One round: inject the fault, hold it, heal it. */

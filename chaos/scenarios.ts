@@ -9,6 +9,7 @@ import {
   rollingRestart,
 } from "./scenarios-process.js";
 import { clockJump } from "./scenarios-clock.js";
+import { reassignUnderFaults } from "./scenarios-reassign.js";
 import { enospc, logDirFailure, powerLoss, powerLossTwo } from "./scenarios-disk.js";
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -23,4 +24,5 @@ export const SCENARIOS: readonly Scenario[] = [
   clockJump,
   powerLoss,
   powerLossTwo,
+  reassignUnderFaults,
 ];
