@@ -48,6 +48,12 @@ export interface ClusterOptions {
   /** Runs before formatting, e.g. to mount a file system at a node's data dir. */
   readonly prepare?: (node: NodeProcess) => Promise<void>;
   readonly env?: (nodeId: number, dir: string) => Readonly<Record<string, string>>;
+  /**
+   * A dynamic quorum (KIP-853) whose first voters are nodes 1..N (the others start as
+   * observers), found through controller.quorum.bootstrap.servers; a static quorum of every
+   * node when not set.
+   */
+  readonly initialVoters?: number;
 }
 
 export class Cluster {
@@ -55,6 +61,7 @@ export class Cluster {
     readonly root: string,
     readonly network: Network,
     readonly nodes: readonly NodeProcess[],
+    private readonly initialVoters: number | null,
   ) {}
 
   static async start(options: ClusterOptions): Promise<Cluster> {
@@ -67,12 +74,24 @@ export class Cluster {
       const dir = join(root, `node-${id}`);
       return new NodeProcess(id, dir, network.namespace(id), options.env?.(id, dir));
     });
-    const cluster = new Cluster(root, network, nodes);
-    const clusterId = (await sh(process.execPath, [sluiceScript(), "random-uuid"])).trim();
+    const cluster = new Cluster(root, network, nodes, options.initialVoters ?? null);
+    const uuid = async () => (await sh(process.execPath, [sluiceScript(), "random-uuid"])).trim();
+    const clusterId = await uuid();
+    const initial: string[] = [];
+    for (let id = 1; id <= (options.initialVoters ?? 0); id++) {
+      initial.push(`${id}@${network.address(id)}:${CONTROLLER_PORT}:${await uuid()}`);
+    }
     for (const node of nodes) {
       await options.prepare?.(node);
       node.writeConfig({ ...cluster.settingsOf(node.nodeId), ...options.settings });
-      await node.format(clusterId);
+      const isInitial = node.nodeId <= initial.length;
+      const quorum =
+        initial.length === 0
+          ? []
+          : isInitial
+            ? ["--initial-controllers", initial.join(",")]
+            : ["--no-initial-controllers"];
+      await node.format(clusterId, quorum);
     }
     await Promise.all(nodes.map((node) => node.start()));
     return cluster;
@@ -80,16 +99,23 @@ export class Cluster {
 
   private settingsOf(nodeId: number): Record<string, string> {
     const host = this.network.address(nodeId);
-    const voters = this.nodes
-      .map((node) => `${node.nodeId}@${this.network.address(node.nodeId)}:${CONTROLLER_PORT}`)
-      .join(",");
+    const endpoint = (id: number) => `${this.network.address(id)}:${CONTROLLER_PORT}`;
+    const quorum =
+      this.initialVoters === null
+        ? { "controller.quorum.voters": this.ids.map((id) => `${id}@${endpoint(id)}`).join(",") }
+        : {
+            "controller.quorum.bootstrap.servers": this.ids
+              .slice(0, this.initialVoters)
+              .map(endpoint)
+              .join(","),
+          };
     return {
       "process.roles": "broker,controller",
       "node.id": String(nodeId),
       listeners: `PLAINTEXT://${host}:${CLIENT_PORT},CONTROLLER://${host}:${CONTROLLER_PORT}`,
       "advertised.listeners": `PLAINTEXT://${host}:${CLIENT_PORT}`,
       "controller.listener.names": "CONTROLLER",
-      "controller.quorum.voters": voters,
+      ...quorum,
       "sluice.http.listener": `${host}:${HTTP_PORT}`,
       "log.dirs": join(this.root, `node-${nodeId}`, "data"),
       // The metadata log apart from the data, so that disk faults hit the partitions' dir only.
@@ -156,22 +182,26 @@ export class Cluster {
     );
   }
 
-  /** The Raft leader as a running voter reports it. */
+  /** The Raft leader and the voters, as a running controller reports them; throws otherwise. */
+  async quorum(): Promise<{ readonly leader: number; readonly voters: number[] }> {
+    for (const node of this.nodes.filter((each) => each.isRunning && !each.isPaused)) {
+      const response = await this.ask(node.nodeId, CONTROLLER_PORT, describeQuorum, 2, {
+        topics: [{ topicName: "__cluster_metadata", partitions: [{ partitionIndex: 0 }] }],
+      }).catch(() => undefined);
+      const partition = response?.topics[0]?.partitions[0];
+      if (partition !== undefined && partition.leaderId >= 0) {
+        return {
+          leader: partition.leaderId,
+          voters: partition.currentVoters.map((voter) => voter.replicaId).sort(),
+        };
+      }
+    }
+    throw new Error("no controller knows a leader");
+  }
+
+  /** The Raft leader as a running voter reports it, waiting up to 30 s for one. */
   async activeController(): Promise<number> {
-    return waitFor(
-      "an active controller",
-      async () => {
-        for (const node of this.nodes.filter((each) => each.isRunning && !each.isPaused)) {
-          const response = await this.ask(node.nodeId, CONTROLLER_PORT, describeQuorum, 2, {
-            topics: [{ topicName: "__cluster_metadata", partitions: [{ partitionIndex: 0 }] }],
-          }).catch(() => undefined);
-          const leaderId = response?.topics[0]?.partitions[0]?.leaderId;
-          if (leaderId !== undefined && leaderId >= 0) return leaderId;
-        }
-        return undefined;
-      },
-      30_000,
-    );
+    return waitFor("an active controller", async () => (await this.quorum()).leader, 30_000);
   }
 
   private async ask<Request extends object, Response extends object>(

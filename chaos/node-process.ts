@@ -65,7 +65,7 @@ export class NodeProcess {
     writeFileSync(this.configPath, lines.join("\n") + "\n");
   }
 
-  async format(clusterId: string): Promise<void> {
+  async format(clusterId: string, args: readonly string[] = []): Promise<void> {
     await sh(process.execPath, [
       sluiceScript(),
       "format",
@@ -73,6 +73,7 @@ export class NodeProcess {
       this.configPath,
       "--cluster-id",
       clusterId,
+      ...args,
     ]);
   }
 

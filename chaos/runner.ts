@@ -42,12 +42,7 @@ export async function runScenario(
   const history = new History(historyPath);
   const faults: string[] = [];
   try {
-    const cluster = await Cluster.start({
-      nodes: scenario.cluster?.nodes ?? 3,
-      ...(scenario.cluster?.settings === undefined ? {} : { settings: scenario.cluster.settings }),
-      ...(scenario.cluster?.env === undefined ? {} : { env: scenario.cluster.env }),
-      ...(scenario.cluster?.prepare === undefined ? {} : { prepare: scenario.cluster.prepare }),
-    });
+    const cluster = await Cluster.start({ nodes: 3, ...scenario.cluster });
     await createTopic(cluster.bootstrap());
     await cluster.awaitFullIsr(TOPIC, 60_000);
     const producers = Array.from({ length: PARTITIONS }, (_, partition) =>

@@ -27,7 +27,9 @@ export interface Scenario {
   readonly requires: readonly Capability[];
   /** When set, the scenario's faults are outside Sluice's fault model, and why. */
   readonly outsideFaultModel?: string;
-  readonly cluster?: Partial<Pick<ClusterOptions, "settings" | "env" | "nodes">> & {
+  readonly cluster?: Partial<
+    Pick<ClusterOptions, "settings" | "env" | "nodes" | "initialVoters">
+  > & {
     readonly prepare?: (node: NodeProcess) => Promise<void>;
   };
   /** One round: inject the fault, hold it, heal it. */

@@ -9,6 +9,7 @@ import {
   rollingRestart,
 } from "./scenarios-process.js";
 import { clockJump } from "./scenarios-clock.js";
+import { controllerMembership } from "./scenarios-membership.js";
 import { reassignUnderFaults } from "./scenarios-reassign.js";
 import { enospc, logDirFailure, powerLoss, powerLossTwo } from "./scenarios-disk.js";
 
@@ -25,4 +26,5 @@ export const SCENARIOS: readonly Scenario[] = [
   powerLoss,
   powerLossTwo,
   reassignUnderFaults,
+  controllerMembership,
 ];
