@@ -75,7 +75,8 @@ export const followerIsolate: Scenario = {
 
 export const controllerLeaderKill: Scenario = {
   name: "controller-leader-kill",
-  description: "kill -9 the active controller (or, at random, SIGSTOP it for 6 s), then bring it back",
+  description:
+    "kill -9 the active controller (or, at random, SIGSTOP it for 6 s), then bring it back",
   requires: ["netns", "kcat"],
   async round(context) {
     const leader = await context.cluster.activeController();
