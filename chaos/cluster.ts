@@ -189,7 +189,9 @@ export class Cluster {
         topics: [{ topicName: "__cluster_metadata", partitions: [{ partitionIndex: 0 }] }],
       }).catch(() => undefined);
       const partition = response?.topics[0]?.partitions[0];
-      if (partition !== undefined && partition.leaderId >= 0) {
+      // A node that has not caught up may answer without voters: ask the next one.
+      const known = partition !== undefined && partition.currentVoters.length > 0;
+      if (known && partition.leaderId >= 0) {
         return {
           leader: partition.leaderId,
           voters: partition.currentVoters.map((voter) => voter.replicaId).sort(),
