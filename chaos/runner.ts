@@ -16,7 +16,7 @@ import { History } from "./history.js";
 import { startKcatProducer, type Producer } from "./producers.js";
 import { compareReplicas, readPartition, type StoredRecord } from "./read-back.js";
 import type { Scenario } from "./scenario.js";
-import { cleanUp, onCleanUp, sleep, waitFor, withTimeout } from "./system.js";
+import { cleanUp, sleep, waitFor, withTimeout } from "./system.js";
 
 export const TOPIC = "chaos";
 const PARTITIONS = 3;
@@ -41,6 +41,7 @@ export async function runScenario(
   const historyPath = join(options.outDir, `${scenario.name}-${Date.now()}.history.jsonl`);
   const history = new History(historyPath);
   const faults: string[] = [];
+  let group: ConsumerGroup | undefined;
   try {
     const cluster = await Cluster.start({ nodes: 3, ...scenario.cluster });
     await createTopic(cluster.bootstrap());
@@ -54,12 +55,11 @@ export async function runScenario(
         logPath: historyPath.replace(/\.history\.jsonl$/, `.kcat-${partition}.log`),
       }),
     );
-    const group = await startConsumerGroup(history, {
+    group = await startConsumerGroup(history, {
       bootstrap: cluster.bootstrap(),
       topic: TOPIC,
       members: 2,
     });
-    onCleanUp("consumer group", () => withTimeout(group.stop(), 10_000, "consumer group"));
     await sleep(2000);
     const until = performance.now() + options.seconds * 1000;
     const context = {
@@ -96,8 +96,18 @@ export async function runScenario(
       historyPath,
     });
   } finally {
+    // The consumers first, while the brokers still run: a kafkajs fetcher whose brokers are gone
+    // can loop without yielding to timers, which would starve the clean-up and the time bound.
+    await stopConsumers(group);
     await cleanUp();
   }
+}
+
+async function stopConsumers(group: ConsumerGroup | undefined): Promise<void> {
+  if (group === undefined) return;
+  await withTimeout(group.stop(), 10_000, "consumer group").catch((error: unknown) => {
+    process.stderr.write(`chaos: stopping the consumers: ${String(error)}\n`);
+  });
 }
 
 async function createTopic(bootstrap: string): Promise<void> {
