@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const stamp = join(root, "dist", ".build-stamp");
-const compiledFolders = ["src", "sim", "test", "bench"];
+const compiledFolders = ["src", "sim", "test", "bench", "chaos"];
 const inputFiles = ["tsconfig.json", "package.json", "package-lock.json"];
 
 /** The latest modification time (ms) of `path` and, for a folder, of everything beneath it. */

@@ -7,7 +7,7 @@ set -e
 if [ ! -d test/node22/node_modules/@platformatic ]; then
   npm run -s clients:install
 fi
-files=$(find dist/src dist/sim dist/test -name '*.test.js' 2>/dev/null | sort)
+files=$(find dist/src dist/sim dist/test dist/chaos -name '*.test.js' 2>/dev/null | sort)
 if [ -z "$files" ]; then
   echo "no test files found under dist/" >&2
   exit 1

@@ -27,7 +27,7 @@ type StaticImport = Extract<ImportFact, { specifier: string }>;
 
 /** True when files of `folder` drive real processes and time, so platform rules skip them. */
 function isPlatformExempt(folder: ModuleFolder | undefined): boolean {
-  return folder === adaptersFolder || folder === "test" || folder === "bench";
+  return folder === adaptersFolder || folder === "test" || folder === "bench" || folder === "chaos";
 }
 
 /**

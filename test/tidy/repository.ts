@@ -9,7 +9,7 @@ import { analyseSource, type SourceFacts } from "./analyse.js";
 import { parseRatchet, type Ratchet } from "./ratchet.js";
 
 /** The folders whose TypeScript sources are checked, as tsconfig.json compiles them. */
-export const checkedRoots = ["src", "sim", "test", "bench"] as const;
+export const checkedRoots = ["src", "sim", "test", "bench", "chaos"] as const;
 
 /** Where the ratchet is kept, from the repository root. */
 export const ratchetPath = "test/tidy/ratchet.json";

@@ -24,6 +24,7 @@ export const moduleFolders = [
   "sim",
   "test",
   "bench",
+  "chaos",
 ] as const;
 
 /** One folder of the module map. */
@@ -86,13 +87,14 @@ export const importPolicies: Readonly<Record<ModuleFolder, ImportPolicy>> = {
   sim: allExcept("src/adapters"),
   test: allExcept(),
   bench: allExcept(),
+  chaos: allExcept(),
 };
 
 /**
  * Folders whose files may import any module of another folder, not only its index.ts: they test
  * and measure internals.
  */
-export const deepImportFolders: readonly ModuleFolder[] = ["test", "bench"];
+export const deepImportFolders: readonly ModuleFolder[] = ["test", "bench", "chaos"];
 
 /**
  * Folders a `*.test.ts` file beside the code may import beyond its folder's own list: the
@@ -159,7 +161,7 @@ export const nodeImportExceptions: readonly NodeImportException[] = [
 /**
  * The names of platform functions that read time or randomness or schedule work, as
  * "object.property" for property reads and a bare name for globals. Only src/adapters may use
- * them; test/ and bench/ measure real time and are exempt.
+ * them; test/, bench/ and chaos/ measure real time and are exempt.
  */
 export const bannedGlobalFunctions: readonly string[] = [
   "setTimeout",
