@@ -1,6 +1,7 @@
 /**
  * The administration commands by name, for `main`: `groups`, `configs`, `elect-leaders`,
- * `reassign`, `log-dirs` and `cluster`, each an `AdminCommand` run by `runAdminCommand`.
+ * `reassign`, `log-dirs`, `cluster` and `transactions`,
+ * each an `AdminCommand` run by `runAdminCommand`.
  */
 import { runAdminCommand, type AdminCommand, type AdminIo } from "./admin-command.js";
 import { CLUSTER_COMMAND } from "./cluster-health.js";
@@ -9,6 +10,7 @@ import { ELECT_LEADERS_COMMAND } from "./elect-leaders-command.js";
 import { LOG_DIRS_COMMAND } from "./log-dirs-command.js";
 import { REASSIGN_COMMAND } from "./reassign-command.js";
 import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
+import { TRANSACTIONS_COMMAND } from "./transactions-command.js";
 
 const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
   ["groups", GROUPS_COMMAND],
@@ -17,6 +19,7 @@ const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
   ["reassign", REASSIGN_COMMAND],
   ["log-dirs", LOG_DIRS_COMMAND],
   ["cluster", CLUSTER_COMMAND],
+  ["transactions", TRANSACTIONS_COMMAND],
 ]);
 
 /** The usage line of each command, for `sluice help`. */

@@ -63,6 +63,7 @@ export async function main(args: readonly string[]): Promise<number> {
     case "reassign":
     case "log-dirs":
     case "cluster":
+    case "transactions":
       return adminCommand(command, args.slice(1), {
         ...clientIo(),
         fileSystem: new NodeFileSystem(),
