@@ -34,7 +34,7 @@ export function listOption(options: AdminOptions, name: string): string[] {
   return text === undefined ? [] : text.split(",").map((each) => each.trim());
 }
 
-/** The transactional ids of the producer ids `producerIds` on every broker. */
+/** Every broker's ListTransactions answer for `filters`, with its id, by transactional id. */
 export async function listedTransactions(
   session: ClusterSession,
   filters: { states: string[]; producerIds: number[]; durationFilter: number },
