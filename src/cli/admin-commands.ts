@@ -1,7 +1,7 @@
 /**
  * The administration commands by name, for `main`: `groups`, `configs`, `elect-leaders`,
- * `reassign`, `log-dirs`, `cluster` and `features`, each an `AdminCommand` run by
- * `runAdminCommand`.
+ * `reassign`, `log-dirs`, `cluster`, `features` and `transactions`, each an `AdminCommand` run
+ * by `runAdminCommand`.
  */
 import { runAdminCommand, type AdminCommand, type AdminIo } from "./admin-command.js";
 import { CLUSTER_COMMAND } from "./cluster-health.js";
@@ -11,6 +11,7 @@ import { FEATURES_COMMAND } from "./features-command.js";
 import { LOG_DIRS_COMMAND } from "./log-dirs-command.js";
 import { REASSIGN_COMMAND } from "./reassign-command.js";
 import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
+import { TRANSACTIONS_COMMAND } from "./transactions-command.js";
 
 const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
   ["groups", GROUPS_COMMAND],
@@ -20,6 +21,7 @@ const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
   ["log-dirs", LOG_DIRS_COMMAND],
   ["cluster", CLUSTER_COMMAND],
   ["features", FEATURES_COMMAND],
+  ["transactions", TRANSACTIONS_COMMAND],
 ]);
 
 /** The usage line of each command, for `sluice help`. */

@@ -66,6 +66,7 @@ export async function main(args: readonly string[]): Promise<number> {
     case "log-dirs":
     case "cluster":
     case "features":
+    case "transactions":
       return adminCommand(command, args.slice(1), {
         ...clientIo(),
         fileSystem: new NodeFileSystem(),

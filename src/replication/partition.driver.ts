@@ -18,6 +18,7 @@ import {
   isLogAppendError,
   isResourceExhaustion,
   isStorageFailure,
+  type ActiveProducer,
   type LogConfig,
   type LogOffsetMetadata,
   type PartitionLog,
@@ -125,6 +126,10 @@ export class Partition {
   /** The epoch of the last batch in the log, or undefined for a log without epochs. */
   get latestEpoch(): number | undefined {
     return this.log.latestEpoch;
+  }
+  /** The producers the log holds state for (DescribeProducers, on leaders and followers). */
+  activeProducers(): ActiveProducer[] {
+    return this.log.activeProducers();
   }
   /** The bytes the log holds on disk. */
   get sizeInBytes(): number {

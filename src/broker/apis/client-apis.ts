@@ -19,6 +19,7 @@ import { deleteRecordsHandler } from "./delete-records.driver.js";
 import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
+import { describeProducersHandler } from "./describe-producers.js";
 import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
 import { fetchHandler } from "./fetch.driver.js";
 import type { Forwarder } from "./forwarder.js";
@@ -115,6 +116,7 @@ export function registerClientApis(
   router.register(alterReplicaLogDirsHandler(replicaManager));
   router.register(describeLogDirsHandler(dependencies.logManager));
   router.register(describeClusterHandler(metadataCache));
+  router.register(describeProducersHandler(replicaManager, metadataCache));
   router.register(describeTopicPartitionsHandler(metadataCache));
   for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
   return { autoTopicCreator };

@@ -26,3 +26,9 @@ export {
   type ProducerIdentity,
   type TransactionDecision,
 } from "./transaction-states.js";
+export {
+  describeRefusal,
+  type TransactionDescription,
+  type TransactionFilters,
+  type TransactionList,
+} from "./transaction-views.js";

@@ -23,6 +23,14 @@ import { TRANSACTION_STATE_TOPIC } from "./transaction-log-records.js";
 import type { TransactionMarkerSender } from "./transaction-markers.js";
 import type { TopicPartitionRef, TransactionMetadata } from "./transaction-metadata.js";
 import {
+  describeRefusal,
+  describeTransaction,
+  listTransactions,
+  type TransactionDescription,
+  type TransactionFilters,
+  type TransactionList,
+} from "./transaction-views.js";
+import {
   TransactionStates,
   type ProducerIdentity,
   type TransactionDecision,
@@ -58,6 +66,14 @@ export class TransactionCoordinator {
   readonly states = new TransactionStates();
   private readonly partitions = new Map<number, Loaded>();
   private readonly background = new Set<Promise<void>>();
+  /**
+   * The partitions of a prepared transaction whose marker is not written yet; it holds while
+   * `prepared` is the id's current value.
+   */
+  private readonly unmarked = new Map<
+    string,
+    { readonly prepared: TransactionMetadata; readonly remaining: readonly TopicPartitionRef[] }
+  >();
   private readonly stopListening: () => void;
   private abortTimer: Timer | undefined;
   private loadEpoch = 0;
@@ -177,6 +193,30 @@ export class TransactionCoordinator {
     return isIn ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE;
   }
 
+  /** DescribeTransactions for one id (Kafka's handleDescribeTransactions). */
+  describe(transactionalId: string): TransactionDescription {
+    if (transactionalId === "") return describeRefusal(transactionalId, ErrorCode.INVALID_REQUEST);
+    const notServed = this.errorCodeFor(transactionalId);
+    if (notServed !== ErrorCode.NONE) return describeRefusal(transactionalId, notServed);
+    const metadata = this.states.get(transactionalId);
+    const markers = this.unmarked.get(transactionalId);
+    const unmarked = markers?.prepared === metadata ? markers?.remaining : undefined;
+    return describeTransaction(transactionalId, metadata, unmarked);
+  }
+
+  /** ListTransactions: COORDINATOR_LOAD_IN_PROGRESS while any partition is loading. */
+  list(filters: TransactionFilters): TransactionList & { readonly errorCode: number } {
+    const isLoading = [...this.partitions.values()].some(({ status }) => status === "loading");
+    if (isLoading) {
+      const errorCode = ErrorCode.COORDINATOR_LOAD_IN_PROGRESS;
+      return { errorCode, unknownStateFilters: [], transactionStates: [] };
+    }
+    return {
+      errorCode: ErrorCode.NONE,
+      ...listTransactions(this.states.all(), filters, this.nowMs()),
+    };
+  }
+
   /** Stops timers and listeners and waits for the writes and markers in flight. */
   async close(): Promise<void> {
     this.isClosed = true;
@@ -225,10 +265,23 @@ export class TransactionCoordinator {
 
   /** Sends the markers of a prepared transaction until each is written, then completes it. */
   private async completeTransaction(prepared: TransactionMetadata, coordinatorEpoch: number) {
+    const { transactionalId } = prepared;
+    try {
+      await this.markAndComplete(prepared, coordinatorEpoch);
+    } finally {
+      if (this.unmarked.get(transactionalId)?.prepared === prepared) {
+        this.unmarked.delete(transactionalId);
+      }
+    }
+  }
+
+  private async markAndComplete(prepared: TransactionMetadata, coordinatorEpoch: number) {
     const isCurrent = (): boolean =>
       !this.isClosed && this.states.get(prepared.transactionalId) === prepared;
     let remaining = prepared.partitions;
+    const { transactionalId } = prepared;
     while (remaining.length > 0 && isCurrent()) {
+      this.unmarked.set(transactionalId, { prepared, remaining });
       const round = await this.options.markers.send({
         producerId: prepared.producerId,
         producerEpoch: prepared.producerEpoch,
@@ -240,6 +293,7 @@ export class TransactionCoordinator {
       remaining = round.partitions;
       if (remaining.length > 0) await this.backoff();
     }
+    this.unmarked.set(transactionalId, { prepared, remaining });
     while (isCurrent()) {
       const decision = this.states.complete(prepared.transactionalId, this.nowMs());
       if (decision.kind !== "write") return;

@@ -78,6 +78,11 @@ export class TransactionStates {
     return this.entries.get(transactionalId)?.metadata;
   }
 
+  /** The current value of every transactional id held. */
+  all(): IterableIterator<TransactionMetadata> {
+    return [...this.entries.values()].map((entry) => entry.metadata).values();
+  }
+
   /** Whether a write for `transactionalId` is in flight. */
   isPending(transactionalId: string): boolean {
     return this.entries.get(transactionalId)?.pending !== undefined;

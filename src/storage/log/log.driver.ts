@@ -18,7 +18,11 @@
 import { assert, dirname } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
-import { ProducerStateManager } from "../producer-state/index.js";
+import {
+  activeProducersOf,
+  ProducerStateManager,
+  type ActiveProducer,
+} from "../producer-state/index.js";
 import {
   appendGroupSize,
   planGroup,
@@ -164,6 +168,10 @@ export class PartitionLog {
   /** The first offset of the oldest open transaction (the last stable offset's bound), if any. */
   get firstUnstableOffset(): number | undefined {
     return this.producers.firstUnstableOffset();
+  }
+  /** The producers this partition holds state for (DescribeProducers). */
+  activeProducers(): ActiveProducer[] {
+    return activeProducersOf(this.producers);
   }
   /** Oldest first. */
   segments(): readonly SegmentInfo[] {

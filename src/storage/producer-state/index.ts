@@ -7,6 +7,7 @@ export {
   isProducerBatch,
   lastSequenceOf,
 } from "./producer-state.js";
+export { activeProducersOf, type ActiveProducer } from "./active-producers.js";
 export type {
   BatchMetadata,
   CompletedTransaction,

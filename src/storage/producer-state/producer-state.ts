@@ -121,6 +121,11 @@ export class ProducerStateManager {
     return this.producers.get(producerId);
   }
 
+  /** Every producer's state, by producer id. */
+  entries(): IterableIterator<[number, ProducerEntry]> {
+    return this.producers.entries();
+  }
+
   /**
    * The leader's check of a produced batch that carries a producer id, in Kafka's order: a
    * duplicate of a retained batch first, then the epoch, then the sequence.

@@ -15,3 +15,4 @@ export {
   type MarkerWriterDependencies,
 } from "./write-txn-markers.driver.js";
 export { BrokerMarkerSender, type MarkerSenderOptions } from "./marker-sender.driver.js";
+export { DESCRIBE_TRANSACTIONS_VERSIONS, LIST_TRANSACTIONS_VERSIONS } from "./transaction-admin.js";

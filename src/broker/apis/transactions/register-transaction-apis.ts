@@ -1,7 +1,8 @@
 /**
  * Registers the transaction APIs on a client router, over one TransactionCoordinator and the
  * group coordinator that holds transactional offsets: AddPartitionsToTxn, AddOffsetsToTxn,
- * EndTxn, TxnOffsetCommit and WriteTxnMarkers (FindCoordinator and InitProducerId are
+ * EndTxn, TxnOffsetCommit, WriteTxnMarkers, DescribeTransactions and ListTransactions
+ * (FindCoordinator and InitProducerId are
  * registered with the group APIs and the idempotent producer).
  */
 import type { GroupCoordinator, TransactionCoordinator } from "../../../coordinator/index.js";
@@ -13,6 +14,7 @@ import {
   addPartitionsToTxnHandler,
   endTxnHandler,
 } from "./transaction-apis.driver.js";
+import { describeTransactionsHandler, listTransactionsHandler } from "./transaction-admin.js";
 import { txnOffsetCommitHandler } from "./txn-offset-commit.driver.js";
 import {
   writeTxnMarkersHandler,
@@ -40,4 +42,6 @@ export function registerTransactionApis(
   router.register(endTxnHandler(transactions));
   router.register(txnOffsetCommitHandler(groups, { metadataCache, clock }));
   router.register(writeTxnMarkersHandler(dependencies.markers));
+  router.register(describeTransactionsHandler(transactions));
+  router.register(listTransactionsHandler(transactions));
 }
