@@ -7,6 +7,7 @@
  */
 import { brokerId, type BrokerId, type NodeId, type Uuid } from "../common/index.js";
 import {
+  BrokerTopicStats,
   BrokerLifecycleManager,
   ControllerAlterPartitionSender,
   ControllerChannel,
@@ -59,6 +60,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly forwarder: ControllerForwarder;
   /** The replica manager's metric families, updated from its summary at each scrape. */
   readonly replicaMetrics: ReplicaManagerMetrics;
+  /** Kafka's BrokerTopicMetrics, which Produce and Fetch count. */
+  readonly topicStats: BrokerTopicStats;
   /** Producer ids for InitProducerId, from the blocks the controller grants. */
   readonly producerIds: ProducerIdManager;
 }
@@ -196,7 +199,10 @@ export function createBrokerSide(
     membership.close();
     fetchPool.close();
   };
-  const parts = { metadataCache, replicaManager, forwarder, replicaMetrics, producerIds };
+  const topicStats = new BrokerTopicStats(ports.metrics);
+  const parts = {
+    ...{ metadataCache, replicaManager, forwarder, replicaMetrics, producerIds, topicStats },
+  };
   return { ...membership, ...parts, close };
 }
 

@@ -76,6 +76,7 @@ export async function openClientListener(
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
     transactions: coordinators.transactions,
+    topicStats: broker.topicStats,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
   registerApiVersions(router, () => finalizedFeaturesOf(broker));

@@ -4,7 +4,7 @@
  */
 import { HttpServer, type PrometheusRegistry } from "../adapters/index.js";
 import { brokerId, leaderEpoch, offset, partitionIndex, type BrokerId } from "../common/index.js";
-import type { BrokerLifecycleManager } from "../broker/index.js";
+import type { BrokerLifecycleManager, BrokerTopicStats } from "../broker/index.js";
 import {
   httpRoutes,
   type BrokerView,
@@ -45,7 +45,11 @@ export interface NodeHttpState {
   readonly logManager: LogManager | undefined;
   /** The replica manager and its metric families, on a node with the broker role. */
   readonly replication:
-    | { readonly replicaManager: ReplicaManager; readonly replicaMetrics: ReplicaManagerMetrics }
+    | {
+        readonly replicaManager: ReplicaManager;
+        readonly replicaMetrics: ReplicaManagerMetrics;
+        readonly topicStats: BrokerTopicStats;
+      }
     | undefined;
 }
 
@@ -76,6 +80,8 @@ export function serveHttp(
         // The replica manager's gauges are read off its state as they are scraped.
         const replication = state.replication;
         replication?.replicaMetrics.update(replication.replicaManager.replicationSummary());
+        const topics = (state.image() ?? EMPTY_IMAGE).topics.byName;
+        replication?.topicStats.retainTopics((topic) => topics.get(topic) !== undefined);
         return registry.render();
       },
     },

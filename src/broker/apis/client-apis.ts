@@ -20,6 +20,7 @@ import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
 import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
+import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { fetchHandler } from "./fetch.driver.js";
 import type { Forwarder } from "./forwarder.js";
 import { listOffsetsHandler } from "./list-offsets.driver.js";
@@ -57,6 +58,8 @@ export interface ClientApiDependencies {
   readonly logger: Logger;
   /** The transaction coordinator, which Produce asks about transactional batches (KIP-890). */
   readonly transactions?: TransactionVerifier;
+  /** Kafka's BrokerTopicMetrics, counted by Produce and Fetch. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 /** What registration made that the node must shut down. */
@@ -83,7 +86,11 @@ export function registerClientApis(
   });
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
-  const produce = { replicaManager, purgatory: purgatories.produce, wakeups, metadataCache };
+  const { topicStats } = dependencies;
+  const produce = {
+    ...{ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache },
+    ...(topicStats === undefined ? {} : { topicStats }),
+  };
   const { transactions } = dependencies;
   router.register(
     produceHandler(transactions === undefined ? produce : { ...produce, transactions }),
@@ -95,6 +102,7 @@ export function registerClientApis(
       wakeups,
       metadataCache,
       sessions: dependencies.fetchSessions,
+      ...(topicStats === undefined ? {} : { topicStats }),
     }),
   );
   router.register(listOffsetsHandler(replicaManager));

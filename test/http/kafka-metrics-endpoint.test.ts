@@ -1,0 +1,105 @@
+/**
+ * Kafka's metrics on the `/metrics` route of a running single-node process, after real client
+ * traffic (kafkajs): the families carry the names the JMX exporter's Kafka rules give Kafka's
+ * MBeans, and their values move by what the clients did.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { Kafka, logLevel, type Admin } from "kafkajs";
+import { pollUntil } from "../cluster/cluster-process.js";
+import { SluiceProcess } from "../clients/sluice-process.js";
+import { Scrape } from "./scrape.js";
+
+const TOPIC = "metered";
+const RECORDS = 25;
+const VALUE = "m".repeat(100);
+
+let node: SluiceProcess;
+let kafka: Kafka;
+let admin: Admin;
+
+before(async () => {
+  node = await SluiceProcess.create(["num.partitions=1"]);
+  await node.start();
+  kafka = new Kafka({ clientId: "metered", brokers: [node.bootstrap], logLevel: logLevel.NOTHING });
+  admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic: TOPIC, numPartitions: 2 }], waitForLeaders: true });
+});
+
+after(async () => {
+  await admin.disconnect();
+  await node.destroy();
+});
+
+const scrape = (): Promise<Scrape> => Scrape.of(node.ports.http);
+
+const MESSAGES_IN = "kafka_server_brokertopicmetrics_messagesin_total";
+const BYTES_IN = "kafka_server_brokertopicmetrics_bytesin_total";
+const BYTES_OUT = "kafka_server_brokertopicmetrics_bytesout_total";
+const TOTAL_PRODUCE = "kafka_server_brokertopicmetrics_totalproducerequests_total";
+const TOTAL_FETCH = "kafka_server_brokertopicmetrics_totalfetchrequests_total";
+
+test("producing N records moves MessagesIn by N, per topic and in total", async () => {
+  const before = await scrape();
+  assert.equal(before.typeOf(MESSAGES_IN), "counter");
+  const totalBefore = before.valueOf(MESSAGES_IN) ?? 0;
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    // Two sends to one partition, one to the other: three appends, RECORDS records.
+    const messages = Array.from({ length: RECORDS }, () => ({ value: VALUE, key: null }));
+    await producer.send({ topic: TOPIC, messages: messages.slice(0, 10).map(at(0)) });
+    await producer.send({ topic: TOPIC, messages: messages.slice(10, 20).map(at(0)) });
+    await producer.send({ topic: TOPIC, messages: messages.slice(20).map(at(1)) });
+  } finally {
+    await producer.disconnect();
+  }
+  const after = await scrape();
+  assert.equal(after.valueOf(MESSAGES_IN, { topic: TOPIC }), RECORDS);
+  assert.equal((after.valueOf(MESSAGES_IN) ?? 0) - totalBefore, RECORDS);
+  assert.equal(after.valueOf(TOTAL_PRODUCE, { topic: TOPIC }), 3);
+  // Each batch carries at least its records' values.
+  assert.ok((after.valueOf(BYTES_IN, { topic: TOPIC }) ?? 0) > RECORDS * VALUE.length);
+  assert.equal(after.valueOf("kafka_server_brokertopicmetrics_failedproducerequests_total"), 0);
+});
+
+/** A message for `partition`. */
+function at(partition: number) {
+  return (message: { value: string; key: null }) => ({ ...message, partition });
+}
+
+test("consuming the records moves BytesOut by at least their bytes", async () => {
+  const consumer = kafka.consumer({ groupId: "metered-readers" });
+  await consumer.connect();
+  let seen = 0;
+  try {
+    await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+    const done = new Promise<void>((resolve) => {
+      void consumer.run({
+        eachMessage: async () => {
+          seen++;
+          if (seen === RECORDS) resolve();
+        },
+      });
+    });
+    await done;
+  } finally {
+    await consumer.disconnect();
+  }
+  const after = await scrape();
+  assert.ok((after.valueOf(BYTES_OUT, { topic: TOPIC }) ?? 0) > RECORDS * VALUE.length);
+  assert.ok((after.valueOf(TOTAL_FETCH, { topic: TOPIC }) ?? 0) >= 2);
+  assert.equal(after.valueOf("kafka_server_brokertopicmetrics_failedfetchrequests_total"), 0);
+});
+
+test("a deleted topic's series go away, the totals stay", async () => {
+  const totalBefore = (await scrape()).valueOf(MESSAGES_IN) ?? 0;
+  await admin.deleteTopics({ topics: [TOPIC] });
+  await pollUntil(
+    async () =>
+      (await scrape()).seriesOf(MESSAGES_IN, { topic: TOPIC }).length === 0 ? true : undefined,
+    { deadlineMs: 30_000, intervalMs: 100, what: "the topic's series removed" },
+  );
+  assert.equal((await scrape()).valueOf(MESSAGES_IN), totalBefore);
+});
