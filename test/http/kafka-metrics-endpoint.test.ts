@@ -103,3 +103,37 @@ test("a deleted topic's series go away, the totals stay", async () => {
   );
   assert.equal((await scrape()).valueOf(MESSAGES_IN), totalBefore);
 });
+
+test("requests are counted and timed per API with Kafka's names, errors by name", async () => {
+  const before = await scrape();
+  const client = { server: "client" };
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    await producer.send({ topic: "timed", messages: [{ value: "one" }], acks: -1 });
+    await producer.send({ topic: "timed", messages: [{ value: "two" }], acks: -1 });
+  } finally {
+    await producer.disconnect();
+  }
+  const after = await scrape();
+  const gained = (name: string, labels: Record<string, string>): number =>
+    after.sumOf(name, { ...client, ...labels }) - before.sumOf(name, { ...client, ...labels });
+  assert.equal(after.typeOf("kafka_network_requestmetrics_totaltimems"), "histogram");
+  // Produce requests are counted per version; kafkajs sent at least the two above.
+  const produce = { request: "Produce" };
+  assert.ok(gained("kafka_network_requestmetrics_requests_total", produce) >= 2);
+  const parts = ["total", "requestqueue", "local", "remote", "responsequeue", "responsesend"];
+  for (const part of parts) {
+    const name = `kafka_network_requestmetrics_${part}timems_count`;
+    assert.ok(gained(name, produce) >= 2, part);
+  }
+  const errors = { ...produce, error: "NONE" };
+  assert.ok(gained("kafka_network_requestmetrics_errors_total", errors) >= 2);
+  // Consumers' fetches are FetchConsumer, as Kafka names them.
+  const consumerFetches = { ...client, request: "FetchConsumer" };
+  assert.ok(after.sumOf("kafka_network_requestmetrics_totaltimems_count", consumerFetches) > 0);
+  // The time's parts are within the total.
+  const sum = (part: string): number =>
+    after.sumOf(`kafka_network_requestmetrics_${part}timems_sum`, { ...client, ...produce });
+  assert.ok(sum("local") + sum("remote") + sum("requestqueue") <= sum("total") + 1e-6);
+});

@@ -64,6 +64,11 @@ export class Scrape {
     );
   }
 
+  /** The sum of every series of `name` whose labels include `labels` (0 when there is none). */
+  sumOf(name: string, labels: Readonly<Record<string, string>> = {}): number {
+    return this.seriesOf(name, labels).reduce((sum, sample) => sum + sample.value, 0);
+  }
+
   /** The TYPE line's type of `name`, or undefined. */
   typeOf(name: string): string | undefined {
     const line = this.text.split("\n").find((each) => each.startsWith(`# TYPE ${name} `));

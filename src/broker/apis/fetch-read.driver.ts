@@ -18,6 +18,7 @@ import type { TopicPartition } from "../../storage/index.js";
 import { DelayedFetch, fetchPositionOf, type PartitionWakeups } from "../delayed/index.js";
 import type { FetchPartitionRequest } from "../fetch-session/index.js";
 import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js";
+import type { RemoteWait } from "../router/handler.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 
 /** One partition to read; `topicPartition` is undefined when its topic id is unknown. */
@@ -47,6 +48,8 @@ export interface ReadParameters {
   readonly isolation: IsolationLevel;
   /** Where the fetcher is (Fetch v11+, KIP-392); undefined before v11. */
   readonly clientMetadata: ClientMetadata | undefined;
+  /** Counts the wait in the purgatory as the request's remote time. */
+  readonly remote?: RemoteWait | undefined;
 }
 
 /** What a read uses. */
@@ -121,7 +124,7 @@ async function readOrWait(
     }),
   });
   ports.purgatory.tryCompleteElseWatch(delayed, delayed.keys);
-  await delayed.done;
+  await (parameters.remote?.wait(delayed.done) ?? delayed.done);
   return readOnce(ports.replicaManager, partitions, parameters);
 }
 

@@ -137,6 +137,7 @@ async function handleFetch(
     maxBytes,
     isolation,
     clientMetadata,
+    remote: context.remote,
   });
   // The hints come from the image the topic ids were resolved in, so that both agree.
   const hints =

@@ -144,7 +144,7 @@ async function finishProduce(
     for (const wait of appended.waits) options.wakeups.watch(wait.partition);
     const delayed = new DelayedProduce(Math.max(0, request.timeoutMs), appended.waits);
     options.purgatory.tryCompleteElseWatch(delayed, delayed.keys);
-    waitErrors = await delayed.done;
+    waitErrors = await (context.remote?.wait(delayed.done) ?? delayed.done);
   }
   const hints =
     context.header.apiVersion >= LEADER_HINT_VERSION

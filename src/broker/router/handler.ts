@@ -52,6 +52,14 @@ export interface HandlerContext {
    * `queued.max.request.bytes` counts them no more; they are released with the response anyway.
    */
   readonly requestBytesDone?: () => void;
+  /** Counts what the handler waits for elsewhere (Kafka's RemoteTimeMs), when it is measured. */
+  readonly remote?: RemoteWait;
+}
+
+/** Where a handler waits on others: the purgatory, the controller. */
+export interface RemoteWait {
+  /** Resolves as `promise` does, counting the time as the request's remote time. */
+  wait<T>(promise: Promise<T>): Promise<T>;
 }
 
 /**
