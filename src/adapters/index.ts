@@ -21,3 +21,4 @@ export {
   type HttpServerResponse,
 } from "./http-server.js";
 export { readOpenFileLimit, parseOpenFileLimit } from "./open-file-limit.js";
+export { ProcessMetrics, GC_BUCKETS } from "./process-metrics.js";

@@ -63,3 +63,4 @@ export type { TopicLookup } from "./consumer-member.js";
 export type { Assignment, MemberState, OwnedPartitions } from "./current-assignment.js";
 export { ASSIGNOR_NAMES, assign, type AssignorName } from "./assignors.js";
 export * from "./transactions/index.js";
+export { GroupCoordinatorMetrics, type GroupMetricsOptions } from "./group-coordinator-metrics.js";

@@ -188,7 +188,9 @@ export function createBrokerSide(
     replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
     directoryAssigner: directories.assigner,
   });
-  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
+  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics, {
+    isPartitionLevel: config.partitionLevelMetricsEnable,
+  });
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);

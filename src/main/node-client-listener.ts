@@ -19,7 +19,11 @@ import {
   type SocketServer,
 } from "../broker/index.js";
 import { ClientPool } from "../client/index.js";
-import { GroupCoordinator, TransactionCoordinator } from "../coordinator/index.js";
+import {
+  GroupCoordinator,
+  GroupCoordinatorMetrics,
+  TransactionCoordinator,
+} from "../coordinator/index.js";
 import { KNOWN_FEATURES } from "../controller/index.js";
 import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
@@ -58,6 +62,11 @@ export async function openClientListener(
     })),
   });
   const coordinators = openCoordinators(parts, broker);
+  const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {
+    isPartitionLevel: config.partitionLevelMetricsEnable,
+    highWatermarkOf: (topicPartition) => logManager.highWatermarkOf(topicPartition),
+  });
+  parts.collectors.push(() => groupMetrics.update(coordinators.groups.state));
   const apis = registerClientApis(router, {
     config: {
       brokerId: identity.nodeId,

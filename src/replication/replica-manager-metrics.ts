@@ -121,7 +121,11 @@ export class ReplicaManagerMetrics {
   /** One series per followed partition with a known lag, by partition folder name. */
   private readonly lags = new Map<string, LagSeries>();
 
-  constructor(private readonly sink: MetricsSink) {
+  /** `isPartitionLevel` false: no lag series per partition (MaxLag stays). */
+  constructor(
+    private readonly sink: MetricsSink,
+    private readonly options: { readonly isPartitionLevel: boolean } = { isPartitionLevel: true },
+  ) {
     this.gauges = GAUGES.map(({ name, help, read, labels }) => ({
       gauge: sink.gauge(name, help, labels),
       read,
@@ -146,7 +150,8 @@ export class ReplicaManagerMetrics {
       entry.reported = Math.max(entry.reported, total);
     }
     const followed = new Set<string>();
-    for (const { topicPartition, lag } of summary.followerLags) {
+    const lags = this.options.isPartitionLevel ? summary.followerLags : [];
+    for (const { topicPartition, lag } of lags) {
       const key = partitionFolderName(topicPartition);
       followed.add(key);
       let series = this.lags.get(key);
