@@ -138,65 +138,71 @@ test("requests are counted and timed per API with Kafka's names, errors by name"
   assert.ok(sum("local") + sum("remote") + sum("requestqueue") <= sum("total") + 1e-6);
 });
 
-test("log, group, consumer lag, controller, raft and process families follow the node", async () => {
-  const topic = "lagging";
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-  const producer = kafka.producer();
-  await producer.connect();
-  try {
-    const messages = Array.from({ length: 10 }, (_, index) => ({ value: `v${index}` }));
-    await producer.send({ topic, messages });
-  } finally {
-    await producer.disconnect();
-  }
-  // The group commits offset 4: six records behind the log end.
-  await admin.setOffsets({
-    groupId: "laggards",
-    topic,
-    partitions: [{ partition: 0, offset: "4" }],
-  });
-  const labels = { topic, partition: "0" };
-  const { value: scraped } = await pollUntil(
-    async () => {
-      const scraped = await scrape();
-      const lag = scraped.valueOf("kafka_consumergroup_lag", {
-        ...labels,
-        consumergroup: "laggards",
-      });
-      return lag === 6 ? scraped : undefined;
-    },
-    { deadlineMs: 30_000, intervalMs: 100, what: "the group's lag of 6" },
-  );
-  assert.equal(scraped.valueOf("kafka_log_log_logendoffset", labels), 10);
-  assert.equal(scraped.valueOf("kafka_log_log_logstartoffset", labels), 0);
-  assert.equal(scraped.valueOf("kafka_log_log_numlogsegments", labels), 1);
-  assert.ok((scraped.valueOf("kafka_log_log_size", labels) ?? 0) > 0);
-  const group = { consumergroup: "laggards", topic };
-  assert.equal(scraped.valueOf("kafka_consumergroup_lag_sum", group), 6);
-  assert.equal(
-    scraped.valueOf("kafka_consumergroup_current_offset", { ...group, partition: "0" }),
-    4,
-  );
-  // metered-readers (from the consume test) and laggards: both classic groups, both Empty now.
-  const groups = "kafka_server_groupcoordinatormetrics";
-  assert.equal(scraped.valueOf(`${groups}_group_count`, { protocol: "classic" }), 2);
-  assert.equal(scraped.valueOf(`${groups}_classic_group_count`, { state: "Empty" }), 2);
-  assert.ok((scraped.valueOf(`${groups}_classic_group_rebalance_total`) ?? 0) >= 1);
-  const controller = "kafka_controller_kafkacontroller";
-  assert.equal(scraped.valueOf(`${controller}_activecontrollercount`), 1);
-  assert.equal(scraped.valueOf(`${controller}_activebrokercount`), 1);
-  assert.equal(scraped.valueOf(`${controller}_fencedbrokercount`), 0);
-  assert.equal(scraped.valueOf(`${controller}_offlinepartitionscount`), 0);
-  assert.equal(scraped.valueOf(`${controller}_preferredreplicaimbalancecount`), 0);
-  // "lagging", "timed" (auto-created) and __consumer_offsets; "metered" was deleted.
-  assert.equal(scraped.valueOf(`${controller}_globaltopiccount`), 3);
-  assert.equal(scraped.valueOf(`${controller}_globalpartitioncount`), 50 + 1 + 1);
-  assert.equal(scraped.valueOf("kafka_server_raftmetrics_current_leader"), 1);
-  assert.equal(scraped.valueOf("kafka_server_raftmetrics_current_state", { state: "leader" }), 1);
-  assert.ok((scraped.valueOf("kafka_server_raftmetrics_high_watermark") ?? 0) > 0);
-  assert.ok((scraped.valueOf("process_open_fds") ?? 0) > 0);
-  assert.ok((scraped.valueOf("process_resident_memory_bytes") ?? 0) > 0);
-  assert.ok((scraped.valueOf("nodejs_heap_size_used_bytes") ?? 0) > 0);
-  assert.equal(scraped.typeOf("nodejs_gc_duration_seconds"), "histogram");
-  assert.equal(scraped.typeOf("process_cpu_user_seconds_total"), "counter");
-});
+test(
+  "log, group, consumer lag, controller, raft and process families follow the node",
+  {
+    timeout: 60_000,
+  },
+  async () => {
+    const topic = "lagging";
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    const producer = kafka.producer();
+    await producer.connect();
+    try {
+      const messages = Array.from({ length: 10 }, (_, index) => ({ value: `v${index}` }));
+      await producer.send({ topic, messages });
+    } finally {
+      await producer.disconnect();
+    }
+    // The group commits offset 4: six records behind the log end.
+    await admin.setOffsets({
+      groupId: "laggards",
+      topic,
+      partitions: [{ partition: 0, offset: "4" }],
+    });
+    const labels = { topic, partition: "0" };
+    const { value: scraped } = await pollUntil(
+      async () => {
+        const scraped = await scrape();
+        const lag = scraped.valueOf("kafka_consumergroup_lag", {
+          ...labels,
+          consumergroup: "laggards",
+        });
+        return lag === 6 ? scraped : undefined;
+      },
+      { deadlineMs: 30_000, intervalMs: 100, what: "the group's lag of 6" },
+    );
+    assert.equal(scraped.valueOf("kafka_log_log_logendoffset", labels), 10);
+    assert.equal(scraped.valueOf("kafka_log_log_logstartoffset", labels), 0);
+    assert.equal(scraped.valueOf("kafka_log_log_numlogsegments", labels), 1);
+    assert.ok((scraped.valueOf("kafka_log_log_size", labels) ?? 0) > 0);
+    const group = { consumergroup: "laggards", topic };
+    assert.equal(scraped.valueOf("kafka_consumergroup_lag_sum", group), 6);
+    assert.equal(
+      scraped.valueOf("kafka_consumergroup_current_offset", { ...group, partition: "0" }),
+      4,
+    );
+    // metered-readers (from the consume test) and laggards: both classic groups, both Empty now.
+    const groups = "kafka_server_groupcoordinatormetrics";
+    assert.equal(scraped.valueOf(`${groups}_group_count`, { protocol: "classic" }), 2);
+    assert.equal(scraped.valueOf(`${groups}_classic_group_count`, { state: "Empty" }), 2);
+    assert.ok((scraped.valueOf(`${groups}_classic_group_rebalance_total`) ?? 0) >= 1);
+    const controller = "kafka_controller_kafkacontroller";
+    assert.equal(scraped.valueOf(`${controller}_activecontrollercount`), 1);
+    assert.equal(scraped.valueOf(`${controller}_activebrokercount`), 1);
+    assert.equal(scraped.valueOf(`${controller}_fencedbrokercount`), 0);
+    assert.equal(scraped.valueOf(`${controller}_offlinepartitionscount`), 0);
+    assert.equal(scraped.valueOf(`${controller}_preferredreplicaimbalancecount`), 0);
+    // "lagging", "timed" (auto-created) and __consumer_offsets; "metered" was deleted.
+    assert.equal(scraped.valueOf(`${controller}_globaltopiccount`), 3);
+    assert.equal(scraped.valueOf(`${controller}_globalpartitioncount`), 50 + 1 + 1);
+    assert.equal(scraped.valueOf("kafka_server_raftmetrics_current_leader"), 1);
+    assert.equal(scraped.valueOf("kafka_server_raftmetrics_current_state", { state: "leader" }), 1);
+    assert.ok((scraped.valueOf("kafka_server_raftmetrics_high_watermark") ?? 0) > 0);
+    assert.ok((scraped.valueOf("process_open_fds") ?? 0) > 0);
+    assert.ok((scraped.valueOf("process_resident_memory_bytes") ?? 0) > 0);
+    assert.ok((scraped.valueOf("nodejs_heap_size_used_bytes") ?? 0) > 0);
+    assert.equal(scraped.typeOf("nodejs_gc_duration_seconds"), "histogram");
+    assert.equal(scraped.typeOf("process_cpu_user_seconds_total"), "counter");
+  },
+);
