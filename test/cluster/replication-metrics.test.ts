@@ -44,6 +44,35 @@ async function scrapeUntil(
   return value;
 }
 
+/**
+ * Checks the metrics of the healthy cluster: the leader leads its one partition, fully
+ * replicated; only the active controller counts itself active. Returns the leader's ISR
+ * expansions so far.
+ */
+async function expectHealthy(
+  members: readonly Member[],
+  { leader, controller }: { readonly leader: Member; readonly controller: Member },
+): Promise<number> {
+  const healthy = await scrapeUntil(
+    leader,
+    (scrape) => scrape.valueOf(`${REPLICA_MANAGER}_leadercount`) === 1,
+    "the leader leading its partition",
+  );
+  assert.equal(healthy.valueOf(`${REPLICA_MANAGER}_underreplicatedpartitions`), 0);
+  assert.equal(healthy.valueOf(`${REPLICA_MANAGER}_atminisrpartitioncount`), 0);
+  assert.equal(healthy.valueOf(`${REPLICA_MANAGER}_partitioncount`), 1);
+  const expandsBefore = healthy.valueOf(`${REPLICA_MANAGER}_isrexpands_total`) ?? 0;
+  const onController = await Scrape.of(controller.http.port);
+  assert.equal(onController.valueOf(`${CONTROLLER}_activecontrollercount`), 1);
+  assert.equal(onController.valueOf(`${CONTROLLER}_activebrokercount`), 3);
+  const others = members.filter((member) => member !== controller);
+  for (const member of others) {
+    const scrape = await Scrape.of(member.http.port);
+    assert.equal(scrape.valueOf(`${CONTROLLER}_activecontrollercount`), 0);
+  }
+  return expandsBefore;
+}
+
 test(
   "a frozen follower makes its partition under-replicated on the leader's metrics and " +
     "fenced on the controller's, and both recover when it goes on",
@@ -67,23 +96,7 @@ test(
     const follower = members.find((member) => member !== leader && member !== controller);
     assert.ok(controller !== undefined && follower !== undefined);
 
-    const healthy = await scrapeUntil(
-      leader,
-      (scrape) => scrape.valueOf(`${REPLICA_MANAGER}_leadercount`) === 1,
-      "the leader leading its partition",
-    );
-    assert.equal(healthy.valueOf(`${REPLICA_MANAGER}_underreplicatedpartitions`), 0);
-    assert.equal(healthy.valueOf(`${REPLICA_MANAGER}_atminisrpartitioncount`), 0);
-    assert.equal(healthy.valueOf(`${REPLICA_MANAGER}_partitioncount`), 1);
-    const expandsBefore = healthy.valueOf(`${REPLICA_MANAGER}_isrexpands_total`) ?? 0;
-    const onController = await Scrape.of(controller.http.port);
-    assert.equal(onController.valueOf(`${CONTROLLER}_activecontrollercount`), 1);
-    assert.equal(onController.valueOf(`${CONTROLLER}_activebrokercount`), 3);
-    const others = members.filter((member) => member !== controller);
-    for (const member of others) {
-      const scrape = await Scrape.of(member.http.port);
-      assert.equal(scrape.valueOf(`${CONTROLLER}_activecontrollercount`), 0);
-    }
+    const expandsBefore = await expectHealthy(members, { leader, controller });
 
     follower.node.pause();
     try {
