@@ -5,6 +5,8 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { pollUntil } from "../cluster/cluster-process.js";
 import { SluiceProcess } from "../clients/sluice-process.js";
@@ -206,3 +208,21 @@ test(
     assert.equal(scraped.typeOf("process_cpu_user_seconds_total"), "counter");
   },
 );
+
+/** The replica fetchers' lag per partition: only a follower has it (replication-metrics test). */
+const FOLLOWER_ONLY = new Set(["kafka_server_fetcherlagmetrics_consumerlag"]);
+
+test("every family the Grafana dashboard queries is one the node exports", async () => {
+  const path = join(import.meta.dirname, "..", "..", "..", "docs", "grafana", "sluice.json");
+  const dashboard = readFileSync(path, "utf8");
+  const used = new Set(dashboard.match(/\b(?:kafka|process|nodejs|sluice)_[a-z_]+\b/g) ?? []);
+  assert.ok(used.size > 40, "the dashboard queries the families");
+  const scraped = await scrape();
+  for (const name of used) {
+    if (FOLLOWER_ONLY.has(name)) continue;
+    const family = name.replace(/_(bucket|sum|count)$/, "");
+    const type = scraped.typeOf(name) ?? scraped.typeOf(family);
+    assert.ok(type !== undefined, `the node exports ${name}`);
+    if (family !== name && scraped.typeOf(name) === undefined) assert.equal(type, "histogram");
+  }
+});
