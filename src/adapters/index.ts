@@ -29,3 +29,4 @@ export {
 } from "./http-server.js";
 export { readOpenFileLimit, parseOpenFileLimit } from "./open-file-limit.js";
 export { createTemporaryDirectory } from "./temporary-directory.js";
+export { ProcessMetrics, GC_BUCKETS } from "./process-metrics.js";

@@ -12,6 +12,7 @@ export {
 } from "./network/socket-server-config.js";
 export { BrokerConnection } from "./network/broker-connection.driver.js";
 export { NetworkMetrics, type CloseReason } from "./network/network-metrics.js";
+export { BrokerTopicStats } from "./apis/broker-topic-stats.js";
 export {
   RequestRouter,
   type RequestRouterOptions,

@@ -100,7 +100,7 @@ export class QuorumController implements ControllerRaftListener {
   readonly settings: QuorumControllerSettings;
   readonly nodeId: number;
   private readonly loader: MetadataLoader;
-  private readonly metrics: ControllerMetrics;
+  readonly metrics: ControllerMetrics;
   private readonly hooks: PartitionHooks;
   /** Elections the partition hooks reported while computing the current write. */
   private readonly hookElections: ElectionReport[] = [];

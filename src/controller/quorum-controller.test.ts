@@ -16,6 +16,8 @@ import {
 } from "./quorum/controller-harness.test-support.js";
 import { flushPromises } from "./quorum/quorum.test-support.js";
 
+const ACTIVE_CONTROLLERS = "kafka_controller_kafkacontroller_activecontrollercount";
+
 const CREATE_TOPICS_VERSION = 7;
 
 function createTopic(name: string) {
@@ -53,7 +55,7 @@ test("a new controller claims its epoch with a NoOpRecord, then bootstraps", asy
   harness.raft.commit();
   await flushPromises();
   assert.equal(harness.controller.isActive, true);
-  assert.equal(harness.metrics.gauges.get("sluice_controller_active"), 1);
+  assert.equal(harness.metrics.gauges.get(ACTIVE_CONTROLLERS), 1);
 });
 
 test("operations wait while the controller activates", async () => {
@@ -137,7 +139,7 @@ test("losing leadership fails uncommitted operations and reverts the image", asy
   }
   assert.equal(harness.controller.latestImage.topics.byName.has("lost"), false);
   assert.equal(harness.controller.latestImage, harness.controller.committedImage);
-  assert.equal(harness.metrics.gauges.get("sluice_controller_active"), 0);
+  assert.equal(harness.metrics.gauges.get(ACTIVE_CONTROLLERS), 0);
 });
 
 test("a controller elected again serves only after the new epoch's claim commits", async () => {
@@ -201,7 +203,7 @@ test("the liveness scan fences a silent broker within session timeout plus a tic
   assert.ok(fencedAtMs !== undefined, "the broker was fenced");
   assert.ok(fencedAtMs > lastHeartbeatMs + sessionTimeoutMs, `fenced early, at ${fencedAtMs}`);
   assert.ok(fencedAtMs <= lastHeartbeatMs + sessionTimeoutMs + tickMs, `late, at ${fencedAtMs}`);
-  assert.equal(harness.metrics.gauges.get("sluice_controller_fenced_brokers"), 1);
+  assert.equal(harness.metrics.gauges.get("kafka_controller_kafkacontroller_fencedbrokercount"), 1);
 });
 
 test("a broker that keeps heartbeating is never fenced", async () => {

@@ -62,6 +62,8 @@ export interface GroupEffects {
 export class ClassicGroup {
   #state: GroupState = "Empty";
   #generationId = 0;
+  /** Transitions to PreparingRebalance (Kafka's classic-group-rebalance-count). */
+  #rebalanceCount = 0;
   #protocolType: string | null = null;
   #protocolName: string | null = null;
   #leaderId: string | null = null;
@@ -92,6 +94,10 @@ export class ClassicGroup {
 
   get generationId(): number {
     return this.#generationId;
+  }
+
+  get rebalanceCount(): number {
+    return this.#rebalanceCount;
   }
 
   get protocolType(): string | null {
@@ -558,7 +564,8 @@ export class ClassicGroup {
     assert(PREVIOUS_STATES[state].includes(this.#state), `no transition ${this.#state} → ${state}`);
     this.#state = state;
     this.#stateChangedMs = nowMs;
-    if (state !== "PreparingRebalance") this.#rebalanceDeadlineMs = undefined;
+    if (state === "PreparingRebalance") this.#rebalanceCount++;
+    else this.#rebalanceDeadlineMs = undefined;
   }
 
   private setRebalanceDeadline(atMs: number, effects: GroupEffects): void {

@@ -64,3 +64,4 @@ export { compileTopicRegex, type CompiledTopicRegex } from "./topic-regex.js";
 export type { Assignment, MemberState, OwnedPartitions } from "./current-assignment.js";
 export { ASSIGNOR_NAMES, assign, type AssignorName } from "./assignors.js";
 export * from "./transactions/index.js";
+export { GroupCoordinatorMetrics, type GroupMetricsOptions } from "./group-coordinator-metrics.js";

@@ -8,6 +8,7 @@
 import { SECURITY_PROTOCOL_IDS } from "./node-security.js";
 import { brokerId, type BrokerId, type NodeId, type Uuid } from "../common/index.js";
 import {
+  BrokerTopicStats,
   BrokerLifecycleManager,
   ControllerAlterPartitionSender,
   ControllerChannel,
@@ -60,6 +61,8 @@ export interface BrokerSide extends BrokerMembership {
   readonly forwarder: ControllerForwarder;
   /** The replica manager's metric families, updated from its summary at each scrape. */
   readonly replicaMetrics: ReplicaManagerMetrics;
+  /** Kafka's BrokerTopicMetrics, which Produce and Fetch count. */
+  readonly topicStats: BrokerTopicStats;
   /** Producer ids for InitProducerId, from the blocks the controller grants. */
   readonly producerIds: ProducerIdManager;
 }
@@ -188,7 +191,9 @@ export function createBrokerSide(
     replicationQuotas: new ReplicationQuotas(identity.nodeId, ports, replication.quotaWindow),
     directoryAssigner: directories.assigner,
   });
-  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics);
+  const replicaMetrics = new ReplicaManagerMetrics(ports.metrics, {
+    isPartitionLevel: config.partitionLevelMetricsEnable,
+  });
   const metadataCache = new MetadataCache({ clusterId: identity.clusterId, random: ports.random });
   loader.register(replicaManager);
   replicaManager.publishAfterApplying(metadataCache);
@@ -199,7 +204,10 @@ export function createBrokerSide(
     membership.close();
     fetchPool.close();
   };
-  const parts = { metadataCache, replicaManager, forwarder, replicaMetrics, producerIds };
+  const topicStats = new BrokerTopicStats(ports.metrics);
+  const parts = {
+    ...{ metadataCache, replicaManager, forwarder, replicaMetrics, producerIds, topicStats },
+  };
   return { ...membership, ...parts, close };
 }
 

@@ -20,7 +20,11 @@ import {
   type SocketServer,
 } from "../broker/index.js";
 import { ClientPool } from "../client/index.js";
-import { GroupCoordinator, TransactionCoordinator } from "../coordinator/index.js";
+import {
+  GroupCoordinator,
+  GroupCoordinatorMetrics,
+  TransactionCoordinator,
+} from "../coordinator/index.js";
 import { KNOWN_FEATURES } from "../controller/index.js";
 import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
@@ -60,6 +64,11 @@ export async function openClientListener(
     })),
   });
   const coordinators = openCoordinators(parts, broker);
+  const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {
+    isPartitionLevel: config.partitionLevelMetricsEnable,
+    highWatermarkOf: (topicPartition) => logManager.highWatermarkOf(topicPartition),
+  });
+  parts.collectors.push(() => groupMetrics.update(coordinators.groups.state));
   const apis = registerClientApis(router, {
     config: {
       brokerId: identity.nodeId,
@@ -79,6 +88,7 @@ export async function openClientListener(
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
     transactions: coordinators.transactions,
+    topicStats: broker.topicStats,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
   registerSaslApis(router);

@@ -4,7 +4,7 @@
  */
 import { HttpServer, type PrometheusRegistry } from "../adapters/index.js";
 import { brokerId, leaderEpoch, offset, partitionIndex, type BrokerId } from "../common/index.js";
-import type { BrokerLifecycleManager } from "../broker/index.js";
+import type { BrokerLifecycleManager, BrokerTopicStats } from "../broker/index.js";
 import {
   httpRoutes,
   type BrokerView,
@@ -41,11 +41,17 @@ export interface NodeHttpState {
   quorum(): { readonly leaderId: number | null; readonly epoch: number };
   /** The broker's lifecycle, on a node with the broker role. */
   broker(): BrokerLifecycleManager | undefined;
+  /** What brings the families read off live state up to date, run before each scrape. */
+  readonly collectors: readonly (() => void)[];
   /** The log manager of a broker, for replicas' offsets and offline dirs. */
   readonly logManager: LogManager | undefined;
   /** The replica manager and its metric families, on a node with the broker role. */
   readonly replication:
-    | { readonly replicaManager: ReplicaManager; readonly replicaMetrics: ReplicaManagerMetrics }
+    | {
+        readonly replicaManager: ReplicaManager;
+        readonly replicaMetrics: ReplicaManagerMetrics;
+        readonly topicStats: BrokerTopicStats;
+      }
     | undefined;
 }
 
@@ -76,6 +82,9 @@ export function serveHttp(
         // The replica manager's gauges are read off its state as they are scraped.
         const replication = state.replication;
         replication?.replicaMetrics.update(replication.replicaManager.replicationSummary());
+        for (const collect of state.collectors) collect();
+        const topics = (state.image() ?? EMPTY_IMAGE).topics.byName;
+        replication?.topicStats.retainTopics((topic) => topics.get(topic) !== undefined);
         return registry.render();
       },
     },

@@ -9,6 +9,8 @@ import {
   CryptoRandom,
   NodeCrypto,
   EventLoopDelay,
+  GC_BUCKETS,
+  ProcessMetrics,
   NodeFileSystem,
   NodeNetwork,
   NodeTimers,
@@ -42,7 +44,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
     return 1;
   }
   const config = loaded.config;
-  const { ports, registry, eventLoopDelay } = processPorts(fs, config);
+  const { ports, registry, monitors } = processPorts(fs, config);
   const { logger } = ports;
   let stop: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (stop = resolve));
@@ -63,7 +65,7 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   try {
     node = await startWithHttp(ports, { request, config, registry, onFatalError });
   } catch (error) {
-    eventLoopDelay.stop();
+    monitors.stop();
     if (!(error instanceof NodeStartError)) throw error;
     io.error(`sluice: ${error.message}`);
     return 1;
@@ -78,17 +80,24 @@ export async function runNodeProcess(request: StartRequest, io: StartOutput): Pr
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   await node.shutdown();
-  eventLoopDelay.stop();
+  monitors.stop();
   io.write(`Sluice node ${node.identity.nodeId} stopped`);
   return code;
 }
 
-/** The Node adapters a node process runs on, its metrics registry and its event-loop monitor. */
+/**
+ * The Node adapters a node process runs on, its metrics registry and its monitors (the event
+ * loop's delay, the process's own metrics), which `stop` ends.
+ */
 function processPorts(fs: NodeFileSystem, config: NodeConfig) {
   const clock = new SystemClock();
-  const registry = new PrometheusRegistry();
+  const registry = new PrometheusRegistry({
+    bucketsByName: { nodejs_gc_duration_seconds: GC_BUCKETS },
+  });
   const eventLoopDelay = new EventLoopDelay(registry);
+  const processMetrics = new ProcessMetrics(registry);
   registry.addCollector(() => eventLoopDelay.update());
+  registry.addCollector(() => processMetrics.update());
   const logger = new ConsoleLogger({
     ...loggerOptionsOf(config),
     clock,
@@ -99,7 +108,13 @@ function processPorts(fs: NodeFileSystem, config: NodeConfig) {
     ...{ random: new CryptoRandom(), metrics: registry, openFileLimit: readOpenFileLimit() },
     crypto: new NodeCrypto(),
   };
-  return { ports, registry, eventLoopDelay };
+  const monitors = {
+    stop: (): void => {
+      eventLoopDelay.stop();
+      processMetrics.stop();
+    },
+  };
+  return { ports, registry, monitors };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface NodeParts {
   readonly servers: SocketServer[];
   /** Every bound Kafka listener. */
   readonly bound: { readonly name: string; readonly address: Address }[];
+  /** What a scrape of /metrics runs first, to read families off live state (node-metrics.ts). */
+  readonly collectors: (() => void)[];
   client: ClientListener | undefined;
   tasks: NodeTasks | undefined;
   http: NodeHttpServer | undefined;

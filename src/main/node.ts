@@ -26,6 +26,7 @@ import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
 import { listenerTlsOf, loadPeerSecurity } from "./node-security.js";
 import { PortReservation } from "./node-port-reservation.js";
+import { scrapeCollectors } from "./node-metrics.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
 import { openLogManager, prepareStorage, type FormatPolicy } from "./node-storage.js";
@@ -114,17 +115,20 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
   const parts: NodeParts = {
     ...{ ports, config, identity, raft, transport, controller, broker, logManager },
     ...{ servers: [], bound: [], client: undefined, tasks: undefined, http: undefined },
+    collectors: [],
     isShutDown: false,
   };
   try {
     if (controller !== undefined) await listenController(parts, controller);
     if (broker !== undefined) await startBrokerServing(parts, broker, options.onFatalError);
+    parts.collectors.push(...scrapeCollectors(parts));
     parts.http = await options.http?.({
       config,
       identity,
       image: () => broker?.metadataCache.image ?? controller?.controller.committedImage,
       quorum: () => raft.status,
       broker: () => broker?.lifecycle,
+      collectors: parts.collectors,
       logManager,
       replication: broker,
     });

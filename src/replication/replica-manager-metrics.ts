@@ -1,5 +1,6 @@
 /**
- * The replica manager's metrics under Prometheus names made from Kafka's: the gauges of
+ * The replica manager's metrics under the Prometheus names the JMX exporter's Kafka rules give
+ * Kafka's (docs/decisions/0009-kafka-metric-names.md): the gauges of
  * kafka.server:type=ReplicaManager, its three ISR meters as counters (Prometheus's rate() gives
  * the per-second figure Kafka's meters report), the replica fetchers' lag per followed partition
  * (FetcherLagMetrics ConsumerLag) and their largest lag (ReplicaFetcherManager MaxLag). Each
@@ -14,86 +15,89 @@ interface Family {
   readonly name: string;
   readonly help: string;
   readonly read: (summary: ReplicationSummary) => number;
+  /** The labels of the one series, as the exporter takes them from the MBean's name. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** The gauge families. */
 const GAUGES: readonly Family[] = [
   {
-    name: "sluice_replica_manager_leader_partitions",
+    name: "kafka_server_replicamanager_leadercount",
     help:
       "Partitions this broker leads " +
       "(Kafka's kafka.server:type=ReplicaManager,name=LeaderCount).",
     read: (summary) => summary.leaderCount,
   },
   {
-    name: "sluice_replica_manager_partitions",
+    name: "kafka_server_replicamanager_partitioncount",
     help:
       "Replicas this broker hosts, online or offline " +
       "(Kafka's kafka.server:type=ReplicaManager,name=PartitionCount).",
     read: (summary) => summary.partitionCount,
   },
   {
-    name: "sluice_replica_manager_under_replicated_partitions",
+    name: "kafka_server_replicamanager_underreplicatedpartitions",
     help:
       "Partitions led here whose ISR is smaller than their replication factor " +
       "(Kafka's kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions).",
     read: (summary) => summary.underReplicatedPartitions,
   },
   {
-    name: "sluice_replica_manager_under_min_isr_partitions",
+    name: "kafka_server_replicamanager_underminisrpartitioncount",
     help:
       "Partitions led here whose ISR is below min.insync.replicas " +
       "(Kafka's kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount).",
     read: (summary) => summary.underMinIsrPartitionCount,
   },
   {
-    name: "sluice_replica_manager_at_min_isr_partitions",
+    name: "kafka_server_replicamanager_atminisrpartitioncount",
     help:
       "Partitions led here whose ISR is exactly min.insync.replicas " +
       "(Kafka's kafka.server:type=ReplicaManager,name=AtMinIsrPartitionCount).",
     read: (summary) => summary.atMinIsrPartitionCount,
   },
   {
-    name: "sluice_replica_manager_offline_replicas",
+    name: "kafka_server_replicamanager_offlinereplicacount",
     help:
       "Replicas hosted in a failed log dir " +
       "(Kafka's kafka.server:type=ReplicaManager,name=OfflineReplicaCount).",
     read: (summary) => summary.offlineReplicaCount,
   },
   {
-    name: "sluice_replica_manager_reassigning_partitions",
+    name: "kafka_server_replicamanager_reassigningpartitions",
     help:
       "Partitions led here with replicas being added or removed " +
       "(Kafka's kafka.server:type=ReplicaManager,name=ReassigningPartitions).",
     read: (summary) => summary.reassigningPartitions,
   },
   {
-    name: "sluice_replica_fetcher_max_lag_messages",
+    name: "kafka_server_replicafetchermanager_maxlag",
     help:
       "The largest lag of a partition this broker follows, in messages " +
       "(Kafka's kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica).",
     read: (summary) => summary.maxLag,
+    labels: { clientId: "Replica" },
   },
 ];
 
 /** The counter families, each showing a total. */
 const COUNTERS: readonly Family[] = [
   {
-    name: "sluice_replica_manager_isr_shrinks_total",
+    name: "kafka_server_replicamanager_isrshrinks_total",
     help:
       "ISR shrinks of partitions led here that the controller committed " +
       "(Kafka's kafka.server:type=ReplicaManager,name=IsrShrinksPerSec).",
     read: (summary) => summary.isrShrinks,
   },
   {
-    name: "sluice_replica_manager_isr_expands_total",
+    name: "kafka_server_replicamanager_isrexpands_total",
     help:
       "ISR expansions of partitions led here that the controller committed " +
       "(Kafka's kafka.server:type=ReplicaManager,name=IsrExpandsPerSec).",
     read: (summary) => summary.isrExpands,
   },
   {
-    name: "sluice_replica_manager_failed_isr_updates_total",
+    name: "kafka_server_replicamanager_failedisrupdates_total",
     help:
       "AlterPartition answers that refused or outdated an ISR change of a partition led here " +
       "(Kafka's kafka.server:type=ReplicaManager,name=FailedIsrUpdatesPerSec).",
@@ -101,7 +105,7 @@ const COUNTERS: readonly Family[] = [
   },
 ];
 
-const LAG_NAME = "sluice_replica_fetcher_lag_messages";
+const LAG_NAME = "kafka_server_fetcherlagmetrics_consumerlag";
 const LAG_HELP =
   "How far a followed partition's log is behind its leader's high watermark after the last " +
   "fetch, in messages (Kafka's kafka.server:type=FetcherLagMetrics,name=ConsumerLag).";
@@ -117,8 +121,15 @@ export class ReplicaManagerMetrics {
   /** One series per followed partition with a known lag, by partition folder name. */
   private readonly lags = new Map<string, LagSeries>();
 
-  constructor(private readonly sink: MetricsSink) {
-    this.gauges = GAUGES.map(({ name, help, read }) => ({ gauge: sink.gauge(name, help), read }));
+  /** `isPartitionLevel` false: no lag series per partition (MaxLag stays). */
+  constructor(
+    private readonly sink: MetricsSink,
+    private readonly options: { readonly isPartitionLevel: boolean } = { isPartitionLevel: true },
+  ) {
+    this.gauges = GAUGES.map(({ name, help, read, labels }) => ({
+      gauge: sink.gauge(name, help, labels),
+      read,
+    }));
     this.counters = COUNTERS.map(({ name, help, read }) => ({
       counter: sink.counter(name, help),
       read,
@@ -139,7 +150,8 @@ export class ReplicaManagerMetrics {
       entry.reported = Math.max(entry.reported, total);
     }
     const followed = new Set<string>();
-    for (const { topicPartition, lag } of summary.followerLags) {
+    const lags = this.options.isPartitionLevel ? summary.followerLags : [];
+    for (const { topicPartition, lag } of lags) {
       const key = partitionFolderName(topicPartition);
       followed.add(key);
       let series = this.lags.get(key);

@@ -47,7 +47,7 @@ async function scrape(node: SluiceProcess, metric: string): Promise<number | und
 async function waitForLeaders(node: SluiceProcess, count: number): Promise<void> {
   await pollUntil(
     async () =>
-      (await scrape(node, "sluice_replica_manager_leader_partitions")) === count ? true : undefined,
+      (await scrape(node, "kafka_server_replicamanager_leadercount")) === count ? true : undefined,
     { deadlineMs: DEADLINE_MS, intervalMs: 1000, what: `${count} partitions led` },
   );
 }

@@ -54,33 +54,33 @@ test("a scrape shows the replica manager's families for the partitions it leads"
   const { value: text } = await pollUntil(
     async () => {
       const text = await scrape();
-      return sampleOf(text, "sluice_replica_manager_leader_partitions") === 3 ? text : undefined;
+      return sampleOf(text, "kafka_server_replicamanager_leadercount") === 3 ? text : undefined;
     },
     { deadlineMs: 30_000, intervalMs: 100, what: "three partitions led" },
   );
   const expected: Record<string, number> = {
-    sluice_replica_manager_partitions: 3,
-    sluice_replica_manager_under_replicated_partitions: 0,
-    sluice_replica_manager_under_min_isr_partitions: 0,
+    kafka_server_replicamanager_partitioncount: 3,
+    kafka_server_replicamanager_underreplicatedpartitions: 0,
+    kafka_server_replicamanager_underminisrpartitioncount: 0,
     // One replica and min.insync.replicas=1: each ISR is exactly at its minimum.
-    sluice_replica_manager_at_min_isr_partitions: 3,
-    sluice_replica_manager_offline_replicas: 0,
-    sluice_replica_manager_reassigning_partitions: 0,
-    sluice_replica_manager_isr_shrinks_total: 0,
-    sluice_replica_manager_isr_expands_total: 0,
-    sluice_replica_manager_failed_isr_updates_total: 0,
-    sluice_replica_fetcher_max_lag_messages: 0,
+    kafka_server_replicamanager_atminisrpartitioncount: 3,
+    kafka_server_replicamanager_offlinereplicacount: 0,
+    kafka_server_replicamanager_reassigningpartitions: 0,
+    kafka_server_replicamanager_isrshrinks_total: 0,
+    kafka_server_replicamanager_isrexpands_total: 0,
+    kafka_server_replicamanager_failedisrupdates_total: 0,
   };
   for (const [name, value] of Object.entries(expected)) {
     assert.equal(sampleOf(text, name), value, name);
   }
-  const family = "sluice_replica_manager_under_replicated_partitions";
+  assert.match(text, /^kafka_server_replicafetchermanager_maxlag\{clientId="Replica"\} 0$/m);
+  const family = "kafka_server_replicamanager_underreplicatedpartitions";
   const help = text.split("\n").find((line) => line.startsWith(`# HELP ${family} `));
   assert.match(
     help ?? "",
     /\(Kafka's kafka\.server:type=ReplicaManager,name=UnderReplicatedPartitions\)\.$/,
   );
-  assert.match(text, /^# TYPE sluice_replica_manager_isr_shrinks_total counter$/m);
+  assert.match(text, /^# TYPE kafka_server_replicamanager_isrshrinks_total counter$/m);
   const view = (await (await fetch(`http://127.0.0.1:${node.ports.http}/v1/cluster`)).json()) as {
     replication: unknown;
     replicaManager: { leaderCount: number; underReplicatedPartitions: number };

@@ -25,21 +25,21 @@ test("every family but the lag per partition is exported from the start, named a
   new ReplicaManagerMetrics(registry).update(QUIET);
   const text = registry.render();
   assert.deepEqual(samplesOf(text), [
-    "sluice_replica_fetcher_max_lag_messages 0",
-    "sluice_replica_manager_at_min_isr_partitions 0",
-    "sluice_replica_manager_failed_isr_updates_total 0",
-    "sluice_replica_manager_isr_expands_total 0",
-    "sluice_replica_manager_isr_shrinks_total 0",
-    "sluice_replica_manager_leader_partitions 0",
-    "sluice_replica_manager_offline_replicas 0",
-    "sluice_replica_manager_partitions 0",
-    "sluice_replica_manager_reassigning_partitions 0",
-    "sluice_replica_manager_under_min_isr_partitions 0",
-    "sluice_replica_manager_under_replicated_partitions 0",
+    'kafka_server_replicafetchermanager_maxlag{clientId="Replica"} 0',
+    "kafka_server_replicamanager_atminisrpartitioncount 0",
+    "kafka_server_replicamanager_failedisrupdates_total 0",
+    "kafka_server_replicamanager_isrexpands_total 0",
+    "kafka_server_replicamanager_isrshrinks_total 0",
+    "kafka_server_replicamanager_leadercount 0",
+    "kafka_server_replicamanager_offlinereplicacount 0",
+    "kafka_server_replicamanager_partitioncount 0",
+    "kafka_server_replicamanager_reassigningpartitions 0",
+    "kafka_server_replicamanager_underminisrpartitioncount 0",
+    "kafka_server_replicamanager_underreplicatedpartitions 0",
   ]);
-  assert.match(text, /# HELP sluice_replica_manager_leader_partitions .*name=LeaderCount\)/);
-  assert.match(text, /# TYPE sluice_replica_manager_isr_shrinks_total counter/);
-  assert.match(text, /# TYPE sluice_replica_fetcher_max_lag_messages gauge/);
+  assert.match(text, /# HELP kafka_server_replicamanager_leadercount .*name=LeaderCount\)/);
+  assert.match(text, /# TYPE kafka_server_replicamanager_isrshrinks_total counter/);
+  assert.match(text, /# TYPE kafka_server_replicafetchermanager_maxlag gauge/);
 });
 
 test("counters follow the summary's totals and lag series follow the followed partitions", () => {
@@ -57,18 +57,23 @@ test("counters follow the summary's totals and lag series follow the followed pa
     maxLag: 7,
   });
   metrics.update({ ...QUIET, isrShrinks: 3, isrExpands: 1, followerLags: [orders(1, 4)] });
-  assert.equal(registry.valueOf("sluice_replica_manager_isr_shrinks_total"), 3);
-  assert.equal(registry.valueOf("sluice_replica_manager_isr_expands_total"), 1);
+  assert.equal(registry.valueOf("kafka_server_replicamanager_isrshrinks_total"), 3);
+  assert.equal(registry.valueOf("kafka_server_replicamanager_isrexpands_total"), 1);
   const text = registry.render();
-  assert.match(text, /# HELP sluice_replica_fetcher_lag_messages .*name=ConsumerLag\)/);
-  const lagLines = samplesOf(text).filter((line) => line.includes("_lag_messages{"));
+  assert.match(text, /# HELP kafka_server_fetcherlagmetrics_consumerlag .*name=ConsumerLag\)/);
+  const lagLines = samplesOf(text).filter((line) =>
+    line.startsWith("kafka_server_fetcherlagmetrics_consumerlag{"),
+  );
   assert.deepEqual(lagLines, [
-    'sluice_replica_fetcher_lag_messages{partition="1",topic="orders"} 4',
+    'kafka_server_fetcherlagmetrics_consumerlag{partition="1",topic="orders"} 4',
   ]);
   metrics.update({ ...QUIET, isrShrinks: 3, isrExpands: 1 });
   assert.equal(
-    registry.valueOf("sluice_replica_fetcher_lag_messages", { topic: "orders", partition: "1" }),
+    registry.valueOf("kafka_server_fetcherlagmetrics_consumerlag", {
+      topic: "orders",
+      partition: "1",
+    }),
     undefined,
   );
-  assert.equal(registry.valueOf("sluice_replica_manager_isr_shrinks_total"), 3);
+  assert.equal(registry.valueOf("kafka_server_replicamanager_isrshrinks_total"), 3);
 });

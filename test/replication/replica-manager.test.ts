@@ -259,16 +259,16 @@ test("the replication summary counts leaders, ISR health and reassignments as Ka
   const metrics = new MemoryMetricsSink();
   const replicaMetrics = new ReplicaManagerMetrics(metrics);
   replicaMetrics.update(summary);
-  assert.equal(metrics.valueOf("sluice_replica_manager_leader_partitions"), 4);
-  assert.equal(metrics.valueOf("sluice_replica_manager_under_replicated_partitions"), 2);
-  assert.equal(metrics.valueOf("sluice_replica_manager_under_min_isr_partitions"), 1);
-  assert.equal(metrics.valueOf("sluice_replica_manager_at_min_isr_partitions"), 3);
-  assert.equal(metrics.valueOf("sluice_replica_manager_reassigning_partitions"), 1);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_leadercount"), 4);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_underreplicatedpartitions"), 2);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_underminisrpartitioncount"), 1);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_atminisrpartitioncount"), 3);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_reassigningpartitions"), 1);
   // A failed dir takes every replica in it offline: hosted still, led no more.
   logManager.failDir("/data/a", new Error("disk gone"));
   replicaMetrics.update(replicas.replicationSummary());
-  assert.equal(metrics.valueOf("sluice_replica_manager_offline_replicas"), 5);
-  assert.equal(metrics.valueOf("sluice_replica_manager_partitions"), 5);
-  assert.equal(metrics.valueOf("sluice_replica_manager_leader_partitions"), 0);
-  assert.equal(metrics.valueOf("sluice_replica_manager_under_replicated_partitions"), 0);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_offlinereplicacount"), 5);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_partitioncount"), 5);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_leadercount"), 0);
+  assert.equal(metrics.valueOf("kafka_server_replicamanager_underreplicatedpartitions"), 0);
 });

@@ -23,6 +23,8 @@ export const BYTES_BUCKETS: readonly number[] = [
 /** The default bounds for a histogram named `name`, chosen by its unit suffix. */
 export function defaultBucketsFor(name: string): readonly number[] {
   if (name.endsWith("_ms") || name.endsWith("_milliseconds")) return MILLISECONDS_BUCKETS;
+  // Kafka's request times under the JMX exporter's names (`..._requestmetrics_totaltimems`).
+  if (name.endsWith("timems")) return MILLISECONDS_BUCKETS;
   if (name.endsWith("_bytes")) return BYTES_BUCKETS;
   return SECONDS_BUCKETS;
 }

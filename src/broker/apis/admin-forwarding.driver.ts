@@ -122,7 +122,8 @@ async function forward<K extends ApiKey>(
     shows === undefined
       ? undefined
       : (response: ApiResponse<K>, image: MetadataImage) => shows(request, response, image);
-  const result = await forwarder.forward(codec, context.header.apiVersion, request, shownBy);
+  const forwarding = forwarder.forward(codec, context.header.apiVersion, request, shownBy);
+  const result = await (context.remote?.wait(forwarding) ?? forwarding);
   if (result.kind === "response") return respond(result.body);
   const failure = { errorCode: result.errorCode, message: result.message };
   return respond(controllerErrorResponse(api, request, context, failure));

@@ -21,6 +21,7 @@ import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
 import { describeProducersHandler } from "./describe-producers.js";
 import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
+import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { fetchHandler } from "./fetch.driver.js";
 import type { Forwarder } from "./forwarder.js";
 import { listOffsetsHandler } from "./list-offsets.driver.js";
@@ -60,6 +61,8 @@ export interface ClientApiDependencies {
   readonly logger: Logger;
   /** The transaction coordinator, which Produce asks about transactional batches (KIP-890). */
   readonly transactions?: TransactionVerifier;
+  /** Kafka's BrokerTopicMetrics, counted by Produce and Fetch. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 /** What registration made that the node must shut down. */
@@ -86,7 +89,11 @@ export function registerClientApis(
   });
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
-  const produce = { replicaManager, purgatory: purgatories.produce, wakeups, metadataCache };
+  const { topicStats } = dependencies;
+  const produce = {
+    ...{ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache },
+    ...(topicStats === undefined ? {} : { topicStats }),
+  };
   const { transactions } = dependencies;
   router.register(
     produceHandler(transactions === undefined ? produce : { ...produce, transactions }),
@@ -99,6 +106,7 @@ export function registerClientApis(
       metadataCache,
       sessions: dependencies.fetchSessions,
       fetchMaxBytes: config.fetchMaxBytes,
+      ...(topicStats === undefined ? {} : { topicStats }),
     }),
   );
   router.register(listOffsetsHandler(replicaManager));

@@ -18,6 +18,8 @@ import type { TopicPartition } from "../../storage/index.js";
 import { DelayedFetch, fetchPositionOf, type PartitionWakeups } from "../delayed/index.js";
 import type { FetchPartitionRequest } from "../fetch-session/index.js";
 import type { DelayedOperationPurgatory } from "../purgatory/purgatory.driver.js";
+import type { RemoteWait } from "../router/handler.js";
+import type { BrokerTopicStats } from "./broker-topic-stats.js";
 
 /** One partition to read; `topicPartition` is undefined when its topic id is unknown. */
 export interface PartitionToRead {
@@ -46,6 +48,8 @@ export interface ReadParameters {
   readonly isolation: IsolationLevel;
   /** Where the fetcher is (Fetch v11+, KIP-392); undefined before v11. */
   readonly clientMetadata: ClientMetadata | undefined;
+  /** Counts the wait in the purgatory as the request's remote time. */
+  readonly remote?: RemoteWait | undefined;
 }
 
 /** What a read uses. */
@@ -53,6 +57,8 @@ export interface FetchReadPorts {
   readonly replicaManager: ReplicaManager;
   readonly purgatory: DelayedOperationPurgatory;
   readonly wakeups: PartitionWakeups;
+  /** Kafka's BrokerTopicMetrics, counted for each partition read. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 /**
@@ -65,7 +71,14 @@ export async function readPartitions(
   parameters: ReadParameters,
 ): Promise<PartitionRead[]> {
   const reads = await readOrWait(ports, partitions, parameters);
-  if (parameters.replicaId >= 0) {
+  const isFollower = parameters.replicaId >= 0;
+  for (const { topicPartition, outcome, records } of reads) {
+    if (topicPartition === undefined) continue;
+    const errorCode = outcome.kind === "error" ? outcome.errorCode : ErrorCode.NONE;
+    const bytes = records.byteLength;
+    ports.topicStats?.fetched(topicPartition.topic, { errorCode, bytes, isFollower });
+  }
+  if (isFollower) {
     const { leader } = ports.replicaManager.replicationQuotas;
     let throttledBytes = 0;
     for (const { topicPartition, records } of reads) {
@@ -111,7 +124,7 @@ async function readOrWait(
     }),
   });
   ports.purgatory.tryCompleteElseWatch(delayed, delayed.keys);
-  await delayed.done;
+  await (parameters.remote?.wait(delayed.done) ?? delayed.done);
   return readOnce(ports.replicaManager, partitions, parameters);
 }
 

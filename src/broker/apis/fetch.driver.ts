@@ -134,16 +134,16 @@ async function handleFetch(
   const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
   const maxBytes = Math.min(request.maxBytes, options.fetchMaxBytes);
   const minBytes = Math.min(request.minBytes, maxBytes);
-  const { maxWaitMs } = request;
   const clientMetadata = clientMetadataOf(request, context);
   const reads = await readPartitions(options, toRead, {
     replicaId,
     brokerEpoch,
-    maxWaitMs,
+    maxWaitMs: request.maxWaitMs,
     minBytes,
     maxBytes,
     isolation,
     clientMetadata,
+    remote: context.remote,
   });
   // The hints come from the image the topic ids were resolved in, so that both agree.
   const hints =

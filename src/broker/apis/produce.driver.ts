@@ -41,6 +41,7 @@ import {
   type HandlerContext,
   type HandlerOutcome,
 } from "../router/handler.js";
+import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { LeaderHints } from "./leader-hints.js";
 import { unverifiedPartitions, type TransactionVerifier } from "./produce-verification.js";
 
@@ -56,6 +57,8 @@ export interface ProduceHandlerOptions {
   readonly metadataCache: MetadataCache;
   /** The transaction coordinator, for the check of transactional batches (KIP-890). */
   readonly transactions?: TransactionVerifier;
+  /** Kafka's BrokerTopicMetrics, counted for each partition appended or refused. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 /** The first version whose partition errors carry leader hints (KIP-951). */
@@ -83,7 +86,8 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeo
       const appending = options.replicaManager.appendRecords(entries, {
         requiredAcks: request.acks,
       });
-      return finishProduce(options, { request, context }, { appending, malformed });
+      countRefusals(options.topicStats, request, malformed);
+      return finishProduce(options, { request, context }, { appending, malformed, entries });
     },
     errorResponse: (request, _context, errorCode) =>
       respond(answerAll(request, () => refusedPartition(errorCode, null))),
@@ -124,11 +128,13 @@ async function finishProduce(
   pending: {
     readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
     readonly malformed: ReadonlyMap<string, number>;
+    readonly entries: readonly ProduceEntry[];
   },
 ): Promise<HandlerOutcome<ProduceResponse>> {
   const appended = await pending.appending;
   // The records are in the log: the request's bytes no longer count against the memory pool.
   context.requestBytesDone?.();
+  if (options.topicStats !== undefined) countAppends(options.topicStats, pending, appended);
   const outcomes = new Map<string, AppendOutcome>();
   for (const { topicPartition, outcome } of appended.results) {
     outcomes.set(topicPartitionKey(topicPartition.topic, topicPartition.partition), outcome);
@@ -138,7 +144,7 @@ async function finishProduce(
     for (const wait of appended.waits) options.wakeups.watch(wait.partition);
     const delayed = new DelayedProduce(Math.max(0, request.timeoutMs), appended.waits);
     options.purgatory.tryCompleteElseWatch(delayed, delayed.keys);
-    waitErrors = await delayed.done;
+    waitErrors = await (context.remote?.wait(delayed.done) ?? delayed.done);
   }
   const hints =
     context.header.apiVersion >= LEADER_HINT_VERSION
@@ -170,6 +176,37 @@ async function finishProduce(
     return respond({ ...response, ...nodeEndpoints });
   }
   return hasError ? closeConnection("an acks=0 produce failed") : NO_RESPONSE;
+}
+
+/** Counts each partition's append (Kafka marks its meters at the append, before any wait). */
+function countAppends(
+  stats: BrokerTopicStats,
+  pending: { readonly entries: readonly ProduceEntry[] },
+  appended: Awaited<ReturnType<ReplicaManager["appendRecords"]>>,
+): void {
+  appended.results.forEach(({ topicPartition, outcome }, index) => {
+    const bytes = pending.entries[index]?.records.byteLength ?? 0;
+    if (outcome.kind === "appended") {
+      const records = outcome.lastOffset - outcome.firstOffset + 1;
+      stats.produced(topicPartition.topic, { errorCode: ErrorCode.NONE, records, bytes });
+    } else
+      stats.produced(topicPartition.topic, { errorCode: outcome.errorCode, records: 0, bytes });
+  });
+}
+
+/** Counts the partitions refused before any append (null records, a failed transaction check). */
+function countRefusals(
+  stats: BrokerTopicStats | undefined,
+  request: ProduceRequest,
+  refused: ReadonlyMap<string, number>,
+): void {
+  if (stats === undefined || refused.size === 0) return;
+  for (const topic of request.topicData) {
+    for (const { index } of topic.partitionData) {
+      const errorCode = refused.get(topicPartitionKey(topic.name, index));
+      if (errorCode !== undefined) stats.produced(topic.name, { errorCode, records: 0, bytes: 0 });
+    }
+  }
 }
 
 /** The response naming every partition of the request, answered by `answer`. */

@@ -28,6 +28,9 @@ import {
   describeMalformed,
   type ClientSoftware,
 } from "./request-descriptions.js";
+import { FrameQueue, apiKeyOf, onceReleasing } from "./frame-helpers.js";
+import { requestNameOf } from "./request-descriptions.js";
+import { RequestTiming } from "./request-timing.js";
 import { ResponseSequence } from "./response-sequence.js";
 import type { SocketServerConfig } from "./socket-server-config.js";
 
@@ -62,19 +65,17 @@ export interface ConnectionAuthentication {
 interface FinishedRequest {
   readonly apiKey: number;
   readonly startedMs: number;
+  readonly timing: RequestTiming;
   readonly response: RoutedResponse;
 }
-
-const EMPTY_FRAME = new Uint8Array(0);
-/** Taken frames at the head of the queue tolerated before the array is compacted. */
-const FRAMES_COMPACT_AT = 1024;
 
 export class BrokerConnection implements RequestTaker, MemoryWaiter {
   readonly connectionId: string;
   private readonly decoder: FrameDecoder;
   private readonly responses = new ResponseSequence<FinishedRequest>();
-  private frames: Uint8Array[] = [];
-  private framesHead = 0;
+  private readonly frames = new FrameQueue();
+  /** Responses written while the socket's buffer was full: sent once it drains. */
+  private sending: { readonly timing: RequestTiming; readonly writtenMs: number }[] = [];
   private state: "open" | "closed" = "open";
   private isPumping = false;
   private isWriteBlocked = false;
@@ -115,7 +116,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
 
   /** Frames received but not yet taken up. */
   get queuedFrameCount(): number {
-    return this.frames.length - this.framesHead;
+    return this.frames.size;
   }
 
   /** The host the peer connected from, as `max.connections.per.ip` counts it. */
@@ -181,10 +182,11 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
    */
   private admit(frames: readonly Uint8Array[]): void {
     const pool = this.host.memoryPool;
+    const arrivedMs = this.host.clock.monotonicMs();
     for (const [index, frame] of frames.entries()) {
       if (index === 0 && this.partialFrameGrant !== undefined) this.partialFrameGrant = undefined;
       else pool.allocateReceived(frame.length);
-      this.frames.push(frame);
+      this.frames.push(frame, arrivedMs);
     }
     if (frames.length > 0 && this.isWaitingForMemory) {
       this.isWaitingForMemory = false;
@@ -213,11 +215,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   /** Lets go of every frame received and not taken up, and of the memory they hold. */
   private dropReceived(): void {
     const pool = this.host.memoryPool;
-    for (let index = this.framesHead; index < this.frames.length; index++) {
-      pool.release((this.frames[index] as Uint8Array).length);
-    }
-    this.frames = [];
-    this.framesHead = 0;
+    for (const length of this.frames.drop()) pool.release(length);
     if (this.partialFrameGrant !== undefined) pool.release(this.partialFrameGrant);
     this.partialFrameGrant = undefined;
     this.isWaitingForMemory = false;
@@ -227,6 +225,10 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   private onDrain(): void {
     if (this.state === "closed") return;
     this.isWriteBlocked = false;
+    const sentMs = this.host.clock.monotonicMs();
+    for (const { timing, writtenMs } of this.sending.splice(0)) {
+      this.host.metrics.kafka.responseSent(timing, { writtenMs, sentMs });
+    }
     this.pump();
   }
 
@@ -245,32 +247,21 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
-      const frame = this.frames[this.framesHead] as Uint8Array;
+      const frame = this.frames.peek();
       if (this.isFetchInFlight && apiKeyOf(frame) === ApiKey.Fetch) break;
       const isOnlyRequest = this.responses.inFlightCount === 0;
       if (!this.host.queuedRequests.tryTake(this, isOnlyRequest)) break;
       // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
-      this.frames[this.framesHead] = EMPTY_FRAME;
-      this.framesHead++;
+      const { arrivedMs } = this.frames.take();
       const releaseFrame = onceReleasing(this.host.memoryPool, frame.length);
-      if (!this.takeUp(frame, releaseFrame)) {
+      if (!this.takeUp(frame, releaseFrame, arrivedMs)) {
         this.host.queuedRequests.release();
         releaseFrame();
       }
     }
-    this.compactFrames();
+    this.frames.compact();
     this.isPumping = false;
     this.updateReading();
-  }
-
-  private compactFrames(): void {
-    if (this.framesHead === this.frames.length) {
-      this.frames = [];
-      this.framesHead = 0;
-    } else if (this.framesHead >= FRAMES_COMPACT_AT) {
-      this.frames = this.frames.slice(this.framesHead);
-      this.framesHead = 0;
-    }
   }
 
   private updateReading(): void {
@@ -291,10 +282,10 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
    * when a handler took the request, which then holds its place in the server's queue and
    * calls `releaseFrame` once the frame's bytes are no longer needed.
    */
-  private takeUp(frame: Uint8Array, releaseFrame: () => void): boolean {
+  private takeUp(frame: Uint8Array, releaseFrame: () => void, arrivedMs: number): boolean {
     const session = this.authentication.session;
     if (session?.expectsRawToken === true) {
-      this.answerRawToken(session, frame);
+      this.answerRawToken(session, frame, arrivedMs);
       return false;
     }
     const decoded = decodeRequest(frame, this.host.router.isBodyRead);
@@ -310,13 +301,13 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
         if (decoded.trailingBytes > 0)
           this.noteTrailingBytes(decoded.header, decoded.trailingBytes);
         if (this.host.router.isSupported(decoded.header.apiKey, decoded.header.apiVersion)) {
-          this.dispatch(decoded.header, decoded.body, releaseFrame);
+          this.dispatch(decoded, releaseFrame, arrivedMs);
           return true;
         }
-        this.answerUnsupported(decoded.header, decoded.body);
+        this.answerUnsupported(decoded.header, decoded.body, arrivedMs);
         return false;
       case "unsupportedVersion":
-        this.answerUnsupported(decoded.header, undefined);
+        this.answerUnsupported(decoded.header, undefined, arrivedMs);
         return false;
       case "unknownApi":
         this.close("unknownApi", `API key ${decoded.apiKey} v${decoded.apiVersion}`, "abort");
@@ -356,7 +347,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
    * prefixed like a frame, in the connection's response order; a failure closes the
    * connection without an answer, as Kafka does on that path.
    */
-  private answerRawToken(session: SaslSession, token: Uint8Array): void {
+  private answerRawToken(session: SaslSession, token: Uint8Array, arrivedMs: number): void {
     const answer = session.authenticate(token.slice());
     if (answer.errorCode !== 0) {
       this.close("authentication", answer.errorMessage ?? "SASL authentication failed", "abort");
@@ -364,7 +355,15 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     }
     const size = new Uint8Array(4);
     new DataView(size.buffer).setInt32(0, answer.authBytes.length);
-    const opened = this.openSlot(ApiKey.SaslAuthenticate);
+    // A raw token has no header: it is counted as the SaslAuthenticate it stands for.
+    const header = {
+      apiKey: ApiKey.SaslAuthenticate,
+      apiVersion: 0,
+      correlationId: -1,
+      clientId: null,
+      taggedFields: [],
+    };
+    const opened = this.openSlot(header, undefined, arrivedMs);
     this.finish(opened, { kind: "frame", chunks: [size, answer.authBytes] });
   }
 
@@ -380,7 +379,11 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   }
 
   /** A version not served: its UNSUPPORTED_VERSION answer, in its turn, or a close. */
-  private answerUnsupported(header: RequestHeader, body: Record<string, unknown> | undefined) {
+  private answerUnsupported(
+    header: RequestHeader,
+    body: Record<string, unknown> | undefined,
+    arrivedMs: number,
+  ) {
     const response = this.host.router.answerUnsupportedVersion(header, body);
     if (response.kind === "close") {
       this.close("unsupportedVersion", response.reason, "abort");
@@ -388,26 +391,28 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     }
     const request = `${apiName(header.apiKey)} v${header.apiVersion}`;
     this.logger.info("answered UNSUPPORTED_VERSION", { request, remote: this.remote() });
-    this.finish(this.openSlot(header.apiKey), response);
+    this.finish(this.openSlot(header, body, arrivedMs), response);
   }
 
   private dispatch(
-    header: RequestHeader,
-    body: Record<string, unknown>,
+    { header, body }: { readonly header: RequestHeader; readonly body: Record<string, unknown> },
     releaseFrame: () => void,
+    arrivedMs: number,
   ): void {
     if (header.apiKey === ApiKey.ApiVersions) {
       const request = requestBodyOf(ApiKey.ApiVersions, { header, body });
       this.clientSoftware = clientSoftwareOf(request) ?? this.clientSoftware;
     }
-    const slot = this.openSlot(header.apiKey);
+    const slot = this.openSlot(header, body, arrivedMs);
     this.host.metrics.requestRouted(header.apiKey, header.apiVersion, this.clientSoftware?.name);
+    const remote = slot.timing;
     const context = {
       header,
       body,
       connection: this.info(),
       nowMs: this.host.clock.nowMs(),
       sasl: this.authentication.session,
+      remote,
     };
     // Kafka frees a request's buffer once it is parsed, but a Produce's only once handled: its
     // records are views of the frame until they are appended.
@@ -428,19 +433,26 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     );
   }
 
-  private openSlot(apiKey: number): { slot: number; apiKey: number; startedMs: number } {
+  private openSlot(
+    header: RequestHeader,
+    body: Record<string, unknown> | undefined,
+    arrivedMs: number,
+  ) {
+    const { apiKey } = header;
     this.host.metrics.requestStarted(apiKey);
     const startedMs = this.host.clock.monotonicMs();
-    return { slot: this.responses.open(), apiKey, startedMs };
+    const request = requestNameOf(header, body);
+    this.host.metrics.kafka.requestTakenUp(request, header.apiVersion);
+    const times = { arrivedMs, takenUpMs: startedMs };
+    const timing = new RequestTiming(this.host.clock, request, times);
+    return { slot: this.responses.open(), apiKey, startedMs, timing };
   }
 
-  private finish(
-    opened: { slot: number; apiKey: number; startedMs: number },
-    response: RoutedResponse,
-  ): void {
+  private finish(opened: ReturnType<BrokerConnection["openSlot"]>, response: RoutedResponse) {
     if (this.state === "closed") return;
-    const { apiKey, startedMs } = opened;
-    this.responses.fill(opened.slot, { apiKey, startedMs, response });
+    const { apiKey, startedMs, timing } = opened;
+    timing.handled();
+    this.responses.fill(opened.slot, { apiKey, startedMs, timing, response });
     this.flush();
   }
 
@@ -451,12 +463,18 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const nowMs = this.host.clock.monotonicMs();
     for (const finished of ready) {
       this.host.metrics.requestFinished(finished.apiKey, nowMs - finished.startedMs);
-      const { response } = finished;
+      const { response, timing } = finished;
       if (response.kind === "close") {
         this.close("handler", response.reason, "graceful");
         return;
       }
-      if (response.kind === "frame") this.write(response.chunks);
+      if (response.kind === "frame") {
+        this.host.metrics.kafka.responseErrors(timing.request, response.errorCounts ?? new Map());
+        this.write(response.chunks);
+      }
+      // Sent when the socket's buffer took the bytes; if it is full, when it drains.
+      if (this.isWriteBlocked) this.sending.push({ timing, writtenMs: nowMs });
+      else this.host.metrics.kafka.responseSent(timing, { writtenMs: nowMs, sentMs: nowMs });
       // A refused SASL exchange closes once its answer is written, as Kafka's authenticator does.
       if (this.authentication.session?.isFailed === true) {
         this.close("authentication", "SASL authentication failed", "graceful");
@@ -492,19 +510,4 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const { host, port } = this.connection.remoteAddress;
     return `${host}:${port}`;
   }
-}
-
-/** The API key at the start of a request frame, or -1 for a frame too short to hold one. */
-function apiKeyOf(frame: Uint8Array): number {
-  return frame.length < 2 ? -1 : ((frame[0] as number) << 8) | (frame[1] as number);
-}
-
-/** Releases `bytes` to `pool` on the first call only. */
-function onceReleasing(pool: RequestMemoryPool, bytes: number): () => void {
-  let isReleased = false;
-  return () => {
-    if (isReleased) return;
-    isReleased = true;
-    pool.release(bytes);
-  };
 }

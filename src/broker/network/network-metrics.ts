@@ -1,5 +1,6 @@
 import type { Counter, Gauge, Histogram, MetricsSink } from "../../ports/index.js";
 import { apiDefinition } from "../../protocol/index.js";
+import { RequestMetrics } from "./request-metrics.js";
 
 /** Why the broker closed a connection, as a metric label. */
 export type CloseReason =
@@ -33,6 +34,8 @@ export class NetworkMetrics {
   readonly bytesOut: Counter;
   readonly openConnections: Gauge;
   readonly memoryPoolUsedBytes: Gauge;
+  /** Kafka's RequestMetrics, under Kafka's names. */
+  readonly kafka: RequestMetrics;
   private readonly byApi = new Map<number, ApiSeries>();
   private readonly closes = new Map<CloseReason, Counter>();
   private readonly trailing = new Map<number, Counter>();
@@ -40,6 +43,7 @@ export class NetworkMetrics {
   private readonly softwareNames = new Set<string>();
 
   constructor(private readonly sink: MetricsSink) {
+    this.kafka = new RequestMetrics(sink);
     this.bytesIn = sink.counter("sluice_network_bytes_in_total", "Bytes received from clients.");
     this.bytesOut = sink.counter("sluice_network_bytes_out_total", "Bytes sent to clients.");
     this.openConnections = sink.gauge("sluice_connections_open", "Open client connections.");

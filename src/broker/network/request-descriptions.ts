@@ -1,4 +1,6 @@
+import { requestBodyOf } from "../router/request-body.js";
 import {
+  ApiKey,
   apiDefinition,
   type ApiVersionsRequest,
   type FrameError,
@@ -43,4 +45,20 @@ export function describeMalformed(header: RequestHeader | undefined, error: Erro
   const where =
     header === undefined ? "request header" : `${apiName(header.apiKey)} v${header.apiVersion}`;
   return `undecodable ${where}: ${error.message}`;
+}
+
+/**
+ * Kafka's name of a request in its RequestMetrics: the API's name, but a Fetch is FetchFollower
+ * when a replica sent it and FetchConsumer otherwise (RequestChannel's metric names).
+ */
+export function requestNameOf(
+  header: RequestHeader,
+  body: Record<string, unknown> | undefined,
+): string {
+  const name = apiDefinition(header.apiKey)?.name ?? String(header.apiKey);
+  if (header.apiKey !== ApiKey.Fetch) return name;
+  if (body === undefined) return "FetchConsumer";
+  const request = requestBodyOf(ApiKey.Fetch, { header, body });
+  const replicaId = header.apiVersion >= 15 ? request.replicaState.replicaId : request.replicaId;
+  return replicaId >= 0 ? "FetchFollower" : "FetchConsumer";
 }

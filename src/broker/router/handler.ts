@@ -51,6 +51,14 @@ export interface HandlerContext {
   readonly requestBytesDone?: () => void;
   /** The connection's SASL state on a SASL listener; SaslHandshake and SaslAuthenticate use it. */
   readonly sasl?: SaslSession | undefined;
+  /** Counts what the handler waits for elsewhere (Kafka's RemoteTimeMs), when it is measured. */
+  readonly remote?: RemoteWait;
+}
+
+/** Where a handler waits on others: the purgatory, the controller. */
+export interface RemoteWait {
+  /** Resolves as `promise` does, counting the time as the request's remote time. */
+  wait<T>(promise: Promise<T>): Promise<T>;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type RequestHeader,
   type SupportedFeature,
 } from "../../protocol/index.js";
+import { errorCountsOf } from "./error-counts.js";
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
 import type { ApiHandler, HandlerContext, HandlerOutcome, RequestContext } from "./handler.js";
 import { requestBodyOf } from "./request-body.js";
@@ -25,7 +26,12 @@ export interface RequestRouterOptions {
 
 /** What the connection does for one request, in its turn. */
 export type RoutedResponse =
-  | { readonly kind: "frame"; readonly chunks: Uint8Array[] }
+  | {
+      readonly kind: "frame";
+      readonly chunks: Uint8Array[];
+      /** Each error code in the response and how often (Kafka's errorCounts), for metrics. */
+      readonly errorCounts?: ReadonlyMap<number, number>;
+    }
   | { readonly kind: "none" }
   | { readonly kind: "close"; readonly reason: string };
 
@@ -193,11 +199,12 @@ type RoutedOutcome = HandlerOutcome<object>;
 /** The route of `handler`: each request's body is given the type of the handler's API. */
 function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
   const contextOf = (context: RequestContext): HandlerContext => {
-    const { header, connection, nowMs, requestBytesDone, sasl } = context;
-    const handlerContext: HandlerContext = { header, connection, nowMs, sasl };
-    return requestBytesDone === undefined
-      ? handlerContext
-      : { ...handlerContext, requestBytesDone };
+    const { header, connection, nowMs, requestBytesDone, sasl, remote } = context;
+    return {
+      ...{ header, connection, nowMs, sasl },
+      ...(requestBytesDone === undefined ? {} : { requestBytesDone }),
+      ...(remote === undefined ? {} : { remote }),
+    };
   };
   const { apiKey } = handler;
   return {
@@ -215,7 +222,7 @@ function encodeOutcome(header: RequestHeader, outcome: RoutedOutcome): RoutedRes
     case "respond": {
       const { correlationId, apiKey, apiVersion } = header;
       const chunks = encodeResponse({ correlationId }, apiKey, apiVersion, outcome.body);
-      return { kind: "frame", chunks };
+      return { kind: "frame", chunks, errorCounts: errorCountsOf(outcome.body) };
     }
     case "noResponse":
       return { kind: "none" };

@@ -171,4 +171,15 @@ export const clusterDefinitions: readonly ConfigDefinition[] = [
     isSluiceSpecific: true,
     description: "Sluice only: host:port of the HTTP endpoint serving metrics and health.",
   },
+  {
+    name: "sluice.metrics.partition.level.enable",
+    type: "boolean",
+    defaultValue: true,
+    importance: "low",
+    isSluiceSpecific: true,
+    description:
+      "Sluice only: whether /metrics has the families with a series per partition (Kafka's " +
+      "kafka.log Log gauges, replication and consumer lag per partition); per-topic and total " +
+      "families stay. Turn off to bound the series on brokers with many partitions.",
+  },
 ];

@@ -76,6 +76,8 @@ export interface NodeConfig extends Roles, ListenerSettings {
   /** Sluice's HTTP endpoint (sluice.http.listener). */
   readonly httpListener: HostPort;
   readonly security: SecuritySettings;
+  /** `sluice.metrics.partition.level.enable`: families with a series per partition. */
+  readonly partitionLevelMetricsEnable: boolean;
   readonly values: ConfigValues;
 }
 
@@ -241,6 +243,7 @@ function plainSettings(values: ConfigValues) {
     metadataLogSegmentBytes: values.number("metadata.log.segment.bytes"),
     // The validator has already accepted the text, so the fallback is never used.
     httpListener: http.ok ? http.value : { host: "127.0.0.1", port: 9644 },
+    partitionLevelMetricsEnable: values.boolean("sluice.metrics.partition.level.enable"),
   };
 }
 

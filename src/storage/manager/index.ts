@@ -1,6 +1,8 @@
 // The log manager: log dirs (JBOD), loading and recovery, checkpoints, clean shutdown, dir
 // failure, replica moves between dirs (see README.md).
 export { LogManager } from "./log-manager.driver.js";
+export { LogMetrics } from "./log-metrics.js";
+export { LabelledGauges } from "./labelled-gauges.js";
 export type { LogManagerOptions } from "./log-manager.driver.js";
 export type { LogDirFailureListener } from "./log-dir-failure.driver.js";
 export {

@@ -1,0 +1,76 @@
+/** Small helpers of the connection's frame queue. */
+import type { RequestMemoryPool } from "./request-memory-pool.js";
+
+/** The API key at the start of a request frame, or -1 for a frame too short to hold one. */
+export function apiKeyOf(frame: Uint8Array): number {
+  return frame.length < 2 ? -1 : ((frame[0] as number) << 8) | (frame[1] as number);
+}
+
+/** Releases `bytes` to `pool` on the first call only. */
+export function onceReleasing(pool: RequestMemoryPool, bytes: number): () => void {
+  let isReleased = false;
+  return () => {
+    if (isReleased) return;
+    isReleased = true;
+    pool.release(bytes);
+  };
+}
+
+const EMPTY_FRAME = new Uint8Array(0);
+/** Taken frames at the head of the queue tolerated before the arrays are compacted. */
+const FRAMES_COMPACT_AT = 1024;
+
+/**
+ * The frames a connection received and has not taken up, in order, each with the time it was
+ * read whole (monotonic ms, the start of Kafka's RequestQueueTimeMs).
+ */
+export class FrameQueue {
+  private frames: Uint8Array[] = [];
+  private arrivals: number[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.frames.length - this.head;
+  }
+
+  push(frame: Uint8Array, arrivedMs: number): void {
+    this.frames.push(frame);
+    this.arrivals.push(arrivedMs);
+  }
+
+  /** The oldest frame, which must exist. */
+  peek(): Uint8Array {
+    return this.frames[this.head] as Uint8Array;
+  }
+
+  /** Removes the oldest frame; the queue lets go of it (a view that keeps its chunk alive). */
+  take(): { readonly frame: Uint8Array; readonly arrivedMs: number } {
+    const frame = this.frames[this.head] as Uint8Array;
+    const arrivedMs = this.arrivals[this.head] as number;
+    this.frames[this.head] = EMPTY_FRAME;
+    this.head++;
+    return { frame, arrivedMs };
+  }
+
+  compact(): void {
+    if (this.head === this.frames.length) this.clear();
+    else if (this.head >= FRAMES_COMPACT_AT) {
+      this.frames = this.frames.slice(this.head);
+      this.arrivals = this.arrivals.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Empties the queue, returning the byte length of each frame dropped. */
+  drop(): number[] {
+    const lengths = this.frames.slice(this.head).map((frame) => frame.length);
+    this.clear();
+    return lengths;
+  }
+
+  private clear(): void {
+    this.frames = [];
+    this.arrivals = [];
+    this.head = 0;
+  }
+}
