@@ -163,7 +163,10 @@ export async function killAll(): Promise<void> {
 
 /** Whether a start failed because a port picked as free was taken in the meantime. */
 export function isAddressInUse(error: unknown): boolean {
-  return error instanceof Error && error.message.includes("EADDRINUSE");
+  // A node names a taken port in one line ("the address is in use"); Node's own errors say
+  // EADDRINUSE.
+  if (!(error instanceof Error)) return false;
+  return error.message.includes("EADDRINUSE") || error.message.includes("the address is in use");
 }
 
 /** Sends one request to `endpoint` and returns the response body; fails the test otherwise. */
