@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { killAll } from "./cluster-process.js";
-import { startKafkajsProducer, stopProducers } from "./producers.js";
+import { awaitProgress, startKafkajsProducer, stopProducers } from "./producers.js";
 import { awaitIdenticalReplicas, checkReadBack, readPartition } from "./read-back.js";
 import {
   awaitPartitions,
@@ -66,26 +66,19 @@ test("a broker whose log dir was replaced by an empty one copies its replicas ba
   const bootstrap = bootstrapServers(members);
   const producer = startKafkajsProducer(bootstrap, { topic: TOPIC, partition: 0 });
   try {
-    const waitForAcks = async (count: number) => {
-      const deadline = Date.now() + 30_000;
-      while (producer.acknowledgedCount() < count) {
-        assert.ok(Date.now() < deadline, `${count} values acknowledged`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
-    await waitForAcks(30);
+    await awaitProgress(producer, 30);
     await replaced.node.stop("SIGTERM");
     const dataDir = replaced.node.dataDir("data");
     const clusterId = clusterIdOf(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
     await awaitPartitions(members.slice(0, 2), TOPIC, isrIs(2), "the ISRs without node 3");
-    await waitForAcks(producer.acknowledgedCount() + 30);
+    await awaitProgress(producer, 30);
     const formatted = await replaced.node.format(clusterId, ["--ignore-formatted"]);
     assert.match(formatted, /Formatting .*node-3.data with/);
     assert.doesNotMatch(formatted, /metadata/, "the metadata dir keeps its data");
     await replaced.node.start();
     await awaitPartitions(members, TOPIC, isrIs(3), "node 3 back in every ISR");
-    await waitForAcks(producer.acknowledgedCount() + 30);
+    await awaitProgress(producer, 30);
   } finally {
     await producer.stop();
   }
