@@ -11,11 +11,8 @@ import { Scrape } from "../http/scrape.js";
 import { killAll, pollUntil } from "./cluster-process.js";
 import {
   activeController,
-  awaitPartitions,
-  createReplicatedTopic,
-  expectBrokers,
   QUICK_FAILURE_DETECTION,
-  startThreeNodes,
+  startWithFullIsr,
   type Member,
 } from "./three-nodes.js";
 
@@ -91,17 +88,7 @@ test(
     "fenced on the controller's, and both recover when it goes on",
   { timeout: 300_000 },
   async () => {
-    const members = await startThreeNodes("replication-metrics", SETTINGS);
-    const [first] = members;
-    assert.ok(first !== undefined);
-    await expectBrokers(first, [1, 2, 3]);
-    await createReplicatedTopic(first, { topic: TOPIC, partitions: 1, minInsyncReplicas: 2 });
-    const full = await awaitPartitions(
-      members,
-      TOPIC,
-      (partitions) => partitions.get(0)?.isr.length === 3,
-      "a full ISR",
-    );
+    const { members, full } = await startWithFullIsr("replication-metrics", SETTINGS, TOPIC);
     const leader = members.find((member) => member.nodeId === full.get(0)?.leader);
     assert.ok(leader !== undefined);
     const controllerId = await activeController(leader);

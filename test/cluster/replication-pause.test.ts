@@ -23,10 +23,8 @@ import {
   activeController,
   awaitPartitions,
   bootstrapServers,
-  createReplicatedTopic,
-  expectBrokers,
   QUICK_FAILURE_DETECTION,
-  startThreeNodes,
+  startWithFullIsr,
   type Member,
 } from "./three-nodes.js";
 
@@ -82,17 +80,7 @@ test(
     "refused; every acknowledged write is read back once",
   { timeout: 300_000 },
   async () => {
-    const members = await startThreeNodes("replication-pause", SETTINGS);
-    const [first] = members;
-    assert.ok(first !== undefined);
-    await expectBrokers(first, [1, 2, 3]);
-    await createReplicatedTopic(first, { topic: TOPIC, partitions: 1, minInsyncReplicas: 2 });
-    const full = await awaitPartitions(
-      members,
-      TOPIC,
-      (partitions) => partitions.get(0)?.isr.length === 3,
-      "a full ISR",
-    );
+    const { members, full } = await startWithFullIsr("replication-pause", SETTINGS, TOPIC);
     const leaderId = full.get(0)?.leader;
     const leader = members.find((member) => member.nodeId === leaderId);
     assert.ok(leader !== undefined);

@@ -202,6 +202,26 @@ export async function awaitPartitions(
   return value;
 }
 
+/**
+ * Three nodes started with `settings`, all registered, and `topic` created with one partition,
+ * replication factor 3 and min.insync.replicas 2, once its ISR holds all three.
+ */
+export async function startWithFullIsr(
+  name: string,
+  settings: Readonly<Record<string, string>>,
+  topic: string,
+): Promise<{ members: Member[]; full: ReadonlyMap<number, PartitionView> }> {
+  const members = await startThreeNodes(name, settings);
+  const [first] = members;
+  assert.ok(first !== undefined);
+  await expectBrokers(first, [1, 2, 3]);
+  await createReplicatedTopic(first, { topic, partitions: 1, minInsyncReplicas: 2 });
+  const isFull = (partitions: ReadonlyMap<number, PartitionView>) =>
+    partitions.get(0)?.isr.length === 3;
+  const full = await awaitPartitions(members, topic, isFull, "a full ISR");
+  return { members, full };
+}
+
 /** Creates `topic` with replication factor 3 and `min.insync.replicas` through `member`. */
 export async function createReplicatedTopic(
   member: Member,
