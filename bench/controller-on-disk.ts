@@ -91,6 +91,7 @@ export class ControllerOnDisk {
       get epoch() {
         return raft.status.epoch;
       },
+      voterIds: () => raft.status.voterIds,
       propose: (records) => raft.propose(records),
       createSnapshot: (request) => raft.createSnapshot(request),
     });

@@ -33,6 +33,10 @@ export class SimControllerRaft implements ControllerRaft, MetadataListener {
     return this.process.id;
   }
 
+  voterIds(): readonly number[] {
+    return this.process.node?.voterIds() ?? [];
+  }
+
   /** Proposes in the process's turn, as a request would arrive: never inside another input. */
   propose(
     records: readonly Uint8Array[],

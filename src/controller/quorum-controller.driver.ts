@@ -483,6 +483,7 @@ export class QuorumController implements ControllerRaftListener {
       hooks: this.hooks,
       settings: this.settings,
       nodeId: this.nodeId,
+      voterIds: this.options.raft.voterIds(),
     };
   }
 

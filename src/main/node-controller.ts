@@ -97,6 +97,7 @@ export function createControllerSide(
       get epoch() {
         return raft.status.epoch;
       },
+      voterIds: () => raft.status.voterIds,
       propose: (records) => raft.propose(records),
       createSnapshot: (request) => raft.createSnapshot(request),
     });

@@ -54,4 +54,6 @@ export interface RaftDriverStatus {
   readonly flushCount: number;
   /** The offset of the next record listeners will get. */
   readonly deliveredEndOffset: number;
+  /** The ids of the voters in the voter set in force. */
+  readonly voterIds: readonly number[];
 }

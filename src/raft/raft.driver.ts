@@ -25,12 +25,8 @@ import type { Endpoint, SnapshotInfo } from "./types.js";
 
 type DriverState = "running" | "stopping" | "stopped" | "failed";
 
-export type {
-  RaftDriverOptions,
-  RaftDriverStatus,
-  RaftTransport,
-  SnapshotResult,
-} from "./raft-driver-options.js";
+export type { RaftDriverOptions, RaftDriverStatus, RaftTransport } from "./raft-driver-options.js";
+export type { SnapshotResult } from "./raft-driver-options.js";
 
 /** Drives one RaftNode against storage, the network and time. */
 export class RaftDriver {
@@ -108,6 +104,7 @@ export class RaftDriver {
       logEndOffset: log.endOffset,
       flushCount: log.flushCount,
       deliveredEndOffset: this.delivery.deliveredEndOffset,
+      voterIds: this.node.voterIds(),
     };
   }
   /** Voter `id`'s endpoints in the voter set in force, for a transport to reach it. */

@@ -17,7 +17,7 @@ export const updateFeaturesApi = writeApi(ApiKey.UpdateFeatures, {
     const updates = featureUpdatesOf(request, version);
     const outcome = decideFeatureUpdates(
       context.image,
-      context.nodeId,
+      { nodeId: context.nodeId, voterIds: context.voterIds },
       updates,
       request.validateOnly,
     );

@@ -41,30 +41,53 @@ function brokerRunningElrUpTo(id: number, elrMax: number) {
   });
 }
 
+/** A controller that is the quorum's only voter. */
+const alone = (nodeId: number) => ({ nodeId, voterIds: [nodeId] });
 const base = () => imageOf([feature(MV, 22), brokerRunningElrUpTo(1, 1)]);
 
 test("an upgrade every node runs becomes one FeatureLevelRecord; validateOnly writes none", () => {
   const updates = [{ feature: ELR, level: 1, upgradeType: UpgradeType.UPGRADE }];
-  const outcome = decideFeatureUpdates(base(), 3000, updates, false);
+  const outcome = decideFeatureUpdates(base(), alone(3000), updates, false);
   assert.equal(outcome.errorCode, ErrorCode.NONE);
   assert.deepEqual(
     outcome.records.map((record) => record.data),
     [{ name: ELR, featureLevel: 1 }],
   );
-  assert.deepEqual(decideFeatureUpdates(base(), 3000, updates, true).records, []);
+  assert.deepEqual(decideFeatureUpdates(base(), alone(3000), updates, true).records, []);
 });
 
 test("a level a registered broker cannot run is refused, naming the broker", () => {
   const image = imageOf([feature(MV, 22), brokerRunningElrUpTo(1, 1), brokerRunningElrUpTo(2, 0)]);
   const outcome = decideFeatureUpdates(
     image,
-    3000,
+    alone(3000),
     [{ feature: ELR, level: 1, upgradeType: 1 }],
     false,
   );
   assert.equal(outcome.errorCode, ErrorCode.INVALID_UPDATE_VERSION);
   assert.match(outcome.errorMessage ?? "", /Broker 2 does not support this feature\./);
   assert.deepEqual(outcome.records, []);
+});
+
+test("a voter that has not registered refuses every level, as Kafka cannot vouch for it", () => {
+  const controller3001 = whole({
+    type: MetadataRecordType.RegisterControllerRecord,
+    data: {
+      controllerId: 3001,
+      incarnationId: uuid(801),
+      zkMigrationReady: false,
+      endPoints: [],
+      features: [{ name: ELR, minSupportedVersion: 0, maxSupportedVersion: 1 }],
+    },
+  });
+  const image = imageOf([controller3001], base());
+  const update = [{ feature: ELR, level: 1, upgradeType: UpgradeType.UPGRADE }];
+  const quorum = { nodeId: 3000, voterIds: [3000, 3001, 3002] };
+  const outcome = decideFeatureUpdates(image, quorum, update, false);
+  assert.equal(outcome.errorCode, ErrorCode.INVALID_UPDATE_VERSION);
+  assert.match(outcome.errorMessage ?? "", /controller 3002 has not registered/);
+  const registered = { nodeId: 3000, voterIds: [3000, 3001] };
+  assert.equal(decideFeatureUpdates(image, registered, update, false).errorCode, ErrorCode.NONE);
 });
 
 test("the direction must match the upgrade type, and the type must be known", () => {
@@ -75,23 +98,31 @@ test("the direction must match the upgrade type, and the type must be known", ()
     [-1, UpgradeType.SAFE_DOWNGRADE, /cannot be less than 0/],
   ];
   for (const [level, upgradeType, message] of cases) {
-    const outcome = decideFeatureUpdates(on, 1, [{ feature: ELR, level, upgradeType }], false);
+    const outcome = decideFeatureUpdates(
+      on,
+      alone(1),
+      [{ feature: ELR, level, upgradeType }],
+      false,
+    );
     assert.equal(outcome.errorCode, ErrorCode.INVALID_UPDATE_VERSION);
     assert.match(outcome.errorMessage ?? "", message);
   }
   const up = [{ feature: ELR, level: 1, upgradeType: UpgradeType.SAFE_DOWNGRADE }];
-  assert.match(decideFeatureUpdates(base(), 1, up, false).errorMessage ?? "", /to a newer version/);
+  assert.match(
+    decideFeatureUpdates(base(), alone(1), up, false).errorMessage ?? "",
+    /to a newer version/,
+  );
 });
 
 test("metadata.version goes down only across levels that changed no metadata", () => {
   const down = (level: number, upgradeType: number) =>
-    decideFeatureUpdates(base(), 1, [{ feature: MV, level, upgradeType }], false);
+    decideFeatureUpdates(base(), alone(1), [{ feature: MV, level, upgradeType }], false);
   assert.equal(down(17, UpgradeType.SAFE_DOWNGRADE).errorCode, ErrorCode.NONE);
   assert.match(down(16, UpgradeType.SAFE_DOWNGRADE).errorMessage ?? "", /might delete metadata/);
   assert.match(down(16, UpgradeType.UNSAFE_DOWNGRADE).errorMessage ?? "", /Unsafe metadata/);
   const old = imageOf([feature(MV, 14)]);
   const upgrade = (level: number) =>
-    decideFeatureUpdates(old, 1, [{ feature: MV, level, upgradeType: 1 }], false);
+    decideFeatureUpdates(old, alone(1), [{ feature: MV, level, upgradeType: 1 }], false);
   assert.equal(upgrade(16).errorCode, ErrorCode.NONE);
   assert.match(upgrade(17).errorMessage ?? "", /register again with its log dirs/);
 });
@@ -108,8 +139,12 @@ test("turning ELR off is reported, and every ELR and last known ELR is emptied",
     base(),
   );
   const off = [{ feature: ELR, level: 0, upgradeType: UpgradeType.SAFE_DOWNGRADE }];
-  assert.equal(decideFeatureUpdates(image, 1, off, false).turnsElrOff, true);
-  assert.equal(decideFeatureUpdates(base(), 1, off, false).turnsElrOff, false, "already off");
+  assert.equal(decideFeatureUpdates(image, alone(1), off, false).turnsElrOff, true);
+  assert.equal(
+    decideFeatureUpdates(base(), alone(1), off, false).turnsElrOff,
+    false,
+    "already off",
+  );
   const clearing = elrClearingRecords(image);
   assert.deepEqual(
     changeRecords(clearing).map((record) => record.partitionId),

@@ -13,7 +13,7 @@
  * brokers do not do. Turning eligible leader replicas off is reported (`turnsElrOff`), for the
  * caller to clear the ELRs in the same batch (election/clear-elr.ts).
  */
-import { ErrorCode } from "../../common/index.js";
+import { brokerId, ErrorCode } from "../../common/index.js";
 import { DIRECTORY_ASSIGNMENT_METADATA_VERSION, type MetadataImage } from "../../metadata/index.js";
 import type { MetadataRecord, UpdateFeaturesRequest } from "../../protocol/index.js";
 import { featureLevelRecord } from "./bootstrap.js";
@@ -61,17 +61,23 @@ export function featureUpdatesOf(request: UpdateFeaturesRequest, version: number
   }));
 }
 
-/** Decides `updates` against the cluster of `image`, as the controller `nodeId`. */
+/** The controller deciding: its own id and the quorum's voters, which must all have registered. */
+export interface DecidingController {
+  readonly nodeId: number;
+  readonly voterIds: readonly number[];
+}
+
+/** Decides `updates` against the cluster of `image`, as `controller`. */
 export function decideFeatureUpdates(
   image: MetadataImage,
-  nodeId: number,
+  controller: DecidingController,
   updates: readonly FeatureUpdate[],
   validateOnly: boolean,
 ): FeatureUpdateOutcome {
   const records: MetadataRecord[] = [];
   let turnsElrOff = false;
   for (const update of updates) {
-    const refusal = refusalOf(image, nodeId, update);
+    const refusal = refusalOf(image, controller, update);
     if (refusal !== undefined) {
       const errorMessage =
         "The update failed for all features since the following feature had an error: " + refusal;
@@ -90,10 +96,10 @@ export function decideFeatureUpdates(
 /** Why `update` cannot be made, as Kafka words it, or undefined when it can. */
 function refusalOf(
   image: MetadataImage,
-  nodeId: number,
+  controller: DecidingController,
   update: FeatureUpdate,
 ): string | undefined {
-  const reason = generalRefusalOf(image, nodeId, update);
+  const reason = generalRefusalOf(image, controller, update);
   if (reason !== undefined) {
     return `Invalid update version ${update.level} for feature ${update.feature}. ${reason}`;
   }
@@ -104,7 +110,7 @@ function refusalOf(
 /** The refusals of any feature: the upgrade type, the level, what the nodes run, direction. */
 function generalRefusalOf(
   image: MetadataImage,
-  nodeId: number,
+  controller: DecidingController,
   update: FeatureUpdate,
 ): string | undefined {
   const { feature, level, upgradeType } = update;
@@ -115,8 +121,8 @@ function generalRefusalOf(
   const known = KNOWN_FEATURES.find((candidate) => candidate.name === feature);
   const local = known === undefined ? DISABLED : { min: known.minLevel, max: known.maxLevel };
   const notSupported =
-    reasonNotSupported(level, `Local controller ${nodeId}`, local) ??
-    clusterReasonNotSupported(image, nodeId, feature, level);
+    reasonNotSupported(level, `Local controller ${controller.nodeId}`, local) ??
+    clusterReasonNotSupported(image, controller, feature, level);
   if (notSupported !== undefined) return notSupported;
   if (known === undefined) return `Feature ${feature} not found.`;
   const current = currentLevel(image, feature);
@@ -132,6 +138,9 @@ function generalRefusalOf(
   return undefined;
 }
 
+/** The metadata.version (3.7-IV0) from which controllers register with the active controller. */
+const CONTROLLER_REGISTRATION_METADATA_VERSION = 15;
+
 /** The range of a feature a node does not name: level 0 only. */
 const DISABLED = { min: 0, max: 0 };
 
@@ -146,10 +155,14 @@ function reasonNotSupported(
   return `${what} only supports versions ${shown}`;
 }
 
-/** The first registered broker, then controller, that cannot run `level` of `feature`. */
+/**
+ * The first registered broker, then controller, that cannot run `level` of `feature`, or a voter
+ * that has not registered (from the metadata version where controllers register, as Kafka
+ * checks: it cannot say what that voter runs).
+ */
 function clusterReasonNotSupported(
   image: MetadataImage,
-  nodeId: number,
+  controller: DecidingController,
   feature: string,
   level: number,
 ): string | undefined {
@@ -163,13 +176,20 @@ function clusterReasonNotSupported(
     const reason = reasonNotSupported(level, `Broker ${id}`, rangeOf(broker.supportedFeatures));
     if (reason !== undefined) return reason;
   }
-  for (const [id, controller] of image.cluster.controllers) {
-    if (id === nodeId) continue;
-    const range = rangeOf(controller.supportedFeatures);
+  if ((image.features.metadataVersion ?? 0) < CONTROLLER_REGISTRATION_METADATA_VERSION) {
+    return undefined;
+  }
+  for (const [id, registered] of image.cluster.controllers) {
+    if (id === controller.nodeId) continue;
+    const range = rangeOf(registered.supportedFeatures);
     const reason = reasonNotSupported(level, `Controller ${id}`, range);
     if (reason !== undefined) return reason;
   }
-  return undefined;
+  const unregistered = controller.voterIds.find(
+    (id) => id !== controller.nodeId && !image.cluster.controllers.has(brokerId(id)),
+  );
+  if (unregistered === undefined) return undefined;
+  return `controller ${unregistered} has not registered, and may not support this feature`;
 }
 
 function currentLevel(image: MetadataImage, feature: string): number {

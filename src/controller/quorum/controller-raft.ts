@@ -73,6 +73,8 @@ export interface ControllerRaft {
     options?: ControllerProposeOptions,
   ): Promise<ControllerProposeResult>;
   leaderAndEpoch(): LeaderAndEpoch;
+  /** The ids of the voters in the voter set in force (UpdateFeatures checks they registered). */
+  voterIds(): readonly number[];
   registerListener(listener: ControllerRaftListener): void;
   /** Writes a snapshot of the committed state (the log before it may then be deleted). */
   createSnapshot(request: ControllerSnapshotRequest): Promise<ControllerSnapshotResult>;

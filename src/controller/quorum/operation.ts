@@ -25,6 +25,8 @@ export interface WriteContext {
   readonly hooks: PartitionHooks;
   readonly settings: QuorumControllerSettings;
   readonly nodeId: number;
+  /** The ids of the quorum's voters in the voter set in force. */
+  readonly voterIds: readonly number[];
 }
 
 export interface WriteResult<Response> {

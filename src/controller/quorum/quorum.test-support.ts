@@ -76,6 +76,13 @@ export class FakeControllerRaft implements ControllerRaft {
     return this.leader;
   }
 
+  /** The quorum's voters: this node alone unless a test sets `voters`. */
+  voters: readonly number[] | undefined;
+
+  voterIds(): readonly number[] {
+    return this.voters ?? [this.nodeId];
+  }
+
   registerListener(listener: ControllerRaftListener): void {
     this.listeners.push(listener);
   }

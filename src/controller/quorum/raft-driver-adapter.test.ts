@@ -18,6 +18,7 @@ function leadingDriver(): RaftDriverSurface & { proposals: number } {
         epoch: 1,
       });
     },
+    voterIds: () => [1],
     createSnapshot: () => Promise.resolve({ ok: true } as const),
   };
   return driver;

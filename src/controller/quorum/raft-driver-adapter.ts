@@ -25,6 +25,7 @@ import type {
 export interface RaftDriverSurface {
   readonly leaderId: number | null;
   readonly epoch: number;
+  voterIds(): readonly number[];
   propose(
     records: readonly Uint8Array[],
     options: ControllerProposeOptions,
@@ -72,6 +73,10 @@ export class RaftDriverAdapter implements ControllerRaft {
   leaderAndEpoch(): LeaderAndEpoch {
     if (this.driver === undefined) return this.lastLeader;
     return { leaderId: this.driver.leaderId, epoch: this.driver.epoch };
+  }
+
+  voterIds(): readonly number[] {
+    return this.driver === undefined ? [] : this.driver.voterIds();
   }
 
   registerListener(listener: ControllerRaftListener): void {
