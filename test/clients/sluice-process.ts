@@ -35,6 +35,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a start failed because a port picked as free was taken in the meantime. */
+export function isAddressInUse(error: unknown): boolean {
+  // A node names a taken port in one line ("the address is in use"); Node's own errors say
+  // EADDRINUSE.
+  if (!(error instanceof Error)) return false;
+  return error.message.includes("EADDRINUSE") || error.message.includes("the address is in use");
+}
+
+async function threeFreePorts(): Promise<SluiceProcess["ports"]> {
+  return { client: await freePort(), controller: await freePort(), http: await freePort() };
+}
+
 /** The project's client ports, on real sockets and time. */
 export function clientPorts() {
   return {
@@ -78,7 +90,8 @@ export class SluiceProcess {
   readonly dataDir: string;
   private child: ChildProcess | undefined;
   private output = "";
-  readonly ports: { readonly client: number; readonly controller: number; readonly http: number };
+  ports: { readonly client: number; readonly controller: number; readonly http: number };
+  private hasStarted = false;
 
   private constructor(
     ports: SluiceProcess["ports"],
@@ -94,12 +107,7 @@ export class SluiceProcess {
     extraSettings: readonly string[] = [],
     options: SluiceProcessOptions = {},
   ): Promise<SluiceProcess> {
-    const ports = {
-      client: await freePort(),
-      controller: await freePort(),
-      http: await freePort(),
-    };
-    return new SluiceProcess(ports, extraSettings, options);
+    return new SluiceProcess(await threeFreePorts(), extraSettings, options);
   }
 
   /** `host:port` of the client listener. */
@@ -119,8 +127,35 @@ export class SluiceProcess {
     return this.output;
   }
 
-  /** Starts the node and waits until it serves clients. */
+  /**
+   * Starts the node and waits until it serves clients. A first start whose free port was taken
+   * meanwhile by another process is tried again on new ports, when nothing else names the old
+   * ones (the settings given, a data dir the test made).
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.startOnce();
+        this.hasStarted = true;
+        return;
+      } catch (error) {
+        if (!this.mayMovePorts() || !isAddressInUse(error) || attempt >= 3) throw error;
+        await this.stop("SIGKILL");
+        rmSync(this.dataDir, { recursive: true, force: true });
+        this.output = "";
+        this.ports = await threeFreePorts();
+      }
+    }
+  }
+
+  private mayMovePorts(): boolean {
+    const named = Object.values(this.ports).map(String);
+    const settings = this.extraSettings.join(" ");
+    const isNamed = named.some((port) => settings.includes(port));
+    return !this.hasStarted && this.options.dataDir === undefined && !isNamed;
+  }
+
+  private async startOnce(): Promise<void> {
     assert.equal(this.child, undefined, "the node is not running");
     const settings = [...singleNodeSettings(this.ports, this.dataDir), ...this.extraSettings];
     const args = [SLUICE, "start", ...settings.flatMap((setting) => ["--set", setting])];

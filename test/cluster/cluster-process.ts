@@ -15,6 +15,8 @@ import { withConnection } from "../../src/client/index.js";
 import type { ApiCodec, MessageInput } from "../../src/protocol/index.js";
 import { SLUICE, clientPorts, withDeadline } from "../clients/sluice-process.js";
 
+export { isAddressInUse } from "../clients/sluice-process.js";
+
 const run = promisify(execFile);
 
 /** How long a node may take to start before the test fails. */
@@ -159,14 +161,6 @@ export async function killAll(): Promise<void> {
   await Promise.all([...children].map((child) => endProcess(child, "SIGKILL")));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   dataDirs.clear();
-}
-
-/** Whether a start failed because a port picked as free was taken in the meantime. */
-export function isAddressInUse(error: unknown): boolean {
-  // A node names a taken port in one line ("the address is in use"); Node's own errors say
-  // EADDRINUSE.
-  if (!(error instanceof Error)) return false;
-  return error.message.includes("EADDRINUSE") || error.message.includes("the address is in use");
 }
 
 /** Sends one request to `endpoint` and returns the response body; fails the test otherwise. */
