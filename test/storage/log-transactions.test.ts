@@ -73,3 +73,19 @@ test("a marker from an older coordinator epoch is refused", async () => {
   await assert.rejects(harness.run(log.appendAsLeader(stale, coordinator)), /coordinator epoch/);
   await harness.run(log.close());
 });
+
+test("an abort whose marker was flushed is still indexed after a crash", async () => {
+  const harness = new LogHarness(13);
+  const log = await harness.open(testConfig());
+  await harness.run(log.appendAsLeader(transactionalBatch(7, 3, 0), client)); // 0-2
+  await harness.run(log.appendAsLeader(marker(7, "abort"), coordinator)); // 3
+  await harness.run(log.flush());
+  const recoveryPoint = log.recoveryPoint;
+  assert.equal(recoveryPoint, 4, "the marker is durable");
+  harness.crash();
+  const reopened = await harness.open(testConfig(), { recoveryPoint, hadCleanShutdown: false });
+  assert.equal(reopened.logEndOffset, 4, "the flushed batches survive");
+  const aborted = { producerId: 7, firstOffset: 0, lastOffset: 3, lastStableOffset: 4 };
+  assert.deepEqual(reopened.transactionIndex.collect(0, 4), [aborted], "the abort survives");
+  await harness.run(reopened.close());
+});

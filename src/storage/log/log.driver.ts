@@ -505,13 +505,14 @@ export class PartitionLog {
 
   /**
    * Makes every batch below `endOffset` durable: the segments from the recovery point on (with
-   * indexes, but the one holding `endOffset`), and the folder when segments were created.
+   * indexes, but the one holding `endOffset`), the `.txnindex` files written, and the folder.
    */
   private async flushSegments(endOffset: number): Promise<void> {
     const floorOfEnd = this.segmentList.floor(endOffset);
     for (const segment of this.segmentList.range(this.groupCommit.flushedOffset, endOffset)) {
       await segment.flush({ withIndexes: segment !== floorOfEnd });
     }
+    if (await this.transactionIndex.flush()) this.isDirectoryDirty = true;
     await this.maybeSyncDirectory();
     this.lastFlushMs = this.clock.nowMs();
   }

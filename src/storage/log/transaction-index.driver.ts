@@ -8,8 +8,9 @@
  *
  * Opening the log reads every `.txnindex` file of its dir, keeping the entries inside the log;
  * truncation drops the entries of removed markers (rewriting their files); retention deletes
- * the files of removed segments. A marker whose entry a crash lost before it reached the page
- * cache is not recovered (Kafka rebuilds the index of unflushed segments on recovery).
+ * the files of removed segments. A log flush syncs the files written since the last one, so an
+ * entry is durable once its marker is. A marker above the recovery point whose entry a crash
+ * lost is not recovered (Kafka rebuilds the index of unflushed segments on recovery).
  */
 import { joinPath } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
@@ -68,6 +69,9 @@ function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): Held[] {
 
 export class TransactionIndex {
   private entries: Held[] = [];
+  /** The base offsets of the files written since the last flush, and whether any is new. */
+  private readonly unsynced = new Set<number>();
+  private hasNewFile = false;
 
   constructor(
     private readonly fileSystem: FileSystem,
@@ -92,7 +96,10 @@ export class TransactionIndex {
   /** Appends entries for markers now in the segment based at `segmentBaseOffset`. */
   async append(added: readonly AbortedTransaction[], segmentBaseOffset: number): Promise<void> {
     if (added.length === 0) return;
-    const handle = await this.fileSystem.open(this.pathOf(segmentBaseOffset), { create: true });
+    const path = this.pathOf(segmentBaseOffset);
+    if ((await this.fileSystem.stat(path)) === undefined) this.hasNewFile = true;
+    this.unsynced.add(segmentBaseOffset);
+    const handle = await this.fileSystem.open(path, { create: true });
     try {
       await handle.append(added.map(encodeEntry));
     } finally {
@@ -127,6 +134,28 @@ export class TransactionIndex {
     }
   }
 
+  /**
+   * Syncs the files written since the last flush; true when one of them was created since, so
+   * the folder needs a sync too.
+   */
+  async flush(): Promise<boolean> {
+    for (const base of [...this.unsynced]) {
+      const path = this.pathOf(base);
+      if ((await this.fileSystem.stat(path)) !== undefined) {
+        const handle = await this.fileSystem.open(path);
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }
+      this.unsynced.delete(base);
+    }
+    const hadNewFile = this.hasNewFile;
+    this.hasNewFile = false;
+    return hadNewFile;
+  }
+
   /** Deletes the index files of segments retention removed, and their entries. */
   async removeSegments(baseOffsets: readonly number[]): Promise<void> {
     const removed = new Set(baseOffsets);
@@ -148,6 +177,7 @@ export class TransactionIndex {
   private async rewrite(segmentBaseOffset: number): Promise<void> {
     const kept = this.entries.filter((each) => each.segmentBaseOffset === segmentBaseOffset);
     if (kept.length === 0) return this.unlink(segmentBaseOffset);
+    this.unsynced.add(segmentBaseOffset);
     const handle = await this.fileSystem.open(this.pathOf(segmentBaseOffset), {
       create: true,
       truncate: true,
