@@ -53,6 +53,8 @@ test("open transactions bound the stable offset and aborts are indexed and rerea
   await harness.run(reopened.truncateTo(5));
   assert.deepEqual(reopened.transactionIndex.collect(0, 7), [], "a truncated marker leaves");
   assert.equal(reopened.firstUnstableOffset, 0, "its transaction is open again");
+  const left = await harness.run(harness.fs.stat(file));
+  assert.equal(left, undefined, "the index file of the truncated entry goes");
   await harness.run(reopened.close());
 });
 
