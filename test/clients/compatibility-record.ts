@@ -49,7 +49,9 @@ export async function advertisedRanges(node: SluiceProcess) {
 }
 
 /** The versions clients other than the project's own used against the node, by API name. */
-async function usedVersions(node: SluiceProcess): Promise<{ api: string; version: number }[]> {
+export async function usedVersions(
+  node: SluiceProcess,
+): Promise<{ api: string; version: number }[]> {
   const response = await fetch(`http://127.0.0.1:${node.ports.http}/metrics`);
   const text = await response.text();
   const used: { api: string; version: number }[] = [];

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel, type Admin, type Producer } from "kafkajs";
 import { SluiceProcess, withDeadline } from "./sluice-process.js";
-import { recordCompatibility } from "./compatibility-record.js";
+import { recordCompatibility, usedVersions } from "./compatibility-record.js";
 
 let node: SluiceProcess;
 let kafka: Kafka;
@@ -92,4 +92,28 @@ test("a kafkajs consumer group reads from the beginning and resumes from its com
     second.map(({ key, value }) => `${key}=${value}`).sort(),
     "the restarted consumer starts at the committed offsets",
   );
+});
+
+test("a kafkajs consumer heartbeats while it waits for records", async () => {
+  // Short fetch waits and heartbeat interval, so that kafkajs heartbeats between idle fetches.
+  const consumer = kafka.consumer({
+    groupId: `${GROUP}-heartbeat`,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 50,
+    maxWaitTimeInMs: 100,
+  });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: TOPIC, fromBeginning: false });
+    void consumer.run({ eachMessage: async () => {} });
+    const deadline = Date.now() + 60_000;
+    const heartbeats = async () =>
+      (await usedVersions(node)).some(({ api }) => api === "Heartbeat");
+    while (!(await heartbeats())) {
+      assert.ok(Date.now() < deadline, "the node counts a Heartbeat request from kafkajs");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await consumer.disconnect();
+  }
 });
