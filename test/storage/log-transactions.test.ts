@@ -91,3 +91,26 @@ test("an abort whose marker was flushed is still indexed after a crash", async (
   assert.deepEqual(reopened.transactionIndex.collect(0, 4), [aborted], "the abort survives");
   await harness.run(reopened.close());
 });
+
+test("an abort whose index entry a crash lost is indexed again when the log opens", async () => {
+  const harness = new LogHarness(14);
+  const log = await harness.open(testConfig());
+  await harness.run(log.appendAsLeader(transactionalBatch(7, 3, 0), client)); // 0-2
+  await harness.run(log.appendAsLeader(transactionalBatch(8, 2, 0), client)); // 3-4
+  await harness.run(log.appendAsLeader(marker(7, "abort"), coordinator)); // 5
+  // The crash keeps the unflushed batches and loses the new .txnindex file, whose folder entry
+  // was not synced.
+  harness.fs.crashOptions = { keepsAllWritten: true };
+  harness.crash();
+  const file = `${partitionDir}/00000000000000000000.txnindex`;
+  await harness.run(harness.fs.unlink(file));
+  const reopened = await harness.open(testConfig(), { recoveryPoint: 0, hadCleanShutdown: false });
+  assert.equal(reopened.logEndOffset, 6, "the batches survive");
+  const aborted = { producerId: 7, firstOffset: 0, lastOffset: 5, lastStableOffset: 3 };
+  assert.deepEqual(reopened.transactionIndex.collect(0, 6), [aborted], "the abort is indexed");
+  assert.equal((await harness.run(harness.fs.stat(file)))?.size, 34, "and its file written");
+  await harness.run(reopened.close());
+  const again = await harness.open(testConfig());
+  assert.deepEqual(again.transactionIndex.collect(0, 6), [aborted], "once, after a reopen");
+  await harness.run(again.close());
+});

@@ -123,11 +123,10 @@ export class PartitionLog {
   static async open(options: OpenLogOptions): Promise<PartitionLog> {
     checkLogConfig(options.config);
     const log = new PartitionLog(options, await loadLog(options));
-    await loadProducerState(log.producers, log.segmentList.all(), log.clock, log.config);
-    await log.transactionIndex.load({
-      logStartOffset: log.startOffset,
-      logEndOffset: log.logEndOffset,
-    });
+    const segments = log.segmentList.all();
+    const rebuilt = await loadProducerState(log.producers, segments, log.clock, log.config);
+    const bounds = { logStartOffset: log.startOffset, logEndOffset: log.logEndOffset };
+    await log.transactionIndex.load(bounds, rebuilt);
     return log;
   }
 

@@ -16,19 +16,26 @@ import { readAt, scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
 import { markerOfBytes } from "./producer-append.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogSegment } from "./log-segment.driver.js";
+import {
+  abortedOf,
+  type AbortedTransaction,
+  type IndexedAbort,
+} from "./transaction-index.driver.js";
 
 /**
  * Clears `producers` and takes in the producer batches of `segments` (oldest first): data
  * batches, whose transactional ones open their producer's transaction, and end markers, which
- * close it (read back from the file, as their coordinator epoch is in the record).
+ * close it (read back from the file, as their coordinator epoch is in the record). Resolves to
+ * the transactions the ABORT markers read ended, for the transaction index.
  */
 export async function loadProducerState(
   producers: ProducerStateManager,
   segments: readonly LogSegment[],
   clock: Clock,
   config: Pick<LogConfig, "producerIdExpirationMs">,
-): Promise<void> {
+): Promise<IndexedAbort[]> {
   producers.clear();
+  const aborted: IndexedAbort[] = [];
   const expiredBeforeMs = clock.nowMs() - config.producerIdExpirationMs;
   for (const segment of segments) {
     // -1: no timestamp known, so the segment is read.
@@ -40,26 +47,34 @@ export async function loadProducerState(
       if (isMarker || isProducerBatch(batch)) taken.push(batch);
       return true;
     });
-    for (const batch of taken) await takeIn(producers, segment, batch);
+    for (const batch of taken) {
+      const abort = await takeIn(producers, segment, batch);
+      if (abort !== undefined) aborted.push({ ...abort, segmentBaseOffset: segment.baseOffset });
+    }
   }
+  return aborted;
 }
 
 async function takeIn(
   producers: ProducerStateManager,
   segment: LogSegment,
   batch: ScannedBatch,
-): Promise<void> {
+): Promise<AbortedTransaction | undefined> {
   if (batch.isControl) {
     const marker = markerOfBytes(await readAt(segment.handle, batch.position, batch.sizeInBytes));
-    if (marker === undefined) return;
-    producers.completeTransaction({
+    if (marker === undefined) return undefined;
+    const done = producers.completeTransaction({
       producerId: batch.producerId,
       producerEpoch: batch.producerEpoch,
       coordinatorEpoch: marker.coordinatorEpoch,
       offset: batch.baseOffset,
       timestamp: batch.maxTimestamp,
     });
-    return;
+    if (done === undefined || marker.type !== "abort") return undefined;
+    return abortedOf(
+      [{ completed: [{ ...done, isAborted: true }] }],
+      producers.firstUnstableOffset(),
+    )[0];
   }
   producers.update({
     producerId: batch.producerId,
@@ -70,4 +85,5 @@ async function takeIn(
     maxTimestamp: batch.maxTimestamp,
     isTransactional: batch.isTransactional,
   });
+  return undefined;
 }

@@ -9,8 +9,10 @@
  * Opening the log reads every `.txnindex` file of its dir, keeping the entries inside the log;
  * truncation drops the entries of removed markers (rewriting their files); retention deletes
  * the files of removed segments. A log flush syncs the files written since the last one, so an
- * entry is durable once its marker is. A marker above the recovery point whose entry a crash
- * lost is not recovered (Kafka rebuilds the index of unflushed segments on recovery).
+ * entry is durable once its marker is. An entry a crash lost while its marker survived (a
+ * marker above the recovery point) is written again when the log opens, from the aborts the
+ * producer state's reload met in the batches, as Kafka rebuilds the index of the segments it
+ * recovers.
  */
 import { joinPath } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
@@ -34,7 +36,8 @@ export interface AbortedTransaction {
 const ENTRY_BYTES = 34;
 const ENTRY_VERSION = 0;
 
-interface Held extends AbortedTransaction {
+/** An aborted transaction with the segment whose index holds it. */
+export interface IndexedAbort extends AbortedTransaction {
   /** The base offset of the segment whose index holds the entry. */
   readonly segmentBaseOffset: number;
 }
@@ -50,9 +53,9 @@ function encodeEntry(entry: AbortedTransaction): Uint8Array {
   return bytes;
 }
 
-function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): Held[] {
+function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): IndexedAbort[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const entries: Held[] = [];
+  const entries: IndexedAbort[] = [];
   // A torn last entry (a crash mid-write) is left out, as Kafka's sanity check would refuse it.
   for (let at = 0; at + ENTRY_BYTES <= bytes.length; at += ENTRY_BYTES) {
     if (view.getInt16(at) !== ENTRY_VERSION) break;
@@ -68,7 +71,7 @@ function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): Held[] {
 }
 
 export class TransactionIndex {
-  private entries: Held[] = [];
+  private entries: IndexedAbort[] = [];
   /** The base offsets of the files written since the last flush, and whether any is new. */
   private readonly unsynced = new Set<number>();
   private hasNewFile = false;
@@ -78,19 +81,33 @@ export class TransactionIndex {
     private readonly dir: string,
   ) {}
 
-  /** Reads the live `.txnindex` files of the dir, keeping entries between the two offsets. */
-  async load(bounds: { readonly logStartOffset: number; readonly logEndOffset: number }) {
-    const loaded: Held[] = [];
+  /**
+   * Reads the live `.txnindex` files of the dir, keeping entries between the two offsets, and
+   * writes back those of `rebuilt` (the aborts the batches show) that no file holds.
+   */
+  async load(
+    bounds: { readonly logStartOffset: number; readonly logEndOffset: number },
+    rebuilt: readonly IndexedAbort[],
+  ) {
+    const loaded: IndexedAbort[] = [];
     for (const name of await this.fileSystem.readdir(this.dir)) {
       const parsed = parseSegmentFileName(name);
       if (parsed?.kind !== "txnindex" || parsed.stage !== "live") continue;
       const bytes = await this.readFile(joinPath(this.dir, name));
       loaded.push(...decodeEntries(bytes, parsed.baseOffset));
     }
-    this.entries = loaded
-      .filter((each) => each.lastOffset < bounds.logEndOffset)
-      .filter((each) => each.lastOffset >= bounds.logStartOffset)
-      .sort((a, b) => a.lastOffset - b.lastOffset);
+    const isLive = (each: IndexedAbort) =>
+      each.lastOffset < bounds.logEndOffset && each.lastOffset >= bounds.logStartOffset;
+    this.entries = loaded.filter(isLive);
+    const held = new Set(this.entries.map((each) => each.lastOffset));
+    const lost = rebuilt.filter((each) => isLive(each) && !held.has(each.lastOffset));
+    for (const base of new Set(lost.map((each) => each.segmentBaseOffset))) {
+      await this.append(
+        lost.filter((each) => each.segmentBaseOffset === base),
+        base,
+      );
+    }
+    this.entries.sort((a, b) => a.lastOffset - b.lastOffset);
   }
 
   /** Appends entries for markers now in the segment based at `segmentBaseOffset`. */
@@ -105,7 +122,10 @@ export class TransactionIndex {
     } finally {
       await handle.close();
     }
-    for (const entry of added) this.entries.push({ ...entry, segmentBaseOffset });
+    for (const { producerId, firstOffset, lastOffset, lastStableOffset } of added) {
+      const entry = { producerId, firstOffset, lastOffset, lastStableOffset };
+      this.entries.push({ ...entry, segmentBaseOffset });
+    }
   }
 
   /**
