@@ -1,17 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { crc32c, encodeBatch } from "../protocol/index.js";
-import { dumpLog } from "./dump-log.js";
-import { FilesOnly } from "./files-only.test-support.js";
+import { runDumpLog } from "./dump-log.test-support.js";
 
-async function run(files: Map<string, Uint8Array>, args: string[]) {
-  const lines: string[] = [];
-  const exitCode = await dumpLog(args, {
-    fileSystem: new FilesOnly(files),
-    write: (line) => lines.push(line),
-  });
-  return { exitCode, lines };
-}
+const run = runDumpLog;
 
 const text = (value: string): number[] => Array.from(new TextEncoder().encode(value));
 

@@ -2,8 +2,9 @@
  * `sluice dump-log [options] FILE...`: prints the content of Kafka's on-disk files as Kafka's
  * kafka-dump-log.sh does, for segments written by Sluice or by a Kafka broker (the format is the
  * same). Knows `.log` segments, `.index` and `.timeindex` (checked against the sibling `.log`),
- * the offset checkpoints of a log dir, `leader-epoch-checkpoint`, `partition.metadata` and
- * `meta.properties`. The exit code is non-zero when any file is damaged or unknown.
+ * `.txnindex` and producer state `.snapshot` files, the offset checkpoints of a log dir,
+ * `leader-epoch-checkpoint`, `partition.metadata` and `meta.properties`. The exit code is
+ * non-zero when any file is damaged or unknown.
  */
 import { basename } from "../common/index.js";
 import { isFileSystemError, type FileSystem } from "../ports/index.js";
@@ -22,6 +23,7 @@ import { parseCommandOptions } from "./command-options.js";
 import { reportProblem, type DumpContext, type DumpOptions } from "./dump-log-context.js";
 import { dumpTextFile, type TextFileKind } from "./dump-log-files.js";
 import { dumpIndex } from "./dump-log-index.js";
+import { dumpProducerSnapshot, dumpTransactionIndex } from "./dump-log-producers.js";
 import { dumpLogSegment } from "./dump-log-segment.js";
 
 /** Exit codes: every file read cleanly, some file is damaged, or the command line is wrong. */
@@ -117,6 +119,8 @@ async function dumpFile(context: DumpContext, path: string): Promise<boolean> {
   if (segmentFile?.kind === "index" || segmentFile?.kind === "timeindex") {
     return dumpIndex(context, path, segmentFile.kind);
   }
+  if (segmentFile?.kind === "txnindex") return dumpTransactionIndex(context, path);
+  if (segmentFile?.kind === "snapshot") return dumpProducerSnapshot(context, path);
   const textKind = textFileKind(name);
   if (textKind !== undefined) return dumpTextFile(context, path, textKind);
   reportProblem(context, { file: path, message: "not a file kind that dump-log knows; ignored" });

@@ -32,3 +32,9 @@ export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from "./log-times
 export { SegmentList } from "./segment-list.js";
 export { deletableSegmentCount, retentionReasons } from "./retention.js";
 export type { RetentionInput, RetentionReason, RetentionSegment } from "./retention.js";
+export { decodeTransactionIndex, type AbortedTransaction } from "./transaction-index.driver.js";
+export {
+  decodeProducerSnapshot,
+  encodeProducerSnapshot,
+  type SnapshotProducer,
+} from "./producer-snapshot-format.js";

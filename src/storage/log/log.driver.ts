@@ -6,8 +6,9 @@
  *
  * This file owns one state machine: the log, with every fact of it that changes: segments, log
  * start offset, config, waiting appends, removed segments (DeletedSegments), whether the folder
- * needs a sync, the last flush, the recovery point (its GroupCommit) and the producer state.
- * The rules are pure, beside it: append-*.ts, segment-list.ts, segment-roll.ts, retention.ts.
+ * needs a sync, the last flush, the recovery point (its GroupCommit) and the producer state
+ * (ProducerStateFiles, with its files). The rules are pure, beside it: append-*.ts,
+ * segment-list.ts, segment-roll.ts, retention.ts.
  *
  * States: open, failed, closed. open -> failed on an I/O error in the background (a flush after
  * a roll, a group of appends); open -> closed by close or deleteFiles. Both are final: later
@@ -18,11 +19,7 @@
 import { assert, dirname } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
-import {
-  activeProducersOf,
-  ProducerStateManager,
-  type ActiveProducer,
-} from "../producer-state/index.js";
+import { activeProducersOf, type ActiveProducer } from "../producer-state/index.js";
 import {
   appendGroupSize,
   planGroup,
@@ -55,9 +52,9 @@ import { SegmentList, isCoveredBy } from "./segment-list.js";
 import { swapInCleaned } from "./segment-swap.driver.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
-import { loadProducerState } from "./producer-state-load.driver.js";
 import type { LeaderOrigin } from "./producer-append.js";
-import { abortedOf, TransactionIndex } from "./transaction-index.driver.js";
+import { ProducerStateFiles } from "./producer-state-files.driver.js";
+import type { TransactionIndex } from "./transaction-index.driver.js";
 
 type LogState =
   | { readonly kind: "open" }
@@ -89,9 +86,8 @@ export class PartitionLog {
   private readonly pendingAppends: PendingAppend[] = [];
   private readonly deletedSegments = new DeletedSegments();
   private isDirectoryDirty = false;
-  private readonly producers = new ProducerStateManager();
-  /** The aborted transactions, in `.txnindex` files beside the segments. */
-  readonly transactionIndex: TransactionIndex;
+  /** The producers, with their `.txnindex` and `.snapshot` files. */
+  private readonly producerState: ProducerStateFiles;
 
   private constructor(options: OpenLogOptions, loaded: LoadedLog) {
     this.dir = options.dir;
@@ -102,7 +98,7 @@ export class PartitionLog {
     this.logger = options.logger;
     this.onIoError = options.onIoError;
     this.segmentList = new SegmentList(loaded.segments);
-    this.transactionIndex = new TransactionIndex(options.fs, options.dir);
+    this.producerState = new ProducerStateFiles(options);
     this.epochCache = loaded.epochCache;
     this.currentConfig = options.config;
     this.startOffset = loaded.logStartOffset;
@@ -123,13 +119,16 @@ export class PartitionLog {
   static async open(options: OpenLogOptions): Promise<PartitionLog> {
     checkLogConfig(options.config);
     const log = new PartitionLog(options, await loadLog(options));
-    const segments = log.segmentList.all();
-    const rebuilt = await loadProducerState(log.producers, segments, log.clock, log.config);
     const bounds = { logStartOffset: log.startOffset, logEndOffset: log.logEndOffset };
-    await log.transactionIndex.load(bounds, rebuilt);
+    const loading = { recoveryPoint: log.recoveryPoint, config: log.config };
+    log.isDirectoryDirty = await log.producerState.load(log.segmentList.all(), bounds, loading);
     return log;
   }
 
+  /** The aborted transactions, in `.txnindex` files beside the segments. */
+  get transactionIndex(): TransactionIndex {
+    return this.producerState.transactionIndex;
+  }
   get config(): LogConfig {
     return this.currentConfig;
   }
@@ -166,11 +165,11 @@ export class PartitionLog {
   }
   /** The first offset of the oldest open transaction (the last stable offset's bound), if any. */
   get firstUnstableOffset(): number | undefined {
-    return this.producers.firstUnstableOffset();
+    return this.producerState.producers.firstUnstableOffset();
   }
   /** The producers this partition holds state for (DescribeProducers). */
   activeProducers(): ActiveProducer[] {
-    return activeProducersOf(this.producers);
+    return activeProducersOf(this.producerState.producers);
   }
   /** Oldest first. */
   segments(): readonly SegmentInfo[] {
@@ -255,8 +254,8 @@ export class PartitionLog {
       await this.removeSegments(later);
       const active = this.segmentList.active;
       await active.truncateTo(offset);
-      await this.transactionIndex.truncateTo(offset);
-      await loadProducerState(this.producers, this.segmentList.all(), this.clock, this.config);
+      const log = { segments: this.segmentList.all(), logStartOffset: this.startOffset };
+      await this.producerState.truncateTo(this.logEndOffset, log, this.config);
       await active.flush({ withIndexes: false });
       await this.fileSystem.syncDirectory(this.dir);
       this.epochCache.truncateFromEnd(this.logEndOffset);
@@ -369,6 +368,7 @@ export class PartitionLog {
       this.state = { kind: "closed" };
       await this.segmentList.active.onBecomeInactive();
       for (const segment of this.segmentList.all()) await segment.flush({ withIndexes: true });
+      await this.producerState.close(this.logEndOffset);
       await this.fileSystem.syncDirectory(this.dir);
       this.groupCommit.markFlushed(this.logEndOffset);
       await this.closeFiles();
@@ -451,7 +451,7 @@ export class PartitionLog {
       this.checkUsable();
       const nowMs = this.clock.nowMs();
       const at = { config: this.config, logEndOffset: this.logEndOffset, nowMs };
-      const { accepted, refused } = planGroup(group, at, this.producers);
+      const { accepted, refused } = planGroup(group, at, this.producerState.producers);
       for (const each of refused) each.input.reject(new LogAppendError(each.refusal));
       const written = await this.writeAccepted(accepted);
       accepted.forEach((each, index) => each.input.resolve(written[index] as WrittenAppend));
@@ -475,8 +475,8 @@ export class PartitionLog {
         if (run.rollFirst) await this.rollActive(write.baseOffset);
         await this.segmentList.active.append(write.pieces, write.batches, nowMs);
       }
-      const aborted = abortedOf(accepted, this.producers.firstUnstableOffset());
-      await this.transactionIndex.append(aborted, this.segmentList.active.baseOffset);
+      const log = { active: this.segmentList.active, rolled: runs.some((run) => run.rollFirst) };
+      if (await this.producerState.afterAppend(accepted, log)) this.isDirectoryDirty = true;
     }
     return writtenAppends(accepted, {
       logEndOffset: this.logEndOffset,
@@ -511,7 +511,7 @@ export class PartitionLog {
     for (const segment of this.segmentList.range(this.groupCommit.flushedOffset, endOffset)) {
       await segment.flush({ withIndexes: segment !== floorOfEnd });
     }
-    if (await this.transactionIndex.flush()) this.isDirectoryDirty = true;
+    if (await this.producerState.flush()) this.isDirectoryDirty = true;
     await this.maybeSyncDirectory();
     this.lastFlushMs = this.clock.nowMs();
   }
@@ -532,8 +532,7 @@ export class PartitionLog {
     await this.removeSegments(old, { isReplaced: true });
     const fresh = await LogSegment.create(this.newSegmentOptions(offset));
     this.segmentList.replaceAll([fresh]);
-    this.producers.clear();
-    await this.transactionIndex.clear();
+    await this.producerState.clear();
     await this.fileSystem.syncDirectory(this.dir);
     await this.epochCache.clearAndFlush();
     this.startOffset = offset;
@@ -575,7 +574,7 @@ export class PartitionLog {
       if (doomed[doomed.length - 1] === fresh) doomed.pop();
     }
     await this.removeSegments(doomed);
-    await this.transactionIndex.removeSegments(doomed.map((segment) => segment.baseOffset));
+    await this.producerState.removeSegments(doomed, this.segmentList.first.baseOffset);
     this.logger.info("deleted old segments", { dir: this.dir, reason, count: doomed.length });
     await this.advanceLogStartOffset(this.segmentList.first.baseOffset);
     return doomed.length;

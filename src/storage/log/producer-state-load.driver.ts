@@ -1,9 +1,9 @@
 /**
- * Rebuilds a partition's producer state from its batches (Kafka's ProducerStateManager reload
- * without a snapshot): every batch header from the first segment to the log end, in order, taken
- * in as a replicated batch is. Runs when the log opens and after a truncation, so a follower
- * that becomes leader, or a restarted broker, answers retries as the old leader did for every
- * producer whose batches the log still holds.
+ * Rebuilds a partition's producer state (Kafka's ProducerStateManager reload): the producers of
+ * the latest usable snapshot, then every batch header from the snapshot's offset (or the first
+ * segment, without one) to the log end, in order, taken in as a replicated batch is. Runs when
+ * the log opens and after a truncation, so a follower that becomes leader, or a restarted
+ * broker, answers retries as the old leader did.
  *
  * A segment whose newest batch is `producer.id.expiration.ms` old is not read: every producer
  * whose last batch lies there is expired at the first check anyway, and a live producer loses
@@ -16,6 +16,7 @@ import { readAt, scanBatches, type ScannedBatch } from "./batch-scan.driver.js";
 import { markerOfBytes } from "./producer-append.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogSegment } from "./log-segment.driver.js";
+import type { LoadedSnapshot } from "./producer-snapshots.driver.js";
 import {
   abortedOf,
   type AbortedTransaction,
@@ -33,18 +34,28 @@ export async function loadProducerState(
   segments: readonly LogSegment[],
   clock: Clock,
   config: Pick<LogConfig, "producerIdExpirationMs">,
+  snapshot?: LoadedSnapshot,
 ): Promise<IndexedAbort[]> {
   producers.clear();
   const aborted: IndexedAbort[] = [];
   const expiredBeforeMs = clock.nowMs() - config.producerIdExpirationMs;
+  for (const { producerId, entry } of snapshot?.producers ?? []) {
+    // A producer with an ongoing transaction never expires (Kafka's isProducerExpired).
+    const mayExpire = entry.currentTxnFirstOffset === undefined;
+    if (mayExpire && entry.lastTimestamp <= expiredBeforeMs) continue;
+    producers.restore(producerId, entry);
+  }
+  const fromOffset = snapshot?.offset ?? -1;
   for (const segment of segments) {
+    if (segment.nextOffset <= fromOffset) continue;
     // -1: no timestamp known, so the segment is read.
     if (segment.maxTimestamp >= 0 && segment.maxTimestamp < expiredBeforeMs) continue;
     const range = { fromPosition: 0, endPosition: segment.sizeInBytes };
     const taken: ScannedBatch[] = [];
     await scanBatches(segment.handle, range, (batch) => {
       const isMarker = batch.isControl && batch.isTransactional && batch.producerId >= 0;
-      if (isMarker || isProducerBatch(batch)) taken.push(batch);
+      const isTaken = batch.baseOffset >= fromOffset && (isMarker || isProducerBatch(batch));
+      if (isTaken) taken.push(batch);
       return true;
     });
     for (const batch of taken) {

@@ -53,21 +53,33 @@ function encodeEntry(entry: AbortedTransaction): Uint8Array {
   return bytes;
 }
 
-function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): IndexedAbort[] {
+/**
+ * The entries of a `.txnindex` file's bytes, and how many bytes after them are not an entry (a
+ * torn last entry, or one of another version).
+ */
+export function decodeTransactionIndex(bytes: Uint8Array): {
+  readonly entries: AbortedTransaction[];
+  readonly unreadBytes: number;
+} {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const entries: IndexedAbort[] = [];
-  // A torn last entry (a crash mid-write) is left out, as Kafka's sanity check would refuse it.
-  for (let at = 0; at + ENTRY_BYTES <= bytes.length; at += ENTRY_BYTES) {
+  const entries: AbortedTransaction[] = [];
+  let at = 0;
+  for (; at + ENTRY_BYTES <= bytes.length; at += ENTRY_BYTES) {
     if (view.getInt16(at) !== ENTRY_VERSION) break;
     entries.push({
       producerId: Number(view.getBigInt64(at + 2)),
       firstOffset: Number(view.getBigInt64(at + 10)),
       lastOffset: Number(view.getBigInt64(at + 18)),
       lastStableOffset: Number(view.getBigInt64(at + 26)),
-      segmentBaseOffset,
     });
   }
-  return entries;
+  return { entries, unreadBytes: bytes.length - at };
+}
+
+function decodeEntries(bytes: Uint8Array, segmentBaseOffset: number): IndexedAbort[] {
+  // A torn last entry (a crash mid-write) is left out, as Kafka's sanity check would refuse it.
+  const { entries } = decodeTransactionIndex(bytes);
+  return entries.map((entry) => ({ ...entry, segmentBaseOffset }));
 }
 
 export class TransactionIndex {

@@ -279,6 +279,11 @@ export class ProducerStateManager {
     return removed;
   }
 
+  /** Takes in a producer read from a snapshot file, replacing what is known of it. */
+  restore(producerId: number, entry: ProducerEntry): void {
+    this.producers.set(producerId, entry);
+  }
+
   /** Forgets every producer: the log is rebuilt from its batches after a truncation. */
   clear(): void {
     this.producers.clear();
