@@ -9,36 +9,16 @@
  * and recovery figures, BENCH_FSYNC_MB (default 16) for the fsync'd ones; BENCH_DIR picks the
  * folder of the temporary files.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { NodeFileSystem, SystemClock } from "../src/adapters/index.js";
-import type { Logger } from "../src/ports/index.js";
-import { encodeBatch } from "../src/protocol/index.js";
-import { NEVER, PartitionLog, defaultLogConfig, type LogConfig } from "../src/storage/index.js";
+import { NodeFileSystem } from "../src/adapters/index.js";
+import { NEVER, defaultLogConfig, type PartitionLog } from "../src/storage/index.js";
+import { megabytesFromEnvironment, openLog, uncompressedBatch, withFolder } from "./log-on-disk.js";
 import type { Benchmark, BenchmarkResult } from "./run.js";
 
 const mebibyte = 2 ** 20;
 const batchBytes = 16 * 1024;
 const recordBytes = 1024;
-
-function megabytesFromEnvironment(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`${name} must be a positive whole number of MiB`);
-  return value;
-}
-
-const silentLogger: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message, fields) => console.error(message, fields),
-  child: () => silentLogger,
-};
 
 /** A batch of about 16 KiB holding 1 KiB records (whole records, so slightly under). */
 function makeBatch(seed: number): Uint8Array {
@@ -48,45 +28,7 @@ function makeBatch(seed: number): Uint8Array {
     key: null,
     value: new Uint8Array(recordBytes).map((_byte, at) => (at * 31 + index * 7 + seed) & 0xff),
   }));
-  return encodeBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: 0,
-    compression: "none",
-    timestampType: "createTime",
-    isTransactional: false,
-    isControl: false,
-    producerId: -1,
-    producerEpoch: -1,
-    baseSequence: -1,
-    records,
-  });
-}
-
-async function withFolder<T>(body: (folder: string) => Promise<T>): Promise<T> {
-  const folder = await mkdtemp(join(process.env["BENCH_DIR"] ?? tmpdir(), "sluice-log-bench-"));
-  try {
-    return await body(folder);
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
-}
-
-function openLog(
-  folder: string,
-  config: LogConfig,
-  hadCleanShutdown = true,
-): Promise<PartitionLog> {
-  return PartitionLog.open({
-    fs: new NodeFileSystem(),
-    clock: new SystemClock(),
-    logger: silentLogger,
-    dir: join(folder, "bench-0"),
-    topicPartition: { topic: "bench", partition: 0 },
-    config,
-    recoveryPoint: 0,
-    logStartOffset: 0,
-    hadCleanShutdown,
-  });
+  return uncompressedBatch(records);
 }
 
 /** MiB/s of `totalBytes` of plain sequential writes through the adapter. */
