@@ -4,7 +4,8 @@
  * leader, the time of the last state change and every member with its subscription (its
  * metadata for the chosen protocol) and assignment; a null value (tombstone) removes the
  * group. Values of every version Kafka reads (0-4) are decoded, and version 3 is written, as
- * Kafka writes it today (the highest version that is not flexible). Pure.
+ * Kafka writes it today (the highest version that is not flexible); a group is made from its
+ * record as Kafka's replay makes it. Pure.
  */
 import {
   decodeCoordinatorValue,
@@ -12,6 +13,7 @@ import {
   encodeCoordinatorValue,
   type NewRecord,
 } from "../protocol/index.js";
+import type { GroupMember } from "./group-member.js";
 
 /** One member as its group's record holds it. */
 export interface PersistedClassicMember {
@@ -36,6 +38,12 @@ export interface PersistedClassicGroup {
   /** Wall-clock ms of the last state change, or -1 (value versions 0 and 1 lack it). */
   readonly currentStateTimestampMs: number;
   readonly members: readonly PersistedClassicMember[];
+}
+
+/** A classic group's record to write: its value, or its tombstone (null). */
+export interface ClassicGroupStore {
+  readonly groupId: string;
+  readonly record: PersistedClassicGroup | null;
 }
 
 /** The GroupMetadataKey version (the one that tells the record family apart). */
@@ -109,4 +117,69 @@ export function groupMetadataRecord(
 ): NewRecord {
   const value = group === null ? null : encodeGroupMetadataValue(group);
   return { timestamp: nowMs, key: encodeGroupMetadataKey(groupId), value };
+}
+
+/** What a classic group shows of itself, as its record is made from it. */
+export interface ClassicGroupView {
+  readonly protocolType: string | null;
+  readonly generationId: number;
+  readonly protocolName: string | null;
+  readonly leaderId: string | null;
+  readonly members: ReadonlyMap<string, GroupMember>;
+}
+
+/**
+ * The record of `group` (its state-change time left for the writer to stamp): each member with
+ * its metadata for the chosen protocol and its part of `assignments` (the members' own
+ * assignments when not given).
+ */
+export function recordOf(
+  group: ClassicGroupView,
+  assignments?: ReadonlyMap<string, Uint8Array>,
+): PersistedClassicGroup {
+  const members = [...group.members.values()].map((member) => {
+    const chosen = member.protocols.find((protocol) => protocol.name === group.protocolName);
+    return {
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
+      clientId: member.clientId,
+      clientHost: member.clientHost,
+      rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+      sessionTimeoutMs: member.sessionTimeoutMs,
+      subscription: chosen?.metadata ?? new Uint8Array(0),
+      assignment: assignments?.get(member.memberId) ?? member.assignment,
+    };
+  });
+  return {
+    protocolType: group.protocolType ?? "",
+    generationId: group.generationId,
+    protocolName: group.protocolName,
+    leaderId: group.leaderId,
+    currentStateTimestampMs: -1,
+    members,
+  };
+}
+
+/**
+ * A member loaded from its group's record (Kafka's replay of GroupMetadata): it offers only
+ * the chosen protocol, with its subscription as metadata, and its session starts at `nowMs`.
+ */
+export function loadedMember(
+  member: PersistedClassicMember,
+  protocolName: string | null,
+  nowMs: number,
+): GroupMember {
+  return {
+    memberId: member.memberId,
+    groupInstanceId: member.groupInstanceId,
+    clientId: member.clientId,
+    clientHost: member.clientHost,
+    sessionTimeoutMs: member.sessionTimeoutMs,
+    rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+    protocols: [{ name: protocolName ?? "", metadata: member.subscription }],
+    assignment: member.assignment,
+    isAwaitingJoin: false,
+    isAwaitingSync: false,
+    sessionDeadlineMs: nowMs + member.sessionTimeoutMs,
+  };
 }

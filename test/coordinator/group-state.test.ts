@@ -41,10 +41,14 @@ test("a v4 join first gets MEMBER_ID_REQUIRED, then becomes leader of generation
     },
     2,
   );
-  assert.deepEqual(
-    sync.deliveries[0]?.kind === "sync" && [...sync.deliveries[0].result.assignment],
-    [7],
-  );
+  // The leader's assignment is handed out once the group's record is durable.
+  assert.equal(sync.result.kind, "later");
+  assert.deepEqual(sync.deliveries, []);
+  const [store] = state.takeClassicStores();
+  assert.equal(store?.record?.generationId, 1);
+  assert.deepEqual([...(store?.record?.members[0]?.assignment ?? [])], [7]);
+  const stored = state.onClassicStored("g", { generationId: 1, errorCode: ErrorCode.NONE }, 2);
+  assert.deepEqual(stored[0]?.kind === "sync" && [...stored[0].result.assignment], [7]);
   assert.equal(state.group("g")?.state, "Stable");
   assert.equal(
     state.heartbeat("g", { memberId: "m1", groupInstanceId: null, generationId: 0 }, 3).result,
