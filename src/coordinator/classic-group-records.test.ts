@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { ErrorCode } from "../common/index.js";
 import { decodeCoordinatorKey, isDecodeError } from "../protocol/index.js";
+import { groupMetadataErrorOf } from "./offset-writes.driver.js";
 import {
   decodeGroupMetadataValue,
   encodeGroupMetadataKey,
@@ -112,4 +114,21 @@ test("a truncated value is a decode error, and a deleted group's record is a tom
   assert.equal(tombstone.value, null);
   assert.equal(tombstone.timestamp, 7);
   assert.equal(hex(tombstone.key ?? new Uint8Array(0)), "0002000167");
+});
+
+test("a failed write of a group's record answers as Kafka's group requests do", () => {
+  const cases: [number, number][] = [
+    [ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.COORDINATOR_NOT_AVAILABLE],
+    [ErrorCode.REQUEST_TIMED_OUT, ErrorCode.COORDINATOR_NOT_AVAILABLE],
+    [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.COORDINATOR_NOT_AVAILABLE],
+    [ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.NOT_COORDINATOR],
+    [ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.NOT_COORDINATOR],
+    [ErrorCode.MESSAGE_TOO_LARGE, ErrorCode.UNKNOWN_SERVER_ERROR],
+    [ErrorCode.RECORD_LIST_TOO_LARGE, ErrorCode.UNKNOWN_SERVER_ERROR],
+    [ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND],
+    [ErrorCode.NONE, ErrorCode.NONE],
+  ];
+  for (const [appendError, answered] of cases) {
+    assert.equal(groupMetadataErrorOf(appendError), answered, `append error ${appendError}`);
+  }
 });
