@@ -285,10 +285,8 @@ export class ClassicGroup {
    * The record of generation `generationId`'s rebalance is durable (NONE: Stable, assignments
    * handed out) or failed (the error to the members, and a rebalance), unless a rebalance began.
    */
-  onAssignmentStored(
-    { generationId, errorCode }: StoredRecord,
-    at: { readonly nowMs: number; readonly effects: GroupEffects },
-  ): void {
+  onAssignmentStored(stored: StoredRecord, nowMs: number, effects: GroupEffects): void {
+    const { generationId, errorCode } = stored;
     const assignment = this.#storingAssignment;
     const isCurrent = this.#state === "CompletingRebalance" && generationId === this.#generationId;
     if (!isCurrent || assignment === undefined) return;
@@ -297,9 +295,9 @@ export class ClassicGroup {
       const assigned = isStored ? assignment.get(member.memberId) : undefined;
       member.assignment = assigned ?? new Uint8Array(0);
     }
-    if (isStored) this.transitionTo("Stable", at.nowMs);
-    for (const member of this.#members.values()) this.answerSync(member, at.effects, errorCode);
-    if (!isStored) this.startOrJoinRebalance(at.nowMs, at.effects);
+    if (isStored) this.transitionTo("Stable", nowMs);
+    for (const member of this.#members.values()) this.answerSync(member, effects, errorCode);
+    if (!isStored) this.startOrJoinRebalance(nowMs, effects);
   }
 
   /** DeleteGroups, once the group's offsets are gone: the group is Dead. */
@@ -361,6 +359,7 @@ export class ClassicGroup {
     const members = [...this.#members.values()];
     if (this.#state === "Stable" && selectProtocol(members) === this.#protocolName) {
       const current = joinResultOf(this, member.memberId);
+      at.effects.store(recordOf(this)); // its new id: the driver answers once it is durable
       return now(replacedJoinResult(current, { previousLeaderId, request }));
     }
     member.isAwaitingJoin = true;

@@ -235,7 +235,7 @@ export class GroupCoordinatorState {
   onClassicStored(groupId: string, stored: StoredRecord, nowMs: number): readonly GroupDelivery[] {
     const group = this.groups.get(groupId);
     if (group === undefined) return [];
-    return this.run(group, (effects) => group.onAssignmentStored(stored, { nowMs, effects }))
+    return this.run(group, (effects) => group.onAssignmentStored(stored, nowMs, effects))
       .deliveries;
   }
 

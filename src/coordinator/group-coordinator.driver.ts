@@ -134,9 +134,17 @@ export class GroupCoordinator {
     // A classic group that took the id of an empty consumer group tombstones its records.
     const isReplaced = this.state.consumer.group(groupId) === undefined;
     if (isReplaced && this.consumerLog.hasWritten(groupId)) this.writeLater(groupId);
-    return this.answer(groupId, "join", outcome, (delivery) =>
+    const stored = this.writeClassicStores().get(groupId);
+    const answer = this.answer(groupId, "join", outcome, (delivery) =>
       delivery.kind === "join" ? delivery.result : joinError(ErrorCode.UNKNOWN_SERVER_ERROR, ""),
     );
+    // A static member that took its old place in a Stable group (the one answer given at once
+    // with a record written) gets it once the record naming its new id is durable, as in Kafka.
+    if (stored === undefined || outcome.result.kind !== "now") return answer;
+    return Promise.all([answer, ...stored]).then(([result, ...errorCodes]) => {
+      const failed = errorCodes.find((errorCode) => errorCode !== ErrorCode.NONE);
+      return failed === undefined ? result : joinError(failed, "");
+    });
   }
 
   /** SyncGroup; resolves when the leader's assignment arrives (or at once). */

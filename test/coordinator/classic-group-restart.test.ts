@@ -41,8 +41,13 @@ function sync(broker: GroupBroker, ...args: Parameters<typeof syncRequest>) {
   return broker.call(...syncRequest(...args));
 }
 
-function heartbeat(broker: GroupBroker, memberId: string, generationId: number) {
-  return broker.call(API.heartbeat, 3, { groupId: "g", generationId, memberId });
+function heartbeat(
+  broker: GroupBroker,
+  memberId: string,
+  generationId: number,
+  groupInstanceId: string | null = null,
+) {
+  return broker.call(API.heartbeat, 3, { groupId: "g", generationId, memberId, groupInstanceId });
 }
 
 async function describe(broker: GroupBroker): Promise<Answer> {
@@ -205,4 +210,28 @@ test("an Empty group without offsets is forgotten and stays gone after a restart
   await second.untilLoaded("g");
   assert.equal(second.coordinator.state.group("g"), undefined);
   await second.close();
+});
+
+test("a static member's new member id is written: the coordinator's restart keeps it", async () => {
+  const harness = new LogHarness(135);
+  const before = await GroupBroker.open(harness, { hasOffsetsTopic: true });
+  await before.untilLoaded("g");
+  const first = at(await join(before, "", "instance-1"), "memberId") as string;
+  const assignments = [{ memberId: first, assignment: Uint8Array.of(5) }];
+  await sync(before, { memberId: first, generationId: 1 }, assignments, "instance-1");
+  // The member restarts: it takes its old place under a new id, without a rebalance.
+  const restarted = await join(before, "", "instance-1");
+  assert.equal(at(restarted, "errorCode"), ErrorCode.NONE);
+  const second = at(restarted, "memberId") as string;
+  assert.notEqual(second, first);
+  await before.close();
+
+  const after = await GroupBroker.open(harness, { hasOffsetsTopic: true });
+  await after.untilLoaded("g");
+  const beat = (memberId: string) => heartbeat(after, memberId, 1, "instance-1");
+  assert.equal(at(await beat(second), "errorCode"), ErrorCode.NONE);
+  assert.equal(at(await beat(first), "errorCode"), ErrorCode.FENCED_INSTANCE_ID);
+  const synced = await sync(after, { memberId: second, generationId: 1 }, [], "instance-1");
+  assert.deepEqual(bytesOf(synced, "assignment"), [5]);
+  await after.close();
 });
