@@ -80,7 +80,7 @@ export class ClassicGroup {
     this.#stateChangedMs = createdMs;
   }
 
-  /** A group loaded from its record (Kafka's replay): Stable, its sessions begun, or Empty. */
+  /** Loaded from its record (Kafka's replay): Stable, rebalancing over group.max.size, or Empty. */
   static loaded(
     groupId: string,
     config: GroupConfig,
@@ -104,6 +104,7 @@ export class ClassicGroup {
     group.#state = group.#members.size === 0 ? "Empty" : "Stable";
     const members = [...group.#members.values()];
     group.#subscribedTopics = subscribedTopicsOf({ ...record, members });
+    if (members.length > config.maxSize) group.prepareRebalance(nowMs, effects);
     return group;
   }
 

@@ -109,3 +109,32 @@ test("groups are placed as Kafka places them (Java String.hashCode)", () => {
   assert.equal(javaStringHashCode("polygenelubricants"), -2147483648);
   assert.equal(offsetsPartitionFor("polygenelubricants", 50), 0);
 });
+
+test("a loaded group over group.max.size rebalances, as Kafka's onLoaded does", () => {
+  const member = (memberId: string) => ({
+    memberId,
+    groupInstanceId: null,
+    clientId: "c",
+    clientHost: "/h",
+    rebalanceTimeoutMs: 20_000,
+    sessionTimeoutMs: 10_000,
+    subscription: new Uint8Array([1]),
+    assignment: new Uint8Array([2]),
+  });
+  const record = {
+    protocolType: "consumer",
+    generationId: 4,
+    protocolName: "range",
+    leaderId: "m1",
+    currentStateTimestampMs: -1,
+    members: [member("m1"), member("m2")],
+  };
+  const roomy = new GroupCoordinatorState(config);
+  roomy.loadClassicGroup("g", record, 0);
+  assert.equal(roomy.group("g")?.state, "Stable");
+  assert.equal(roomy.nextDeadlineMs(), 10_000, "the loaded members' sessions");
+  const small = new GroupCoordinatorState({ ...config, maxSize: 1 });
+  small.loadClassicGroup("g", record, 0);
+  assert.equal(small.group("g")?.state, "PreparingRebalance");
+  assert.equal(small.group("g")?.generationId, 4);
+});
