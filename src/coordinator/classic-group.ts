@@ -6,10 +6,13 @@
  *   Empty               → PreparingRebalance   a member joins
  *   PreparingRebalance  → CompletingRebalance  every member rejoined, or the rebalance timeout
  *                       → Empty                no member rejoined in time
- *   CompletingRebalance → Stable               the leader's SyncGroup brings the assignment
+ *   CompletingRebalance → Stable               the leader's assignment is durable in the log
  *                       → PreparingRebalance   a member joins, changes, leaves or expires
  *   Stable              → PreparingRebalance   the same, or the leader rejoins
  *   any state           → Dead                 deleted, or its offsets partition moved away
+ *
+ * Its GroupMetadata record is written when a rebalance completes, before the assignment is
+ * handed out (Kafka's storeGroup), and when it turns Empty; loaded, it is Stable (or Empty).
  *
  * Static members (KIP-345, `group.instance.id`) stay through a rebalance they miss, until their
  * session ends; one that restarts takes its old place under a new member id, in a Stable group
@@ -25,8 +28,6 @@ import {
   refusalsOfWaiting,
   syncError,
   type Answer,
-  type GroupDelivery,
-  type JoinedMember,
   type JoinRequest,
   type JoinResult,
   type MemberIdentity,
@@ -36,27 +37,16 @@ import {
 import { acceptsProtocols, sameProtocols, selectProtocol } from "./protocol-selection.js";
 import { replacedJoinResult, StaticMembers } from "./static-members.js";
 import { isSubscribedTo, subscribedTopicsOf, type GroupMember } from "./group-member.js";
-
-/** Kafka's ClassicGroupState; the transitions are listed at the top of this file. */
-export type GroupState = "Empty" | "PreparingRebalance" | "CompletingRebalance" | "Stable" | "Dead";
-
-/** The states each state may be entered from (Kafka's validPreviousStates). */
-const PREVIOUS_STATES: Readonly<Record<GroupState, readonly GroupState[]>> = {
-  Empty: ["PreparingRebalance"],
-  PreparingRebalance: ["Empty", "CompletingRebalance", "Stable"],
-  CompletingRebalance: ["PreparingRebalance"],
-  Stable: ["CompletingRebalance"],
-  Dead: ["Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead"],
-};
-
-type Member = { -readonly [Key in keyof GroupMember]: GroupMember[Key] };
-
-/** What a group asks its owner to do: deliver answers, and wake it at deadlines. */
-export interface GroupEffects {
-  deliver(delivery: GroupDelivery): void;
-  /** Calls the group's `onDeadline` at `atMs` (the owner keeps one heap for all groups). */
-  scheduleDeadline(atMs: number): void;
-}
+import { assignmentOf, joinResultOf } from "./classic-group-answers.js";
+import { loadedMember, recordOf, type PersistedClassicGroup } from "./classic-group-records.js";
+import {
+  PREVIOUS_STATES,
+  type GroupEffects,
+  type GroupState,
+  type Member,
+  type StoredRecord,
+} from "./classic-group-states.js";
+export type { GroupEffects, GroupState, StoredRecord } from "./classic-group-states.js";
 
 /** A classic group; its owner serialises calls into it. */
 export class ClassicGroup {
@@ -79,6 +69,8 @@ export class ClassicGroup {
   #stateChangedMs: number;
   /** What the members subscribed to when the generation began (undefined: not known). */
   #subscribedTopics: ReadonlySet<string> | undefined = undefined;
+  /** The leader's assignment while its record is written (CompletingRebalance only). */
+  #storingAssignment: ReadonlyMap<string, Uint8Array> | undefined = undefined;
 
   constructor(
     readonly groupId: string,
@@ -86,6 +78,34 @@ export class ClassicGroup {
     createdMs: number,
   ) {
     this.#stateChangedMs = createdMs;
+  }
+
+  /** Loaded from its record (Kafka's replay): Stable, rebalancing over group.max.size, or Empty. */
+  static loaded(
+    groupId: string,
+    config: GroupConfig,
+    at: { readonly record: PersistedClassicGroup; readonly nowMs: number },
+    effects: GroupEffects,
+  ): ClassicGroup {
+    const { record, nowMs } = at;
+    const group = new ClassicGroup(groupId, config, nowMs);
+    group.#generationId = record.generationId;
+    group.#protocolType = record.protocolType === "" ? null : record.protocolType;
+    group.#protocolName = record.protocolName;
+    group.#leaderId = record.leaderId;
+    for (const persisted of record.members) {
+      const member = loadedMember(persisted, record.protocolName, nowMs);
+      group.#members.set(member.memberId, member);
+      if (member.groupInstanceId !== null) {
+        group.#staticMembers.assign(member.groupInstanceId, member.memberId);
+      }
+      effects.scheduleDeadline(member.sessionDeadlineMs);
+    }
+    group.#state = group.#members.size === 0 ? "Empty" : "Stable";
+    const members = [...group.#members.values()];
+    group.#subscribedTopics = subscribedTopicsOf({ ...record, members });
+    if (members.length > config.maxSize) group.prepareRebalance(nowMs, effects);
+    return group;
   }
 
   get state(): GroupState {
@@ -174,12 +194,12 @@ export class ClassicGroup {
         return refuse(ErrorCode.REBALANCE_IN_PROGRESS);
       case "Stable":
         this.refreshSession(member, nowMs, effects);
-        return now(this.assignmentOf(member));
+        return now(assignmentOf(this, member));
       case "CompletingRebalance":
         member.isAwaitingSync = true;
         this.refreshSession(member, nowMs, effects);
-        if (member.memberId === this.#leaderId) {
-          this.applyAssignment(request.assignments, nowMs, effects);
+        if (member.memberId === this.#leaderId && this.#storingAssignment === undefined) {
+          this.storeAssignment(request.assignments, effects);
         }
         return { kind: "later", memberId: member.memberId };
       default:
@@ -262,6 +282,25 @@ export class ClassicGroup {
     }
   }
 
+  /**
+   * The record of generation `generationId`'s rebalance is durable (NONE: Stable, assignments
+   * handed out) or failed (the error to the members, and a rebalance), unless a rebalance began.
+   */
+  onAssignmentStored(stored: StoredRecord, nowMs: number, effects: GroupEffects): void {
+    const { generationId, errorCode } = stored;
+    const assignment = this.#storingAssignment;
+    const isCurrent = this.#state === "CompletingRebalance" && generationId === this.#generationId;
+    if (!isCurrent || assignment === undefined) return;
+    const isStored = errorCode === ErrorCode.NONE;
+    for (const member of this.#members.values()) {
+      const assigned = isStored ? assignment.get(member.memberId) : undefined;
+      member.assignment = assigned ?? new Uint8Array(0);
+    }
+    if (isStored) this.transitionTo("Stable", nowMs);
+    for (const member of this.#members.values()) this.answerSync(member, effects, errorCode);
+    if (!isStored) this.startOrJoinRebalance(nowMs, effects);
+  }
+
   /** DeleteGroups, once the group's offsets are gone: the group is Dead. */
   markDeleted(): void {
     // The group is dropped at once, so when it died is not recorded.
@@ -320,7 +359,8 @@ export class ClassicGroup {
     this.refreshSession(member, at.nowMs, at.effects);
     const members = [...this.#members.values()];
     if (this.#state === "Stable" && selectProtocol(members) === this.#protocolName) {
-      const current = this.joinResultOf(member.memberId);
+      const current = joinResultOf(this, member.memberId);
+      at.effects.store(recordOf(this)); // its new id: the driver answers once it is durable
       return now(replacedJoinResult(current, { previousLeaderId, request }));
     }
     member.isAwaitingJoin = true;
@@ -390,7 +430,7 @@ export class ClassicGroup {
     const isLeader = member.memberId === this.#leaderId;
     if (isSettled && isSameMetadata && (this.#state === "CompletingRebalance" || !isLeader)) {
       this.refreshSession(member, at.nowMs, at.effects);
-      return now(this.joinResultOf(member.memberId));
+      return now(joinResultOf(this, member.memberId));
     }
     member.protocols = request.protocols;
     member.sessionTimeoutMs = request.sessionTimeoutMs;
@@ -405,18 +445,15 @@ export class ClassicGroup {
     this.maybeCompleteJoin(nowMs, effects);
   }
 
-  /** The leader's assignment: members it left out get an empty one, as in Kafka. */
-  private applyAssignment(
-    assignments: SyncRequest["assignments"],
-    nowMs: number,
-    effects: GroupEffects,
-  ): void {
+  /** Writes the group with the leader's assignment (members it left out get an empty one). */
+  private storeAssignment(assignments: SyncRequest["assignments"], effects: GroupEffects): void {
     const byMember = new Map(assignments.map((a) => [a.memberId, a.assignment]));
-    for (const member of this.#members.values()) {
-      member.assignment = byMember.get(member.memberId) ?? new Uint8Array(0);
+    const assignment = new Map<string, Uint8Array>();
+    for (const memberId of this.#members.keys()) {
+      assignment.set(memberId, byMember.get(memberId) ?? new Uint8Array(0));
     }
-    this.transitionTo("Stable", nowMs);
-    for (const member of this.#members.values()) this.answerSync(member, effects);
+    this.#storingAssignment = assignment;
+    effects.store(recordOf(this, assignment));
   }
 
   /** Kafka's prepareRebalance; pending syncs are answered, their assignment being void. */
@@ -496,7 +533,10 @@ export class ClassicGroup {
     this.#protocolName = members.length === 0 ? null : selectProtocol(members);
     const protocol = { protocolType: this.#protocolType, protocolName: this.#protocolName };
     this.#subscribedTopics = subscribedTopicsOf({ ...protocol, members });
-    if (members.length === 0) return this.transitionTo("Empty", nowMs);
+    if (members.length === 0) {
+      this.transitionTo("Empty", nowMs);
+      return effects.store(recordOf(this));
+    }
     this.transitionTo("CompletingRebalance", nowMs);
     for (const member of this.#members.values()) {
       const isAwaitingJoin = member.isAwaitingJoin;
@@ -504,50 +544,20 @@ export class ClassicGroup {
       member.assignment = new Uint8Array(0);
       this.refreshSession(member, nowMs, effects);
       if (!isAwaitingJoin) continue;
-      const result = this.joinResultOf(member.memberId);
+      const result = joinResultOf(this, member.memberId);
       effects.deliver({ kind: "join", groupId: this.groupId, memberId: member.memberId, result });
     }
   }
 
-  /** The JoinGroup answer of `memberId` in the current generation. */
-  private joinResultOf(memberId: string): JoinResult {
-    const isLeader = memberId === this.#leaderId;
-    const members = isLeader ? [...this.#members.values()].map((m) => this.joinedMemberOf(m)) : [];
-    return {
-      errorCode: ErrorCode.NONE,
-      generationId: this.#generationId,
-      protocolType: this.#protocolType,
-      protocolName: this.#protocolName,
-      leader: this.#leaderId ?? "",
-      skipAssignment: false,
-      memberId,
-      members,
-    };
-  }
-
-  private joinedMemberOf(member: Member): JoinedMember {
-    const protocol = member.protocols.find((candidate) => candidate.name === this.#protocolName);
-    const metadata = protocol?.metadata ?? new Uint8Array(0);
-    return { memberId: member.memberId, groupInstanceId: member.groupInstanceId, metadata };
-  }
-
-  private assignmentOf(member: Member): SyncResult {
-    return {
-      errorCode: ErrorCode.NONE,
-      protocolType: this.#protocolType,
-      protocolName: this.#protocolName,
-      assignment: member.assignment,
-    };
-  }
-
-  /** Answers a member's waiting SyncGroup with its assignment, or REBALANCE_IN_PROGRESS. */
-  private answerSync(member: Member, effects: GroupEffects): void {
+  /** Answers a member's waiting SyncGroup with its assignment, or `refusal`. */
+  private answerSync(
+    member: Member,
+    effects: GroupEffects,
+    refusal: number = ErrorCode.REBALANCE_IN_PROGRESS,
+  ): void {
     if (!member.isAwaitingSync) return;
     member.isAwaitingSync = false;
-    const result =
-      this.#state === "Stable"
-        ? this.assignmentOf(member)
-        : syncError(ErrorCode.REBALANCE_IN_PROGRESS);
+    const result = this.#state === "Stable" ? assignmentOf(this, member) : syncError(refusal);
     effects.deliver({ kind: "sync", groupId: this.groupId, memberId: member.memberId, result });
   }
 
@@ -564,6 +574,7 @@ export class ClassicGroup {
     assert(PREVIOUS_STATES[state].includes(this.#state), `no transition ${this.#state} → ${state}`);
     this.#state = state;
     this.#stateChangedMs = nowMs;
+    this.#storingAssignment = undefined;
     if (state === "PreparingRebalance") this.#rebalanceCount++;
     else this.#rebalanceDeadlineMs = undefined;
   }

@@ -16,9 +16,8 @@ import {
   type GroupRecordEntry,
   type PersistedConsumerGroup,
 } from "./consumer-group-records.js";
-import { OFFSETS_TOPIC } from "./group-config.js";
-import { encodeCoordinatorBatch } from "./offset-records.js";
-import { awaitDurable, commitErrorOf } from "./offset-writes.driver.js";
+import { SerialWrites } from "./serial-writes.driver.js";
+import { appendDurably, commitErrorOf } from "./offset-writes.driver.js";
 
 export interface ConsumerGroupLogOptions {
   readonly replicaManager: ReplicaManager;
@@ -35,7 +34,7 @@ export interface ConsumerGroupLogOptions {
 export class ConsumerGroupLog {
   /** The records last made durable, per group. */
   private readonly written = new Map<string, Map<string, GroupRecordEntry>>();
-  private readonly chains = new Map<string, Promise<number>>();
+  private readonly writes = new SerialWrites();
 
   constructor(private readonly options: ConsumerGroupLogOptions) {}
 
@@ -58,19 +57,13 @@ export class ConsumerGroupLog {
 
   /** Writes what changed in the group; resolves to NONE once durable, or the error. */
   persist(groupId: string): Promise<number> {
-    const previous = this.chains.get(groupId) ?? Promise.resolve(ErrorCode.NONE as number);
     // A write that failed does not stop the next, which writes its changes too.
-    const write = () => this.writeChanges(groupId);
-    const next = previous.then(write, write);
-    this.chains.set(groupId, next);
-    return next.finally(() => {
-      if (this.chains.get(groupId) === next) this.chains.delete(groupId);
-    });
+    return this.writes.run(groupId, () => this.writeChanges(groupId));
   }
 
   /** Waits for every write under way. */
   async drain(): Promise<void> {
-    await Promise.all([...this.chains.values()]);
+    await this.writes.drain();
   }
 
   private async writeChanges(groupId: string): Promise<number> {
@@ -79,22 +72,10 @@ export class ConsumerGroupLog {
     const nowMs = this.options.nowMs();
     const records = recordsBetween(written, next, nowMs);
     if (records.length === 0) return ErrorCode.NONE;
-    const { replicaManager } = this.options;
-    const topicPartition = { topic: OFFSETS_TOPIC, partition: this.options.partitionFor(groupId) };
-    const lookup = replicaManager.getPartitionOrError(topicPartition);
-    if (lookup.kind === "error" || !lookup.partition.isLeader) return ErrorCode.NOT_COORDINATOR;
-    const appended = await replicaManager.appendRecords(
-      [{ topicPartition, records: encodeCoordinatorBatch(records) }],
-      { requiredAcks: -1, origin: "client" },
-    );
-    const outcome = appended.results[0]?.outcome;
-    if (outcome === undefined) return ErrorCode.UNKNOWN_SERVER_ERROR;
-    if (outcome.kind === "error") return commitErrorOf(outcome.errorCode);
-    const durable = await awaitDurable(lookup.partition, outcome.lastOffset + 1, {
-      timers: this.options.timers,
-      timeoutMs: this.options.timeoutMs,
-    });
-    if (durable !== ErrorCode.NONE) return durable;
+    const { replicaManager, timers, timeoutMs } = this.options;
+    const partition = this.options.partitionFor(groupId);
+    const appended = await appendDurably(replicaManager, partition, { records, timers, timeoutMs });
+    if (appended !== ErrorCode.NONE) return commitErrorOf(appended);
     if (next.size === 0) this.written.delete(groupId);
     else this.written.set(groupId, next);
     return ErrorCode.NONE;

@@ -1,6 +1,7 @@
 /**
  * The group coordinator's settings, named after Kafka's config keys, with Kafka's defaults.
  */
+import { ErrorCode } from "../common/index.js";
 import { DEFAULT_CONSUMER_GROUP_CONFIG, type ConsumerGroupConfig } from "./consumer-group.js";
 
 export interface GroupConfig {
@@ -57,4 +58,18 @@ export function offsetsPartitionFor(groupId: string, partitionCount: number): nu
   // Kafka's Utils.abs maps Integer.MIN_VALUE to 0 rather than overflowing.
   const absolute = hash === -2147483648 ? 0 : Math.abs(hash);
   return absolute % partitionCount;
+}
+
+/** Why a JoinGroup is refused before its group is looked at (as Kafka checks first), or NONE. */
+export function joinRequestError(
+  groupId: string,
+  sessionTimeoutMs: number,
+  config: Pick<GroupConfig, "minSessionTimeoutMs" | "maxSessionTimeoutMs">,
+): number {
+  if (groupId === "") return ErrorCode.INVALID_GROUP_ID;
+  const isTooShort = sessionTimeoutMs < config.minSessionTimeoutMs;
+  if (isTooShort || sessionTimeoutMs > config.maxSessionTimeoutMs) {
+    return ErrorCode.INVALID_SESSION_TIMEOUT;
+  }
+  return ErrorCode.NONE;
 }

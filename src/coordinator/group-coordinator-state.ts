@@ -5,8 +5,9 @@
  * the driver (group-coordinator.driver.ts) owns the timer, the waiting requests and the log.
  */
 import { ErrorCode } from "../common/index.js";
-import { ClassicGroup, type GroupEffects } from "./classic-group.js";
+import { ClassicGroup, type GroupEffects, type StoredRecord } from "./classic-group.js";
 import {
+  deletableError,
   describeClassicGroup,
   listGroups,
   type GroupDescription,
@@ -16,7 +17,7 @@ export type { GroupDescription, GroupListing } from "./group-views.js";
 import type { ConsumerHeartbeatResult } from "./consumer-group-messages.js";
 import type { TopicCatalog } from "./subscribed-regexes.js";
 import { ConsumerGroups, type ConsumerHeartbeatRequest } from "./consumer-groups.js";
-import type { GroupConfig } from "./group-config.js";
+import { joinRequestError, type GroupConfig } from "./group-config.js";
 import {
   joinError,
   syncError,
@@ -29,9 +30,9 @@ import {
   type SyncResult,
 } from "./group-messages.js";
 import { DeadlineHeap } from "./deadline-heap.js";
-import { usesConsumerProtocol } from "./group-member.js";
 import type { OffsetRecord } from "./offset-records.js";
 import { OffsetStore, type OffsetView } from "./offset-store.js";
+import type { ClassicGroupStore, PersistedClassicGroup } from "./classic-group-records.js";
 
 /** An operation's own answer and the answers it completed for others. */
 export interface Outcome<Result> {
@@ -47,6 +48,8 @@ export class GroupCoordinatorState {
   private readonly groups = new Map<string, ClassicGroup>();
   private readonly store = new OffsetStore();
   private readonly deadlines = new DeadlineHeap<string>();
+  /** Classic group records to write, in the order the groups asked for them. */
+  private readonly stores: ClassicGroupStore[] = [];
   readonly consumer: ConsumerGroups;
 
   constructor(readonly config: GroupConfig) {
@@ -66,7 +69,7 @@ export class GroupCoordinatorState {
     const isIdle = classicGroup?.state === "Empty" && classicGroup.pendingMembers.size === 0;
     const classic = classicGroup === undefined ? "none" : isIdle ? "empty" : "members";
     const result = this.consumer.heartbeat(groupId, request, { ...options, classic });
-    if (result.replacedClassic) this.groups.delete(groupId);
+    if (result.replacedClassic) this.forget(groupId);
     return result;
   }
 
@@ -85,12 +88,8 @@ export class GroupCoordinatorState {
       result: { kind: "now", result: joinError(errorCode, request.memberId) },
       deliveries: [],
     });
-    if (groupId === "") return refuse(ErrorCode.INVALID_GROUP_ID);
-    const { minSessionTimeoutMs, maxSessionTimeoutMs } = this.config;
-    const timeoutMs = request.sessionTimeoutMs;
-    if (timeoutMs < minSessionTimeoutMs || timeoutMs > maxSessionTimeoutMs) {
-      return refuse(ErrorCode.INVALID_SESSION_TIMEOUT);
-    }
+    const invalid = joinRequestError(groupId, request.sessionTimeoutMs, this.config);
+    if (invalid !== ErrorCode.NONE) return refuse(invalid);
     const consumerGroup = this.consumer.group(groupId);
     // Sluice does not host classic members in a consumer group (Kafka's online migration).
     if (consumerGroup !== undefined && consumerGroup.state !== "Empty") {
@@ -215,44 +214,35 @@ export class GroupCoordinatorState {
     return listGroups(this.groups.values(), this.consumer.all);
   }
 
-  /** Whether a group may be deleted: it must exist and be Empty (NON_EMPTY_GROUP otherwise). */
+  /** Whether a group may be deleted (group-views.ts's deletableError). */
   checkDeletable(groupId: string): number {
-    const consumerGroup = this.consumer.group(groupId);
-    if (consumerGroup !== undefined) {
-      return consumerGroup.state === "Empty" ? ErrorCode.NONE : ErrorCode.NON_EMPTY_GROUP;
-    }
-    const group = this.groups.get(groupId);
-    if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
-    if (group.state !== "Empty") return ErrorCode.NON_EMPTY_GROUP;
-    return ErrorCode.NONE;
-  }
-
-  /**
-   * Whether OffsetDelete may remove offsets of a group (Kafka's validateOffsetDelete): a classic
-   * group must exist (GROUP_ID_NOT_FOUND) and be Empty or use the consumer protocol.
-   */
-  checkOffsetsDeletable(groupId: string): number {
-    // A consumer group (KIP-848) may always delete offsets of topics it does not consume.
-    if (this.consumer.group(groupId) !== undefined) return ErrorCode.NONE;
-    const group = this.groups.get(groupId);
-    if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
-    const isEmpty = group.state === "Empty";
-    if (!isEmpty && !usesConsumerProtocol(group.protocolType)) return ErrorCode.NON_EMPTY_GROUP;
-    return ErrorCode.NONE;
-  }
-
-  /** Whether the members of a group of either kind consume `topicName`. */
-  isSubscribedTo(groupId: string, topicName: string): boolean {
-    const consumerGroup = this.consumer.group(groupId);
-    if (consumerGroup !== undefined) return consumerGroup.subscribedTopicNames().has(topicName);
-    return this.groups.get(groupId)?.isSubscribedTo(topicName) ?? false;
+    return deletableError(this.groups.get(groupId), this.consumer.group(groupId));
   }
 
   /** Forgets a deleted group (its offset tombstones are already durable). */
   removeGroup(groupId: string): void {
     this.consumer.remove(groupId);
     this.groups.get(groupId)?.markDeleted();
-    this.groups.delete(groupId);
+    this.forget(groupId);
+  }
+
+  /** The classic group records asked for since the last call, oldest first. */
+  takeClassicStores(): ClassicGroupStore[] {
+    return this.stores.splice(0);
+  }
+
+  /** A classic group's record of `generationId` is durable, or failed (ClassicGroup's rules). */
+  onClassicStored(groupId: string, stored: StoredRecord, nowMs: number): readonly GroupDelivery[] {
+    const group = this.groups.get(groupId);
+    if (group === undefined) return [];
+    return this.run(group, (effects) => group.onAssignmentStored(stored, nowMs, effects))
+      .deliveries;
+  }
+
+  /** A classic group rebuilt from its record while its partition loads. */
+  loadClassicGroup(groupId: string, record: PersistedClassicGroup, nowMs: number): void {
+    const effects = this.effectsOf(groupId, []);
+    this.groups.set(groupId, ClassicGroup.loaded(groupId, this.config, { record, nowMs }, effects));
   }
 
   /**
@@ -283,17 +273,26 @@ export class GroupCoordinatorState {
     operation: (effects: GroupEffects) => Result,
   ): Outcome<Result> {
     const deliveries: GroupDelivery[] = [];
-    const effects: GroupEffects = {
-      deliver: (delivery) => deliveries.push(delivery),
-      scheduleDeadline: (atMs) => this.deadlines.push(atMs, group.groupId),
-    };
-    const result = operation(effects);
+    const result = operation(this.effectsOf(group.groupId, deliveries));
     return { result, deliveries };
+  }
+
+  private effectsOf(groupId: string, deliveries: GroupDelivery[]): GroupEffects {
+    return {
+      deliver: (delivery) => deliveries.push(delivery),
+      scheduleDeadline: (atMs) => this.deadlines.push(atMs, groupId),
+      store: (record) => this.stores.push({ groupId, record }),
+    };
+  }
+
+  /** Drops a classic group, whose record (if one was written) gets its tombstone. */
+  private forget(groupId: string): void {
+    if (this.groups.delete(groupId)) this.stores.push({ groupId, record: null });
   }
 
   /** An Empty group with neither offsets nor pending members is forgotten, as Kafka does. */
   private maybeForget(group: ClassicGroup): void {
     const isIdle = group.state === "Empty" && group.pendingMembers.size === 0;
-    if (isIdle && !this.store.hasOffsets(group.groupId)) this.groups.delete(group.groupId);
+    if (isIdle && !this.store.hasOffsets(group.groupId)) this.forget(group.groupId);
   }
 }

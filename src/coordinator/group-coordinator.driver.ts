@@ -40,6 +40,7 @@ import { loadOffsetsPartition } from "./offsets-loader.driver.js";
 import type { OffsetRecord, OffsetsProducer } from "./offset-records.js";
 import { TransactionalOffsets } from "./transactional-offsets.js";
 import { ConsumerGroupLog } from "./consumer-group-log.driver.js";
+import { ClassicGroupLog } from "./classic-group-log.driver.js";
 
 /** Whether this node coordinates a group now. */
 export type CoordinatorStatus = "active" | "loading" | "notCoordinator";
@@ -66,7 +67,9 @@ export class GroupCoordinator {
   private readonly loads = new Set<Promise<void>>();
   /** Consumer groups (KIP-848) written to their offsets partitions. */
   private readonly consumerLog: ConsumerGroupLog;
-  /** Writes of consumer groups that deadlines changed, awaited by `close`. */
+  /** Classic groups' GroupMetadata records. */
+  private readonly classicLog: ClassicGroupLog;
+  /** Writes of groups that deadlines (or classic group changes) asked for, awaited by `close`. */
   private readonly timerWrites = new Set<Promise<unknown>>();
   private readonly stopListening: () => void;
   private isClosed = false;
@@ -79,6 +82,13 @@ export class GroupCoordinator {
       partitionFor: (groupId) => this.partitionFor(groupId),
       groupOf: (groupId) => this.state.consumer.group(groupId)?.persisted(),
       nowMs: () => options.clock.nowMs(),
+      timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
+    });
+    this.classicLog = new ClassicGroupLog({
+      replicaManager: options.replicaManager,
+      timers: options.timers,
+      partitionFor: (groupId) => this.partitionFor(groupId),
+      wallClockMs: () => options.clock.nowMs(),
       timeoutMs: OFFSET_COMMIT_TIMEOUT_MS,
     });
     this.stopListening = options.replicaManager.onPartitionRoleChanged((topicPartition) =>
@@ -124,9 +134,17 @@ export class GroupCoordinator {
     // A classic group that took the id of an empty consumer group tombstones its records.
     const isReplaced = this.state.consumer.group(groupId) === undefined;
     if (isReplaced && this.consumerLog.hasWritten(groupId)) this.writeLater(groupId);
-    return this.answer(groupId, "join", outcome, (delivery) =>
+    const stored = this.writeClassicStores().get(groupId);
+    const answer = this.answer(groupId, "join", outcome, (delivery) =>
       delivery.kind === "join" ? delivery.result : joinError(ErrorCode.UNKNOWN_SERVER_ERROR, ""),
     );
+    // A static member that took its old place in a Stable group (the one answer given at once
+    // with a record written) gets it once the record naming its new id is durable, as in Kafka.
+    if (stored === undefined || outcome.result.kind !== "now") return answer;
+    return Promise.all([answer, ...stored]).then(([result, ...errorCodes]) => {
+      const failed = errorCodes.find((errorCode) => errorCode !== ErrorCode.NONE);
+      return failed === undefined ? result : joinError(failed, "");
+    });
   }
 
   /** SyncGroup; resolves when the leader's assignment arrives (or at once). */
@@ -177,14 +195,23 @@ export class GroupCoordinator {
     const joined = { ...request, memberId };
     const result = this.state.consumerHeartbeat(groupId, joined, { nowMs, topics });
     this.rescheduleTimer();
+    this.writeClassicStores();
     if (result.errorCode !== ErrorCode.NONE) return result;
     const written = await this.consumerLog.persist(groupId);
     return written === ErrorCode.NONE ? result : heartbeatError(written, joined);
   }
 
-  /** Writes a consumer group's change made outside a heartbeat (its deletion); its error. */
-  persistConsumerGroup(groupId: string): Promise<number> {
-    return this.consumerLog.persist(groupId);
+  /**
+   * DeleteGroups of a group whose offsets' tombstones are durable: the group is forgotten and
+   * its records get their tombstones (a consumer group's, or a classic group's GroupMetadata);
+   * resolves to NONE once they are durable, or the error.
+   */
+  async removeGroup(groupId: string): Promise<number> {
+    this.state.removeGroup(groupId);
+    const classic = this.writeClassicStores();
+    const consumer = await this.consumerLog.persist(groupId);
+    const classicErrors = await Promise.all(classic.get(groupId) ?? []);
+    return [consumer, ...classicErrors].find((code) => code !== ErrorCode.NONE) ?? ErrorCode.NONE;
   }
 
   /**
@@ -239,6 +266,7 @@ export class GroupCoordinator {
     this.dispatch(this.state.unload(() => true));
     this.partitions.clear();
     await Promise.all([...this.loads, ...this.timerWrites, this.consumerLog.drain()]);
+    await this.classicLog.drain();
   }
 
   /** Monotonic time: sessions and rebalances must not jump with the wall clock. */
@@ -276,6 +304,36 @@ export class GroupCoordinator {
       waiter?.(delivery);
     }
     this.rescheduleTimer();
+    this.writeClassicStores();
+  }
+
+  /**
+   * Writes the classic group records the state asked for; a completed rebalance's outcome goes
+   * back to its group, which answers the members waiting in SyncGroup. Returns the writes by
+   * group id.
+   */
+  private writeClassicStores(): Map<string, Promise<number>[]> {
+    const byGroup = new Map<string, Promise<number>[]>();
+    for (const store of this.state.takeClassicStores()) {
+      const { groupId, record } = store;
+      const written = this.classicLog.write(store);
+      byGroup.set(groupId, [...(byGroup.get(groupId) ?? []), written]);
+      const done: Promise<void> = written
+        .then((errorCode) => {
+          if (errorCode !== ErrorCode.NONE) {
+            this.options.logger.warn("writing a classic group failed", { groupId, errorCode });
+          }
+          if (record === null || this.isClosed) return;
+          const stored = { generationId: record.generationId, errorCode };
+          this.dispatch(this.state.onClassicStored(groupId, stored, this.nowMs()));
+        })
+        .catch((error: unknown) => {
+          this.options.logger.error("writing a classic group failed", { error: String(error) });
+        })
+        .finally(() => this.timerWrites.delete(done));
+      this.timerWrites.add(done);
+    }
+    return byGroup;
   }
 
   /** Keeps one timer, for the earliest deadline of the heap. */
@@ -322,6 +380,7 @@ export class GroupCoordinator {
       this.transactionalOffsets.unload(index);
       const belongs = (groupId: string) => this.partitionFor(groupId) === index;
       this.consumerLog.unload(belongs);
+      this.classicLog.unload(belongs);
       this.dispatch(this.state.unload(belongs));
     }
   }
@@ -334,7 +393,8 @@ export class GroupCoordinator {
     const transactional = this.transactionalOffsets;
     const consumerLog = this.consumerLog;
     const onConsumerGroup = consumerLog.loaded.bind(consumerLog);
-    const at = { nowMs: this.nowMs(), isCurrent, transactional, onConsumerGroup };
+    const onClassicGroup = (groupId: string) => this.classicLog.loaded(groupId);
+    const at = { nowMs: this.nowMs(), isCurrent, transactional, onConsumerGroup, onClassicGroup };
     const load = loadOffsetsPartition(partition, this.state, at)
       .then((report) => {
         if (!isCurrent()) return;

@@ -1,11 +1,13 @@
 /**
- * ListGroups' view of every group, and DescribeGroups' view of a classic group. Kafka's
- * coordinator looks up only classic groups for DescribeGroups, so a consumer group id is
- * described as a missing one (Dead, no error); ConsumerGroupDescribe describes those.
+ * ListGroups' view of every group, DescribeGroups' view of a classic group, and whether a
+ * group may be deleted or its offsets removed. Kafka's coordinator looks up only classic groups
+ * for DescribeGroups, so a consumer group id is described as a missing one (Dead, no error);
+ * ConsumerGroupDescribe describes those.
  */
 import { ErrorCode } from "../common/index.js";
 import type { ClassicGroup, GroupState } from "./classic-group.js";
 import type { ConsumerGroup } from "./consumer-group.js";
+import { usesConsumerProtocol } from "./group-member.js";
 
 /** A group as DescribeGroups shows it. */
 export interface GroupDescription {
@@ -81,4 +83,43 @@ export function listGroups(
     groupType: "consumer" as const,
   }));
   return [...classic, ...consumer];
+}
+
+/** Whether a group may be deleted: it must exist and be Empty (NON_EMPTY_GROUP otherwise). */
+export function deletableError(
+  group: ClassicGroup | undefined,
+  consumerGroup: ConsumerGroup | undefined,
+): number {
+  if (consumerGroup !== undefined) {
+    return consumerGroup.state === "Empty" ? ErrorCode.NONE : ErrorCode.NON_EMPTY_GROUP;
+  }
+  if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
+  if (group.state !== "Empty") return ErrorCode.NON_EMPTY_GROUP;
+  return ErrorCode.NONE;
+}
+
+/**
+ * Whether OffsetDelete may remove offsets of a group (Kafka's validateOffsetDelete): a classic
+ * group must exist (GROUP_ID_NOT_FOUND) and be Empty or use the consumer protocol.
+ */
+export function offsetsDeletableError(
+  group: ClassicGroup | undefined,
+  consumerGroup: ConsumerGroup | undefined,
+): number {
+  // A consumer group (KIP-848) may always delete offsets of topics it does not consume.
+  if (consumerGroup !== undefined) return ErrorCode.NONE;
+  if (group === undefined || group.state === "Dead") return ErrorCode.GROUP_ID_NOT_FOUND;
+  const isEmpty = group.state === "Empty";
+  if (!isEmpty && !usesConsumerProtocol(group.protocolType)) return ErrorCode.NON_EMPTY_GROUP;
+  return ErrorCode.NONE;
+}
+
+/** Whether the members of a group of either kind consume `topicName`. */
+export function consumesTopic(
+  group: ClassicGroup | undefined,
+  consumerGroup: ConsumerGroup | undefined,
+  topicName: string,
+): boolean {
+  if (consumerGroup !== undefined) return consumerGroup.subscribedTopicNames().has(topicName);
+  return group?.isSubscribedTo(topicName) ?? false;
 }

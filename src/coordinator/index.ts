@@ -20,6 +20,7 @@ export {
 export { ClassicGroup, type GroupEffects, type GroupState } from "./classic-group.js";
 export type { GroupMember } from "./group-member.js";
 export type { MemberProtocol } from "./protocol-selection.js";
+export { consumesTopic, deletableError, offsetsDeletableError } from "./group-views.js";
 export {
   GroupCoordinatorState,
   type GroupDescription,
@@ -34,6 +35,11 @@ export {
   type OffsetRecord,
   type ReplayedRecord,
 } from "./offset-records.js";
+export type {
+  ClassicGroupStore,
+  PersistedClassicGroup,
+  PersistedClassicMember,
+} from "./classic-group-records.js";
 export { loadOffsetsPartition, type LoadReport } from "./offsets-loader.driver.js";
 export { awaitHighWatermark, commitErrorOf } from "./offset-writes.driver.js";
 export {

@@ -1,8 +1,8 @@
 /**
  * The records of `__consumer_offsets` this coordinator writes and reads back: OffsetCommitKey
- * and OffsetCommitValue (a null value is a tombstone), and GroupMetadataKey, whose values are
- * recognised so that a log written by Kafka replays (Sluice does not persist classic group
- * membership); consumer group records (KIP-848) are in consumer-group-records.ts.
+ * and OffsetCommitValue (a null value is a tombstone), and GroupMetadata, a classic group's
+ * record (classic-group-records.ts); consumer group records (KIP-848) are in
+ * consumer-group-records.ts.
  */
 import {
   decodeCoordinatorKey,
@@ -18,6 +18,7 @@ import {
 } from "../protocol/index.js";
 import type { CommittedOffset, OffsetKey } from "./offset-store.js";
 import { isConsumerGroupKey } from "./consumer-group-records.js";
+import { decodeGroupMetadataValue, type PersistedClassicGroup } from "./classic-group-records.js";
 
 /** An offset to write, or its tombstone (value null). */
 export interface OffsetRecord {
@@ -27,7 +28,11 @@ export interface OffsetRecord {
 
 export type ReplayedRecord =
   | { readonly kind: "offset"; readonly key: OffsetKey; readonly value: CommittedOffset | null }
-  | { readonly kind: "groupMetadata"; readonly groupId: string; readonly isTombstone: boolean }
+  | {
+      readonly kind: "groupMetadata";
+      readonly groupId: string;
+      readonly value: PersistedClassicGroup | null;
+    }
   | { readonly kind: "consumerGroup"; readonly key: CoordinatorKey };
 
 /** The OffsetCommitKey version Kafka writes. */
@@ -107,7 +112,8 @@ export function replayOffsetsRecord(record: DecodedRecord): ReplayedRecord | und
   const key = decodeCoordinatorKey("__consumer_offsets", record.key);
   if (key.name === "GroupMetadata") {
     const groupId = key.data["group"] as string;
-    return { kind: "groupMetadata", groupId, isTombstone: record.value === null };
+    const value = record.value === null ? null : decodeGroupMetadataValue(record.value);
+    return { kind: "groupMetadata", groupId, value };
   }
   if (isConsumerGroupKey(key)) return { kind: "consumerGroup", key };
   if (key.name !== "OffsetCommit") return undefined;

@@ -5,8 +5,15 @@
  */
 import { ErrorCode } from "../common/index.js";
 import type { Timers } from "../ports/index.js";
+import type { NewRecord } from "../protocol/index.js";
 import type { Partition, ReplicaManager } from "../replication/index.js";
-import { encodeOffsetRecords, type OffsetRecord, type OffsetsProducer } from "./offset-records.js";
+import { OFFSETS_TOPIC } from "./group-config.js";
+import {
+  encodeCoordinatorBatch,
+  encodeOffsetRecords,
+  type OffsetRecord,
+  type OffsetsProducer,
+} from "./offset-records.js";
 
 /** Where an append ended, or its error as a commit reports it. */
 export type OffsetWrite =
@@ -36,6 +43,36 @@ export async function writeOffsetRecords(
   if (outcome.kind === "error")
     return { kind: "error", errorCode: commitErrorOf(outcome.errorCode) };
   return { kind: "written", requiredOffset: outcome.lastOffset + 1 };
+}
+
+/**
+ * Appends a group's records in one batch to offsets partition `partition` as its leader
+ * (acks=-1) and waits until the high watermark covers them: NONE once durable, else the
+ * append's own error code (NOT_LEADER_OR_FOLLOWER when this broker does not lead the
+ * partition, REQUEST_TIMED_OUT after `timeoutMs`), which each caller maps as Kafka does.
+ */
+export async function appendDurably(
+  replicaManager: ReplicaManager,
+  partition: number,
+  write: {
+    readonly records: readonly NewRecord[];
+    readonly timers: Timers;
+    readonly timeoutMs: number;
+  },
+): Promise<number> {
+  const topicPartition = { topic: OFFSETS_TOPIC, partition };
+  const lookup = replicaManager.getPartitionOrError(topicPartition);
+  if (lookup.kind === "error" || !lookup.partition.isLeader) {
+    return ErrorCode.NOT_LEADER_OR_FOLLOWER;
+  }
+  const appended = await replicaManager.appendRecords(
+    [{ topicPartition, records: encodeCoordinatorBatch(write.records) }],
+    { requiredAcks: -1, origin: "client" },
+  );
+  const outcome = appended.results[0]?.outcome;
+  if (outcome === undefined) return ErrorCode.UNKNOWN_SERVER_ERROR;
+  if (outcome.kind === "error") return outcome.errorCode;
+  return awaitHighWatermark(lookup.partition, outcome.lastOffset + 1, write);
 }
 
 /**
@@ -98,5 +135,24 @@ export function commitErrorOf(errorCode: number): number {
       return ErrorCode.INVALID_COMMIT_OFFSET_SIZE;
     default:
       return errorCode;
+  }
+}
+
+/**
+ * Kafka's translation of an append error into the error a request that writes a classic
+ * group's record answers (GroupMetadataManager.appendGroupMetadataErrorToResponseError).
+ */
+export function groupMetadataErrorOf(errorCode: number): number {
+  switch (errorCode) {
+    // Kafka's list for group records leaves this one as it is.
+    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+      return errorCode;
+    case ErrorCode.MESSAGE_TOO_LARGE:
+    case ErrorCode.RECORD_LIST_TOO_LARGE:
+    case ErrorCode.INVALID_FETCH_SIZE:
+      return ErrorCode.UNKNOWN_SERVER_ERROR;
+    default:
+      // The rest as a commit maps them: COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR.
+      return commitErrorOf(errorCode);
   }
 }

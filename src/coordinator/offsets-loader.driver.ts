@@ -4,13 +4,15 @@
  * batch, and replays every record, so the latest value per key wins and tombstones delete. The
  * offsets of a transaction (TxnOffsetCommit) count only once its COMMIT marker follows; an
  * ABORT drops them, and those still undecided at the end stay pending. Consumer groups
- * (KIP-848) are rebuilt from the latest of their records.
+ * (KIP-848) are rebuilt from the latest of their records, classic groups from their latest
+ * GroupMetadata record (a tombstone removes the group).
  */
 import { decodeControlRecord, decodeRecords, iterateBatches } from "../protocol/index.js";
 import type { Partition } from "../replication/index.js";
 import type { GroupCoordinatorState } from "./group-coordinator-state.js";
 import { replayOffsetsRecord, type OffsetRecord } from "./offset-records.js";
 import { LoadedConsumerGroups, type PersistedConsumerGroup } from "./consumer-group-records.js";
+import type { PersistedClassicGroup } from "./classic-group-records.js";
 import type { TransactionalOffsets } from "./transactional-offsets.js";
 
 /** How many bytes one read of the log asks for while loading. */
@@ -29,6 +31,8 @@ interface Replay {
   /** Transactional offsets by producer id, until their marker. */
   readonly pending: Map<number, OffsetRecord[]>;
   readonly consumerGroups: LoadedConsumerGroups;
+  /** The latest record of each classic group. */
+  readonly classicGroups: Map<string, PersistedClassicGroup>;
 }
 
 /**
@@ -46,11 +50,17 @@ export async function loadOffsetsPartition(
     readonly transactional?: TransactionalOffsets;
     /** A consumer group (KIP-848) rebuilt from its records, already added to `state`. */
     readonly onConsumerGroup?: (groupId: string, group: PersistedConsumerGroup) => void;
+    /** A classic group rebuilt from its record, already added to `state`. */
+    readonly onClassicGroup?: (groupId: string) => void;
   },
 ): Promise<LoadReport> {
   let records = 0;
   const consumerGroups = new LoadedConsumerGroups();
-  const replay: Replay = { state, groupIds: new Set<string>(), pending: new Map(), consumerGroups };
+  const classicGroups = new Map<string, PersistedClassicGroup>();
+  const replay: Replay = {
+    ...{ state, groupIds: new Set<string>(), pending: new Map() },
+    ...{ consumerGroups, classicGroups },
+  };
   const endOffset = await readWholeLog(partition, at.isCurrent, (bytes) => {
     records += replayBatches(bytes, replay);
   });
@@ -58,6 +68,12 @@ export async function loadOffsetsPartition(
   for (const [groupId, group] of consumerGroups.rebuilt()) {
     state.consumer.restore(groupId, group, at.nowMs);
     at.onConsumerGroup?.(groupId, group);
+  }
+  for (const [groupId, record] of classicGroups) {
+    // A group id names one kind or the other: a consumer group's records win.
+    if (state.consumer.group(groupId) !== undefined) continue;
+    state.loadClassicGroup(groupId, record, at.nowMs);
+    at.onClassicGroup?.(groupId);
   }
   state.ensureGroupsWithOffsets(replay.groupIds, at.nowMs);
   for (const [producerId, pending] of replay.pending) {
@@ -119,6 +135,11 @@ function replayBatches(bytes: Uint8Array, replay: Replay): number {
       count++;
       if (replayed?.kind === "consumerGroup") {
         replay.consumerGroups.replay(replayed.key, record.value);
+        continue;
+      }
+      if (replayed?.kind === "groupMetadata") {
+        if (replayed.value === null) replay.classicGroups.delete(replayed.groupId);
+        else replay.classicGroups.set(replayed.groupId, replayed.value);
         continue;
       }
       if (replayed?.kind !== "offset") continue;

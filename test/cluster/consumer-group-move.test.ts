@@ -14,25 +14,13 @@ import {
   type ConsumerGroupHeartbeatResponse,
 } from "../../src/protocol/index.js";
 import { killAll, pollUntil, request } from "./cluster-process.js";
-import {
-  awaitPartitions,
-  coordinatorOf,
-  createReplicatedTopic,
-  expectBrokers,
-  startThreeNodes,
-  type Member,
-} from "./three-nodes.js";
+import { coordinatorOf, type Member } from "./three-nodes.js";
+import { COORDINATOR_RETRIABLE, startGroupCluster } from "./group-cluster.js";
 
 after(killAll);
 
 const TOPIC = "orders";
 const GROUP = "moving-readers";
-/** Answers a client retries elsewhere or later while the coordinator moves. */
-const RETRIABLE: ReadonlySet<number> = new Set([
-  ErrorCode.NOT_COORDINATOR,
-  ErrorCode.COORDINATOR_NOT_AVAILABLE,
-  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
-]);
 
 interface Heartbeat {
   readonly memberId: string;
@@ -70,7 +58,7 @@ async function heartbeat(
         },
         { maxVersion: 1 },
       );
-      return RETRIABLE.has(answer.errorCode) ? undefined : answer;
+      return COORDINATOR_RETRIABLE.has(answer.errorCode) ? undefined : answer;
     },
     { deadlineMs: 60_000, intervalMs: 200, what: `a heartbeat of ${sent.memberId || "a member"}` },
   );
@@ -89,20 +77,10 @@ test(
   "a KIP-848 group keeps its members, epochs and assignments when its coordinator's node dies",
   { timeout: 300_000 },
   async () => {
-    const members = await startThreeNodes("consumer-group-move", {});
-    const [first] = members;
-    assert.ok(first !== undefined);
-    await expectBrokers(first, [1, 2, 3]);
-    await createReplicatedTopic(first, { topic: TOPIC, partitions: 2, minInsyncReplicas: 1 });
-    await coordinatorOf(members, { key: GROUP, keyType: 0 });
-    await awaitPartitions(
-      members,
-      "__consumer_offsets",
-      (partitions) =>
-        partitions.size > 0 && [...partitions.values()].every((p) => p.isr.length === 3),
-      "__consumer_offsets fully replicated",
-      60_000,
-    );
+    const members = await startGroupCluster("consumer-group-move", {
+      topic: TOPIC,
+      groupId: GROUP,
+    });
 
     const joinedA = await heartbeat(members, { memberId: "", memberEpoch: 0, owned: null });
     const a = joinedA.memberId ?? "";

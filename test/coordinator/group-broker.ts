@@ -140,6 +140,11 @@ export class GroupBroker {
     return requestPath(this.router, this.harness).call(apiKey, apiVersion, body);
   }
 
+  /** Sends requests at once, as several clients would; their responses in order. */
+  callAll(requests: readonly (readonly [number, number, object])[]) {
+    return requestPath(this.router, this.harness).callAll(requests);
+  }
+
   /** Publishes metadata records (a topic created or removed) to the broker's metadata cache. */
   publish(records: readonly MetadataRecord[]): void {
     const cache = this.dependencies.metadataCache;

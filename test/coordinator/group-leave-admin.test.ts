@@ -44,6 +44,9 @@ function stableGroup(memberIds: readonly string[]): GroupCoordinatorState {
     assignments,
   };
   state.sync("g", { ...sync, memberId: leader }, 1);
+  // The group turns Stable once its record is durable.
+  state.takeClassicStores();
+  state.onClassicStored("g", { generationId, errorCode: ErrorCode.NONE }, 1);
   assert.equal(state.group("g")?.state, "Stable");
   return state;
 }
@@ -92,6 +95,8 @@ test("DescribeGroups shows a Stable group's members, and a missing group as Dead
     protocolName: null,
   };
   state.sync("g", { ...sync, assignments: [{ memberId: "m1", assignment }] }, 1);
+  state.takeClassicStores();
+  state.onClassicStored("g", { generationId: 1, errorCode: ErrorCode.NONE }, 1);
   const described = state.describe("g");
   assert.equal(described.state, "Stable");
   assert.equal(described.protocolType, "consumer");

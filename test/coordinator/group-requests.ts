@@ -31,12 +31,22 @@ export function requestPath(router: RequestRouter, harness: LogHarness) {
       nowMs: harness.node.clock.nowMs(),
     });
   };
-  const call = async (apiKey: number, apiVersion: number, body: object) => {
-    const routed = await harness.run(route(apiKey, apiVersion, body));
-    if (routed.kind !== "frame") throw new Error(`API ${apiKey} v${apiVersion}: ${routed.kind}`);
-    const decoded = decodeResponse(join(routed.chunks).subarray(4), apiKey, apiVersion);
-    if (decoded.kind !== "response") throw decoded.error;
-    return decoded.body;
+  /** Sends requests at once (they may wait for each other); their responses in order. */
+  const callAll = async (requests: readonly (readonly [number, number, object])[]) => {
+    const routes = requests.map(([apiKey, apiVersion, body]) => route(apiKey, apiVersion, body));
+    const routed = await harness.run(Promise.all(routes));
+    return routed.map((answer, index) => {
+      const [apiKey = -1, apiVersion = -1] = requests[index] ?? [];
+      if (answer.kind !== "frame") throw new Error(`API ${apiKey} v${apiVersion}: ${answer.kind}`);
+      const decoded = decodeResponse(join(answer.chunks).subarray(4), apiKey, apiVersion);
+      if (decoded.kind !== "response") throw decoded.error;
+      return decoded.body;
+    });
   };
-  return { call };
+  const call = async (apiKey: number, apiVersion: number, body: object) => {
+    const [answer] = await callAll([[apiKey, apiVersion, body]]);
+    if (answer === undefined) throw new Error(`API ${apiKey} v${apiVersion}: no answer`);
+    return answer;
+  };
+  return { call, callAll };
 }

@@ -41,10 +41,14 @@ test("a v4 join first gets MEMBER_ID_REQUIRED, then becomes leader of generation
     },
     2,
   );
-  assert.deepEqual(
-    sync.deliveries[0]?.kind === "sync" && [...sync.deliveries[0].result.assignment],
-    [7],
-  );
+  // The leader's assignment is handed out once the group's record is durable.
+  assert.equal(sync.result.kind, "later");
+  assert.deepEqual(sync.deliveries, []);
+  const [store] = state.takeClassicStores();
+  assert.equal(store?.record?.generationId, 1);
+  assert.deepEqual([...(store?.record?.members[0]?.assignment ?? [])], [7]);
+  const stored = state.onClassicStored("g", { generationId: 1, errorCode: ErrorCode.NONE }, 2);
+  assert.deepEqual(stored[0]?.kind === "sync" && [...stored[0].result.assignment], [7]);
   assert.equal(state.group("g")?.state, "Stable");
   assert.equal(
     state.heartbeat("g", { memberId: "m1", groupInstanceId: null, generationId: 0 }, 3).result,
@@ -104,4 +108,33 @@ test("groups are placed as Kafka places them (Java String.hashCode)", () => {
   assert.equal(offsetsPartitionFor("hello", 50), 22);
   assert.equal(javaStringHashCode("polygenelubricants"), -2147483648);
   assert.equal(offsetsPartitionFor("polygenelubricants", 50), 0);
+});
+
+test("a loaded group over group.max.size rebalances, as Kafka's onLoaded does", () => {
+  const member = (memberId: string) => ({
+    memberId,
+    groupInstanceId: null,
+    clientId: "c",
+    clientHost: "/h",
+    rebalanceTimeoutMs: 20_000,
+    sessionTimeoutMs: 10_000,
+    subscription: new Uint8Array([1]),
+    assignment: new Uint8Array([2]),
+  });
+  const record = {
+    protocolType: "consumer",
+    generationId: 4,
+    protocolName: "range",
+    leaderId: "m1",
+    currentStateTimestampMs: -1,
+    members: [member("m1"), member("m2")],
+  };
+  const roomy = new GroupCoordinatorState(config);
+  roomy.loadClassicGroup("g", record, 0);
+  assert.equal(roomy.group("g")?.state, "Stable");
+  assert.equal(roomy.nextDeadlineMs(), 10_000, "the loaded members' sessions");
+  const small = new GroupCoordinatorState({ ...config, maxSize: 1 });
+  small.loadClassicGroup("g", record, 0);
+  assert.equal(small.group("g")?.state, "PreparingRebalance");
+  assert.equal(small.group("g")?.generationId, 4);
 });

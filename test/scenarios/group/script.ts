@@ -3,12 +3,14 @@
  * listed in README.md here). They drive GroupCoordinatorState, the pure owner of every group and
  * its offsets, as the driver does: every command runs at the script's clock, `advance` fires the
  * deadlines that come due at their own times, and an accepted commit is applied at once, as if
- * the log had made it durable then.
+ * the log had made it durable then; so is a group's GroupMetadata record, unless `writes hold`
+ * keeps the records until `writes complete <error>`.
  */
 import assert from "node:assert/strict";
 import { ErrorCode, errorName } from "../../../src/common/index.js";
 import {
   GroupCoordinatorState,
+  type ClassicGroupStore,
   type GroupDelivery,
   type OffsetRecord,
 } from "../../../src/coordinator/index.js";
@@ -49,6 +51,8 @@ export class GroupScriptRunner implements ScenarioRunner {
   private state: GroupCoordinatorState | null = null;
   private nowMs = 0;
   private lines: string[] = [];
+  /** GroupMetadata records waiting for `writes complete`; undefined: durable at once. */
+  private held: ClassicGroupStore[] | undefined = undefined;
 
   run(line: string): string[] {
     // `""` stands for an empty argument, such as an empty group id.
@@ -59,6 +63,7 @@ export class GroupScriptRunner implements ScenarioRunner {
     if (command === "coordinator") {
       this.state = new GroupCoordinatorState(configOf(args));
       this.nowMs = 0;
+      this.held = undefined;
       return [];
     }
     const state = this.state;
@@ -67,7 +72,10 @@ export class GroupScriptRunner implements ScenarioRunner {
     if (command === "advance") {
       this.advance(state, Number(args[0]));
     } else {
-      this.observe(state, () => this.dispatch(state, command, args));
+      this.observe(state, () => {
+        this.dispatch(state, command, args);
+        this.settleStores(state);
+      });
     }
     return this.lines;
   }
@@ -97,11 +105,51 @@ export class GroupScriptRunner implements ScenarioRunner {
       if (nextMs === undefined || nextMs > targetMs) break;
       this.nowMs = Math.max(this.nowMs, nextMs);
       const printed = this.lines.length;
-      this.observe(state, () => this.deliver(state.tick(this.nowMs)));
+      this.observe(state, () => {
+        this.deliver(state.tick(this.nowMs));
+        this.settleStores(state);
+      });
       if (this.lines.length > printed) this.lines.splice(printed, 0, `time ${this.nowMs}`);
     }
     if (this.nowMs !== targetMs || this.lines.length === 0) this.say(`time ${targetMs}`);
     this.nowMs = targetMs;
+  }
+
+  /** The records the groups asked for: durable at once, or held for `writes complete`. */
+  private settleStores(state: GroupCoordinatorState): void {
+    const stores = state.takeClassicStores();
+    if (this.held !== undefined) return void this.held.push(...stores);
+    for (const store of stores) this.completeStore(state, store, ErrorCode.NONE);
+  }
+
+  private completeStore(state: GroupCoordinatorState, store: ClassicGroupStore, errorCode: number) {
+    const { groupId, record } = store;
+    if (record === null) return;
+    const stored = { generationId: record.generationId, errorCode };
+    this.deliver(state.onClassicStored(groupId, stored, this.nowMs));
+  }
+
+  /** `writes hold` | `writes complete <error>`: records wait, or the held ones end so. */
+  private writes(state: GroupCoordinatorState, args: string[]): void {
+    const [mode = "", errorText = "NONE"] = args;
+    if (mode === "hold") {
+      this.held ??= [];
+      return;
+    }
+    assert.equal(mode, "complete", "writes hold | writes complete <error>");
+    const errorCode = (ErrorCode as Record<string, number>)[errorText];
+    assert.ok(errorCode !== undefined, `unknown error ${errorText}`);
+    const held = this.held ?? [];
+    this.held = [];
+    for (const store of held) {
+      const members = store.record?.members.map((member) => member.memberId).join(",") || "-";
+      const written =
+        store.record === null
+          ? "tombstone"
+          : `generation=${store.record.generationId} members=${members}`;
+      this.say(`${store.groupId}: GroupMetadata ${written} ${errorName(errorCode)}`);
+      this.completeStore(state, store, errorCode);
+    }
   }
 
   private dispatch(state: GroupCoordinatorState, command: string, args: string[]): void {
@@ -129,6 +177,8 @@ export class GroupScriptRunner implements ScenarioRunner {
       }
       case "unload":
         return this.deliver(state.unload((id) => id === groupId));
+      case "writes":
+        return this.writes(state, args);
       default:
         return this.offsetCommand(state, command, args);
     }

@@ -123,7 +123,6 @@ async function deleteGroup(coordinator: GroupCoordinator, groupId: string): Prom
   // A member may have joined while the tombstones were written; Kafka would refuse then too.
   const stillDeletable = coordinator.state.checkDeletable(groupId);
   if (stillDeletable !== ErrorCode.NONE) return stillDeletable;
-  coordinator.state.removeGroup(groupId);
-  // A consumer group's records get their tombstones (a classic group has none written).
-  return coordinator.persistConsumerGroup(groupId);
+  // The group's own records (a classic group's GroupMetadata, or a consumer group's) go too.
+  return coordinator.removeGroup(groupId);
 }

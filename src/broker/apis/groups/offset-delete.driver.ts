@@ -7,7 +7,12 @@
  * and a non-Empty group outside the consumer protocol NON_EMPTY_GROUP, at the top level.
  */
 import { ErrorCode } from "../../../common/index.js";
-import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
+import {
+  consumesTopic,
+  offsetsDeletableError,
+  type GroupCoordinator,
+  type OffsetRecord,
+} from "../../../coordinator/index.js";
 import { ApiKey, type OffsetDeleteResponse } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
@@ -28,7 +33,9 @@ export function offsetDeleteHandler(
       if (groupId === "") return refuse(ErrorCode.INVALID_GROUP_ID);
       const refused = coordinator.errorCodeFor(groupId);
       if (refused !== ErrorCode.NONE) return refuse(refused);
-      const deletable = coordinator.state.checkOffsetsDeletable(groupId);
+      const classic = coordinator.state.group(groupId);
+      const consumerGroup = coordinator.state.consumer.group(groupId);
+      const deletable = offsetsDeletableError(classic, consumerGroup);
       if (deletable !== ErrorCode.NONE) return refuse(deletable);
       const known = metadataCache.image.topics.byName;
       const tombstones: OffsetRecord[] = [];
@@ -39,7 +46,7 @@ export function offsetDeleteHandler(
           let errorCode: number = ErrorCode.NONE;
           if (known.get(topic.name)?.partitions.get(partitionIndex) === undefined) {
             errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-          } else if (coordinator.state.isSubscribedTo(groupId, topic.name)) {
+          } else if (consumesTopic(classic, consumerGroup, topic.name)) {
             errorCode = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC;
           } else if (coordinator.state.offsets.get(key) !== undefined) {
             tombstones.push({ key, value: null });
