@@ -8,6 +8,10 @@ export interface TransactionConfig {
   readonly maxTimeoutMs: number;
   /** `transaction.abort.timed.out.transaction.cleanup.interval.ms`: how often expiry is checked. */
   readonly abortTimedOutTransactionCleanupIntervalMs: number;
+  /** `transactional.id.expiration.ms`: how long an idle transactional id is kept. */
+  readonly transactionalIdExpirationMs: number;
+  /** `transaction.remove.expired.transaction.cleanup.interval.ms`: how often ids expire. */
+  readonly removeExpiredTransactionalIdsIntervalMs: number;
 }
 
 /** Kafka's defaults. */
@@ -16,4 +20,6 @@ export const DEFAULT_TRANSACTION_CONFIG: TransactionConfig = {
   stateLogReplicationFactor: 3,
   maxTimeoutMs: 900_000,
   abortTimedOutTransactionCleanupIntervalMs: 10_000,
+  transactionalIdExpirationMs: 604_800_000,
+  removeExpiredTransactionalIdsIntervalMs: 3_600_000,
 };

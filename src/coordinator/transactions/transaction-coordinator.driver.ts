@@ -3,8 +3,9 @@
  * TransactionStateManager and marker channel): owns the pure state (transaction-states.ts), the
  * loading of the `__transaction_state` partitions this broker leads, the acks=-1 writes of each
  * transactional id's new state, the sending of end markers for every PrepareCommit and
- * PrepareAbort (then CompleteCommit or CompleteAbort is written), and the periodic abort of
- * transactions past their timeout.
+ * PrepareAbort (then CompleteCommit or CompleteAbort is written), the periodic abort of
+ * transactions past their timeout, and the periodic removal of transactional ids idle for
+ * `transactional.id.expiration.ms` (a tombstone each).
  *
  * Each partition of `__transaction_state` is notCoordinator → loading (this broker became its
  * leader; its coordinator epoch is that leader epoch) → active (replayed; the markers of the
@@ -75,7 +76,8 @@ export class TransactionCoordinator {
     { readonly prepared: TransactionMetadata; readonly remaining: readonly TopicPartitionRef[] }
   >();
   private readonly stopListening: () => void;
-  private abortTimer: Timer | undefined;
+  /** The timers of the periodic aborts and expirations. */
+  private readonly periodicTimers = new Set<Timer>();
   private loadEpoch = 0;
   private isClosed = false;
 
@@ -86,7 +88,19 @@ export class TransactionCoordinator {
     for (const partition of options.replicaManager.onlinePartitions()) {
       this.onRoleChanged(partition.topicPartition);
     }
-    this.scheduleAbortCheck();
+    const { config } = options;
+    this.schedulePeriodicWrites({
+      intervalMs: config.abortTimedOutTransactionCleanupIntervalMs,
+      what: "aborting a transaction past its timeout",
+      pick: (nowMs) => this.states.timedOut(nowMs),
+      decide: (transactionalId, nowMs) => this.states.abortTimedOut(transactionalId, nowMs),
+    });
+    this.schedulePeriodicWrites({
+      intervalMs: config.removeExpiredTransactionalIdsIntervalMs,
+      what: "removing an expired transactional id",
+      pick: (nowMs) => this.states.expired(nowMs, config.transactionalIdExpirationMs),
+      decide: (transactionalId, nowMs) => this.states.expire(transactionalId, nowMs),
+    });
   }
 
   get config(): TransactionConfig {
@@ -221,7 +235,7 @@ export class TransactionCoordinator {
   async close(): Promise<void> {
     this.isClosed = true;
     this.stopListening();
-    this.abortTimer?.cancel();
+    for (const timer of this.periodicTimers) timer.cancel();
     this.partitions.clear();
     while (this.background.size > 0) await Promise.all([...this.background]);
   }
@@ -320,20 +334,29 @@ export class TransactionCoordinator {
     this.background.add(tracked);
   }
 
-  /** Aborts the transactions past their timeout, then schedules the next check. */
-  private scheduleAbortCheck(): void {
-    const intervalMs = this.options.config.abortTimedOutTransactionCleanupIntervalMs;
-    this.abortTimer = this.options.timers.schedule(intervalMs, () => {
+  /**
+   * Every `intervalMs`, the writes `decide` makes for the transactional ids `pick` names (those
+   * this node serves now), each logged as `what`.
+   */
+  private schedulePeriodicWrites(task: {
+    readonly intervalMs: number;
+    readonly what: string;
+    readonly pick: (nowMs: number) => string[];
+    readonly decide: (transactionalId: string, nowMs: number) => TransactionDecision;
+  }): void {
+    const timer = this.options.timers.schedule(task.intervalMs, () => {
+      this.periodicTimers.delete(timer);
       if (this.isClosed) return;
-      for (const transactionalId of this.states.timedOut(this.nowMs())) {
+      for (const transactionalId of task.pick(this.nowMs())) {
         if (this.errorCodeFor(transactionalId) !== ErrorCode.NONE) continue;
-        const decision = this.states.abortTimedOut(transactionalId, this.nowMs());
+        const decision = task.decide(transactionalId, this.nowMs());
         if (decision.kind !== "write") continue;
-        this.options.logger.info("aborting a transaction past its timeout", { transactionalId });
+        this.options.logger.info(task.what, { transactionalId });
         this.track(this.write(decision).then(() => undefined));
       }
-      this.scheduleAbortCheck();
+      this.schedulePeriodicWrites(task);
     });
+    this.periodicTimers.add(timer);
   }
 
   private onRoleChanged(topicPartition: TopicPartition): void {

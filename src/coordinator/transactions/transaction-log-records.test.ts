@@ -53,3 +53,15 @@ test("the record key is TransactionLogKey v0 and the value TransactionLogValue v
   assert.deepEqual([...record.key], [0, 0, 0, 4, 0x74, 0x78, 0x2d, 0x31]);
   assert.deepEqual([...record.value.subarray(0, 2)], [0, 0]);
 });
+
+test("a Dead (expired) transactional id is written as a tombstone that removes it", () => {
+  const dead = { ...ongoing, state: "Dead" as const, partitions: [] };
+  const decoded = decodeRecords(encodeTransactionRecord(dead, 30), {
+    maxDecompressedBytes: 1 << 20,
+  });
+  assert.ok(decoded.ok);
+  const [record] = decoded.records;
+  assert.ok(record !== undefined);
+  assert.equal(record.value, null, "a null value");
+  assert.deepEqual(replayTransactionRecord(record), { kind: "removed", transactionalId: "tx-1" });
+});

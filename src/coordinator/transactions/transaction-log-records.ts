@@ -27,14 +27,20 @@ export const TRANSACTION_STATE_TOPIC = "__transaction_state";
 const KEY_VERSION = 0;
 const VALUE_VERSION = 0;
 
-/** One batch (uncompressed, acks=-1 as Kafka enforces) holding one transactional id's state. */
+/**
+ * One batch (uncompressed, acks=-1 as Kafka enforces) holding one transactional id's state, or
+ * its tombstone when the id is Dead (expired).
+ */
 export function encodeTransactionRecord(metadata: TransactionMetadata, nowMs: number): Uint8Array {
   const { transactionalId } = metadata;
   return encodeCoordinatorBatch([
     {
       timestamp: nowMs,
       key: encodeCoordinatorKey("TransactionLog", { transactionalId }, KEY_VERSION),
-      value: encodeCoordinatorValue("TransactionLog", VALUE_VERSION, valueOf(metadata)),
+      value:
+        metadata.state === "Dead"
+          ? null
+          : encodeCoordinatorValue("TransactionLog", VALUE_VERSION, valueOf(metadata)),
     },
   ]);
 }

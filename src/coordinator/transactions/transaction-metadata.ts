@@ -12,7 +12,8 @@
  * - CompleteCommit: PrepareCommit; CompleteAbort: PrepareAbort (every marker written)
  * - PrepareEpochFence: Ongoing (a new producer, or a timeout, fences the ongoing transaction;
  *   never written: it becomes a PrepareAbort at the bumped epoch)
- * - Dead: Empty, CompleteCommit, CompleteAbort (an expired transactional id; never written)
+ * - Dead: Empty, CompleteCommit, CompleteAbort (a transactional id idle for
+ *   `transactional.id.expiration.ms`; written as a tombstone, then forgotten)
  */
 import { assert } from "../../common/index.js";
 
@@ -219,6 +220,19 @@ export function prepareAbortOrCommit(
   return transit(metadata, committed ? "PrepareCommit" : "PrepareAbort", {
     lastUpdateTimestampMs: nowMs,
   });
+}
+
+/**
+ * Whether a transactional id in `state` may expire (Kafka's isExpirationAllowed): no transaction
+ * of it is under way.
+ */
+export function isExpirationAllowed(state: TransactionState): boolean {
+  return state === "Empty" || state === "CompleteCommit" || state === "CompleteAbort";
+}
+
+/** The end of an expired transactional id (Kafka's prepareDead). */
+export function prepareDead(metadata: TransactionMetadata, nowMs: number): TransactionMetadata {
+  return transit(metadata, "Dead", { partitions: [], lastUpdateTimestampMs: nowMs });
 }
 
 /** CompleteCommit or CompleteAbort once every marker is written (Kafka's prepareComplete). */

@@ -218,3 +218,27 @@ test("the transitions are Kafka's", () => {
   assert.equal(isValidTransition("CompleteAbort", "Ongoing"), true);
   assert.equal(isValidTransition("Ongoing", "Dead"), false);
 });
+
+test("an idle transactional id expires with a tombstone; a transaction under way does not", () => {
+  const states = new TransactionStates();
+  const { producerId, producerEpoch } = commit(states, init(states, 100));
+  assert.deepEqual(states.expired(1_099, 1_000), [], "not idle for the expiration yet");
+  assert.deepEqual(states.expired(1_100, 1_000), ["tx"]);
+  const producer = { producerId, producerEpoch };
+  commit(states, states.addPartitions("tx", producer, { partitions, nowMs: 200 }));
+  assert.deepEqual(states.expired(10_000, 1_000), [], "an ongoing transaction keeps its id");
+  assert.equal(states.expire("tx", 10_000).kind, "error");
+  commit(states, states.endTransaction("tx", producer, { committed: false, nowMs: 300 }));
+  commit(states, states.complete("tx", 400));
+  assert.deepEqual(states.expired(10_000, 1_000), ["tx"], "CompleteAbort may expire");
+  const decision = states.expire("tx", 10_000);
+  assert.ok(decision.kind === "write");
+  assert.equal(decision.transit.state, "Dead");
+  states.beginWrite(decision.transit);
+  assert.equal(states.expire("tx", 10_000).kind, "error", "one write at a time");
+  assert.deepEqual(states.expired(10_000, 1_000), [], "nor while its tombstone is in flight");
+  states.completeWrite(decision.transit, { isDurable: true, isFence: false });
+  assert.equal(states.get("tx"), undefined, "a durable tombstone forgets the id");
+  const fresh = commit(states, init(states, 10_001, idsFrom(2000)));
+  assert.deepEqual([fresh.producerId, fresh.producerEpoch], [2000, 0], "it starts afresh");
+});

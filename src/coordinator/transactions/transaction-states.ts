@@ -13,11 +13,13 @@ import { assert, AssertionError, ErrorCode } from "../../common/index.js";
 import {
   hasPendingTransaction,
   includesAll,
+  isExpirationAllowed,
   isEpochExhausted,
   newTransactionMetadata,
   prepareAbortOrCommit,
   prepareAddPartitions,
   prepareComplete,
+  prepareDead,
   prepareEpochFenceAbort,
   prepareIncrementProducerEpoch,
   prepareProducerIdRotation,
@@ -217,6 +219,28 @@ export class TransactionStates {
     return expired;
   }
 
+  /**
+   * The transactional ids without a transaction under way or a write in flight whose last
+   * update is `expirationMs` old (Kafka's transactional id expiration).
+   */
+  expired(nowMs: number, expirationMs: number): string[] {
+    const expired: string[] = [];
+    for (const [transactionalId, { metadata, pending }] of this.entries) {
+      if (pending !== undefined || !isExpirationAllowed(metadata.state)) continue;
+      if (metadata.lastUpdateTimestampMs <= nowMs - expirationMs) expired.push(transactionalId);
+    }
+    return expired;
+  }
+
+  /** The tombstone of an expired transactional id; once durable the id is forgotten. */
+  expire(transactionalId: string, nowMs: number): TransactionDecision {
+    const entry = this.entries.get(transactionalId);
+    if (entry === undefined) return error(ErrorCode.NOT_COORDINATOR);
+    if (entry.pending !== undefined) return error(ErrorCode.CONCURRENT_TRANSACTIONS);
+    if (!isExpirationAllowed(entry.metadata.state)) return error(ErrorCode.INVALID_TXN_STATE);
+    return write(prepareDead(entry.metadata, nowMs));
+  }
+
   /** The abort of a timed-out transaction: a fence of its epoch (Kafka's abortTimedOut...). */
   abortTimedOut(transactionalId: string, nowMs: number): TransactionDecision {
     const entry = this.entries.get(transactionalId);
@@ -268,6 +292,10 @@ export class TransactionStates {
         entry.metadata = { ...entry.metadata, producerEpoch, lastProducerEpoch: -1 };
         entry.hasFailedEpochFence = true;
       }
+      return true;
+    }
+    if (transit.state === "Dead") {
+      this.entries.delete(transit.transactionalId);
       return true;
     }
     entry.metadata = transit;

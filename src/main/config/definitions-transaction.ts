@@ -48,6 +48,25 @@ export const transactionDefinitions: readonly ConfigDefinition[] = [
     importance: "low",
     description: "How often the coordinator aborts the transactions that ran past their timeout.",
   },
+  {
+    name: "transactional.id.expiration.ms",
+    type: "int",
+    defaultValue: 604_800_000,
+    validator: atLeast(1),
+    importance: "high",
+    description:
+      "How long the coordinator keeps a transactional id that has no transaction under way " +
+      "and no update: then a tombstone removes it from __transaction_state, and its next " +
+      "InitProducerId starts afresh with a new producer id.",
+  },
+  {
+    name: "transaction.remove.expired.transaction.cleanup.interval.ms",
+    type: "int",
+    defaultValue: 3_600_000,
+    validator: atLeast(1),
+    importance: "low",
+    description: "How often the coordinator removes the transactional ids that expired.",
+  },
 ];
 
 /** Reads the transaction coordinator's settings from validated values. */
@@ -58,6 +77,10 @@ export function transactionSettingsOf(values: ConfigValues): TransactionConfig {
     maxTimeoutMs: values.number("transaction.max.timeout.ms"),
     abortTimedOutTransactionCleanupIntervalMs: values.number(
       "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+    ),
+    transactionalIdExpirationMs: values.number("transactional.id.expiration.ms"),
+    removeExpiredTransactionalIdsIntervalMs: values.number(
+      "transaction.remove.expired.transaction.cleanup.interval.ms",
     ),
   };
 }
