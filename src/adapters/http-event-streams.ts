@@ -97,7 +97,8 @@ export class EventStreams {
       return undefined;
     }
     for (const text of pending) this.send(entry, text);
-    this.ensureTicking();
+    // Sending what was pending may have ended a client that does not keep up.
+    if (!entry.isEnded) this.ensureTicking();
     return undefined;
   }
 
