@@ -33,7 +33,7 @@ test("records are named by Kafka's type names and what they touch", () => {
       version: 0,
       data: { resourceType: 2, resourceName: "orders", name: "sasl.secret", value: "hunter2" },
     }),
-  ].map(summarizeMetadataRecord);
+  ].map((value) => summarizeMetadataRecord(value));
   assert.deepEqual(summaries, [
     { type: "TopicRecord", summary: "topic orders (AAAAAAAAAAAAAAAAAAAAAQ)" },
     { type: "PartitionChangeRecord", summary: "AAAAAAAAAAAAAAAAAAAAAQ-1 leader 2 isr 2,3" },
@@ -45,13 +45,26 @@ test("records are named by Kafka's type names and what they touch", () => {
   ]);
 });
 
+test("a topic id the image knows is named by the topic's name", () => {
+  const value = encodeMetadataRecord({
+    type: Type.PartitionRecord,
+    version: 0,
+    data: { topicId, partitionId: 2, leader: 1, replicas: [1, 2], isr: [1] },
+  });
+  const names = (id: string) => (id === topicId ? "orders" : undefined);
+  assert.deepEqual(summarizeMetadataRecord(value, names), {
+    type: "PartitionRecord",
+    summary: "orders-2 leader 1, replicas 1,2, isr 1",
+  });
+});
+
 test("a value that does not decode is summarized as such, not thrown", () => {
   const summary = summarizeMetadataRecord(new Uint8Array([9, 9, 9]));
   assert.equal(summary.type, "undecodable record");
 });
 
 test("the Raft listener hands commits and snapshots to the feed", () => {
-  const feed = newMetadataChangeFeed();
+  const feed = newMetadataChangeFeed(() => undefined);
   const listener = metadataChangeListener(feed);
   const record = encodeMetadataRecord({ type: Type.NoOpRecord, version: 0, data: {} });
   listener.handleCommit({ baseOffset: 5, lastOffset: 5, epoch: 2, records: [record] });

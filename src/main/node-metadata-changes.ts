@@ -2,8 +2,9 @@
  * Feeds the dashboard's stream of metadata changes: a Raft listener, registered after the
  * node's loader so that the image is already published when a change is announced, that hands
  * each committed batch and loaded snapshot to the `MetadataChangeFeed`, and the summarizer the
- * feed calls to name each record (Kafka's record type names, ids of what it touches; config
- * values are left out, they may be secrets).
+ * feed calls to name each record (Kafka's record type names, and what it touches: topics by
+ * name where the node's image still knows the id, brokers by id; config values are left out,
+ * they may be secrets).
  */
 import { uuidToBase64, type Uuid } from "../common/index.js";
 import { MetadataChangeFeed, type MetadataRecordSummary } from "../http/index.js";
@@ -21,9 +22,14 @@ const HISTORY_MAX = 50;
 /** Records named per change; a snapshot's thousands are counted, not listed. */
 const RECORDS_PER_CHANGE_MAX = 20;
 
-export function newMetadataChangeFeed(): MetadataChangeFeed {
+/** Gives the name of a topic id (Kafka's hex form) the node's image knows, else undefined. */
+export type TopicNames = (topicId: Uuid) => string | undefined;
+
+const noNames: TopicNames = () => undefined;
+
+export function newMetadataChangeFeed(topicNames: TopicNames): MetadataChangeFeed {
   return new MetadataChangeFeed({
-    summarize: summarizeMetadataRecord,
+    summarize: (value) => summarizeMetadataRecord(value, topicNames),
     historyMax: HISTORY_MAX,
     recordsPerChangeMax: RECORDS_PER_CHANGE_MAX,
   });
@@ -44,7 +50,10 @@ export function metadataChangeListener(feed: MetadataChangeFeed): RaftListener {
 }
 
 /** One record value as the page names it. */
-export function summarizeMetadataRecord(value: Uint8Array): MetadataRecordSummary {
+export function summarizeMetadataRecord(
+  value: Uint8Array,
+  topicNames: TopicNames = noNames,
+): MetadataRecordSummary {
   let record: MetadataRecord;
   try {
     record = decodeMetadataRecord(value);
@@ -53,21 +62,21 @@ export function summarizeMetadataRecord(value: Uint8Array): MetadataRecordSummar
     return { type: "undecodable record", summary: cause.message };
   }
   const type = metadataRecordSchema(record.type)?.name ?? `record type ${record.type}`;
-  return { type, summary: summaryOf(record) };
+  const topicOf = (id: string): string => topicNames(id as Uuid) ?? uuidToBase64(id as Uuid);
+  return { type, summary: summaryOf(record, topicOf) };
 }
 
-const topicIdOf = (id: string): string => uuidToBase64(id as Uuid);
 const list = (ids: readonly number[] | null): string => (ids === null ? "-" : ids.join(","));
 
-function summaryOf(record: MetadataRecord): string {
+function summaryOf(record: MetadataRecord, topicOf: (id: string) => string): string {
   switch (record.type) {
     case Type.TopicRecord:
-      return `topic ${record.data.name} (${topicIdOf(record.data.topicId)})`;
+      return `topic ${record.data.name} (${uuidToBase64(record.data.topicId as Uuid)})`;
     case Type.RemoveTopicRecord:
-      return `topic ${topicIdOf(record.data.topicId)}`;
+      return `topic ${topicOf(record.data.topicId)}`;
     case Type.PartitionRecord: {
       const { topicId, partitionId, leader, replicas, isr } = record.data;
-      const where = `${topicIdOf(topicId)}-${partitionId}`;
+      const where = `${topicOf(topicId)}-${partitionId}`;
       return `${where} leader ${leader}, replicas ${list(replicas)}, isr ${list(isr)}`;
     }
     case Type.PartitionChangeRecord: {
@@ -75,7 +84,7 @@ function summaryOf(record: MetadataRecord): string {
       // leader -2 means unchanged (Kafka's NO_LEADER_CHANGE), a null isr too.
       const leaderText = leader === -2 ? "" : ` leader ${leader}`;
       const isrText = isr === null ? "" : ` isr ${list(isr)}`;
-      return `${topicIdOf(topicId)}-${partitionId}${leaderText}${isrText}`;
+      return `${topicOf(topicId)}-${partitionId}${leaderText}${isrText}`;
     }
     case Type.RegisterBrokerRecord:
       return `broker ${record.data.brokerId} epoch ${record.data.brokerEpoch}`;

@@ -102,8 +102,7 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
   const { identity } = assigned;
   const sideContext = { ...assigned, late, raftLeader };
   const { logManager, broker, controller } = await buildSides(ports, config, sideContext);
-  const metadataChanges = newMetadataChangeFeed();
-  const listeners = raftListenersOf(controller, broker, metadataChanges);
+  const { listeners, metadataChanges } = raftListenersOf(controller, broker);
   const transport = new ClientRaftTransport(ports, config, identity.nodeId);
   const raft = await RaftDriver.start({
     ...ports,
@@ -154,18 +153,24 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
   };
 }
 
-/** Who hears of the metadata log's commits: the controller, the broker, the dashboard feed. */
+/**
+ * Who hears of the metadata log's commits: the controller, the broker, and the dashboard's
+ * feed of changes, which names topics from the node's freshest image.
+ */
 function raftListenersOf(
   controller: ControllerSide | undefined,
   broker: BrokerSide | undefined,
-  metadataChanges: MetadataChangeFeed,
-): RaftListener[] {
+): { readonly listeners: RaftListener[]; readonly metadataChanges: MetadataChangeFeed } {
   const listeners: RaftListener[] = [];
   if (controller !== undefined) listeners.push(controller.raftListener);
   if (broker !== undefined) listeners.push(broker.loader, controllerLeaderFollower(broker.channel));
+  const metadataChanges = newMetadataChangeFeed((topicId) => {
+    const image = broker?.metadataCache.image ?? controller?.controller.committedImage;
+    return image?.topics.byId.get(topicId)?.name;
+  });
   // Last, so that a change is announced once every image it makes is published.
   listeners.push(metadataChangeListener(metadataChanges));
-  return listeners;
+  return { listeners, metadataChanges };
 }
 
 /** Parts that exist only later in the start, read through closures built earlier. */
