@@ -2,7 +2,8 @@
  * The message browser (`GET /v1/messages`) of a running node, over records kafkajs produced:
  * reads from the log start, an offset inside a batch, a timestamp (ListOffsets' first offset
  * at or after it), in a gzip-compressed batch, with keys, headers and values as text, JSON and
- * hex, bounded by the limit; and the refusals of what it cannot read.
+ * hex, bounded by the limit; and the refusals of what it cannot read. The cluster view the
+ * dashboard draws lists the group whose offsets a kafkajs admin commits, with its lag.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -131,4 +132,34 @@ test("what cannot be read is refused with a message", async () => {
   assert.match((beyond.body as { error: string }).error, /outside/);
   const bad = await browse(`topic=${TOPIC}&limit=500`);
   assert.equal(bad.status, 400);
+});
+
+test("the cluster view lists a group this node coordinates with its lag", async () => {
+  const kafka = new Kafka({
+    clientId: "lag",
+    brokers: [node.bootstrap],
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.setOffsets({
+      groupId: "readers",
+      topic: TOPIC,
+      partitions: [{ partition: 0, offset: "2" }],
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  const response = await fetch(`http://127.0.0.1:${node.ports.http}/v1/cluster`);
+  const view = (await response.json()) as { groups: unknown[] };
+  assert.deepEqual(view.groups, [
+    {
+      groupId: "readers",
+      groupType: "classic",
+      state: "Empty",
+      totalLag: 3,
+      offsets: [{ topic: TOPIC, partition: 0, committedOffset: 2, highWatermark: 5, lag: 3 }],
+    },
+  ]);
 });
