@@ -86,6 +86,9 @@ export class EventStreams {
     response.setHeader("content-type", "text/event-stream; charset=utf-8");
     response.setHeader("cache-control", "no-store");
     response.setHeader("x-content-type-options", "nosniff");
+    // A stream's connection is never reused: once it ends, node closes it, so that closing the
+    // server does not wait for it to go idle.
+    response.setHeader("connection", "close");
     response.flushHeaders();
     request.socket.setTimeout(0);
     this.open.add(entry);
