@@ -27,7 +27,6 @@ export {
   BROWSE_RECORDS_MAX,
   BROWSE_SHOWN_BYTES_MAX,
   browseJson,
-  messageBrowserRoute,
   parseBrowseQuery,
   type BrowseRequest,
   type BrowseResult,
@@ -35,6 +34,7 @@ export {
   type BrowsedRecord,
   type MessageSource,
 } from "./message-browser.js";
+export { messageBrowserRoute, NO_MESSAGES } from "./message-browser.driver.js";
 export {
   hexOf,
   renderBytes,

@@ -4,12 +4,12 @@
  * ListOffsets finds it) or from the log start, at most `limit` records (100) and a bounded
  * number of bytes read, each with its key, headers and value rendered as text, JSON or hex
  * (value-rendering.ts). The node reads them from a replica it hosts, as a consumer would, up
- * to the high watermark; a partition it does not host is refused with 404, naming the replicas.
+ * to the high watermark; a partition it does not host is refused with 404. The route, which
+ * waits for the read, is in message-browser.driver.ts.
  *
  * Query: `topic` (required), `partition` (0), `offset` or `timestamp` (milliseconds), `limit`
  * (20), `format` (`text`, `json` or `hex`; `text`).
  */
-import { jsonResponse, type HttpRequest, type HttpResponse, type HttpRoute } from "./http-types.js";
 import { renderBytes, VALUE_FORMATS, type ValueFormat } from "./value-rendering.js";
 
 /** Where the browsing starts. */
@@ -135,17 +135,4 @@ export function browseJson(
       })),
     })),
   };
-}
-
-async function browse(source: MessageSource, request: HttpRequest): Promise<HttpResponse> {
-  const parsed = parseBrowseQuery(request.query);
-  if (parsed.kind === "bad") return jsonResponse(400, { error: parsed.message });
-  const result = await source.browse(parsed.request);
-  if (result.kind === "refused") return jsonResponse(result.status, { error: result.message });
-  return jsonResponse(200, browseJson(parsed.request, result, parsed.format));
-}
-
-/** `GET /v1/messages`: a partition's records from `source`. */
-export function messageBrowserRoute(source: MessageSource): HttpRoute {
-  return { method: "GET", path: "/v1/messages", handle: (request) => browse(source, request) };
 }

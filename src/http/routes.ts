@@ -4,7 +4,8 @@ import { dashboardEventsRoute } from "./dashboard-events.js";
 import { dashboardRoute } from "./dashboard.js";
 import { healthRoute, type HealthSource } from "./health.js";
 import type { HttpRoute } from "./http-types.js";
-import { messageBrowserRoute, type MessageSource } from "./message-browser.js";
+import { messageBrowserRoute, NO_MESSAGES } from "./message-browser.driver.js";
+import type { MessageSource } from "./message-browser.js";
 import type { MetadataChangeFeed } from "./metadata-changes.js";
 import { metricsRoute, type MetricsRenderer } from "./metrics-route.js";
 
@@ -18,15 +19,6 @@ export interface HttpSources {
   readonly messages: MessageSource | undefined;
 }
 
-/** A node without the broker role hosts no records to browse. */
-const noMessages: MessageSource = {
-  browse: async () => ({
-    kind: "refused",
-    status: 404,
-    message: "this node has no broker role, so no records: browse on a broker",
-  }),
-};
-
 /**
  * `GET /`, `GET /metrics`, `GET /health`, `GET /v1/cluster`, `GET /v1/events` and
  * `GET /v1/messages` over `sources`.
@@ -38,6 +30,6 @@ export function httpRoutes(sources: HttpSources): readonly HttpRoute[] {
     healthRoute(sources.health),
     clusterViewRoute(sources.clusterView),
     dashboardEventsRoute(sources),
-    messageBrowserRoute(sources.messages ?? noMessages),
+    messageBrowserRoute(sources.messages ?? NO_MESSAGES),
   ];
 }
