@@ -28,6 +28,7 @@ const view: ClusterView = {
     leaderEpoch: leaderEpoch(7),
     voters: [brokerId(3), brokerId(1)],
     highWatermark: 40,
+    logEndOffset: 41,
     replicas: undefined,
   },
   replicaManager: {
@@ -114,6 +115,7 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
     leaderEpoch: 7,
     voters: [1, 3],
     highWatermark: 40,
+    logEndOffset: 41,
     replicas: null,
   });
   // Partition 1 has no leader and an empty ISR; partition 0's ISR of one is below min ISR 2.

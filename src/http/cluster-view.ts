@@ -103,6 +103,8 @@ export interface ControllerView {
   readonly voters: readonly NodeId[];
   /** The metadata log's high watermark as this node knows it, if it knows it. */
   readonly highWatermark: number | undefined;
+  /** The end offset of this node's own copy of the metadata log. */
+  readonly logEndOffset: number;
   /**
    * The voters and observers with their progress; only the quorum leader tracks them, so on
    * any other node undefined.
@@ -213,6 +215,7 @@ function controllerJson(view: ControllerView): unknown {
     leaderEpoch: view.leaderEpoch,
     voters: [...view.voters].sort(byNumber),
     highWatermark: view.highWatermark ?? null,
+    logEndOffset: view.logEndOffset,
     replicas:
       replicas === undefined
         ? null

@@ -45,7 +45,8 @@ function drawHealth(view) {
 function drawQuorum(view) {
   const c = view.controller;
   $("quorum-summary").textContent = "leader " + text(c.leaderId) + ", epoch " + c.leaderEpoch +
-    ", high watermark " + text(c.highWatermark) + ", voters " + c.voters.join(",");
+    ", high watermark " + text(c.highWatermark) + ", voters " + c.voters.join(",") +
+    "; this node's copy of the log ends at offset " + c.logEndOffset;
   const replicas = c.replicas;
   $("quorum-replicas").hidden = replicas === null;
   $("quorum-elsewhere").hidden = replicas !== null;

@@ -90,6 +90,7 @@ const drawnView = {
     leaderEpoch: 1,
     voters: [1, 2],
     highWatermark: 9,
+    logEndOffset: 41,
     replicas: {
       voters: [
         { id: 1, logEndOffset: 9, lag: 0 },

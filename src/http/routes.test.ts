@@ -33,6 +33,7 @@ const routes = httpRoutes({
         leaderEpoch: leaderEpoch(1),
         voters: [brokerId(1)],
         highWatermark: undefined,
+        logEndOffset: 41,
         replicas: undefined,
       },
       replicaManager: undefined,

@@ -92,6 +92,7 @@ function controllerView(state: NodeHttpState): ControllerView {
     leaderEpoch: leaderEpoch(quorum.epoch),
     voters: state.config.quorum.voters.map((voter): BrokerId => brokerId(voter.nodeId)),
     highWatermark: quorum.highWatermark ?? undefined,
+    logEndOffset: quorum.logEndOffset,
     replicas: isDescribed
       ? {
           voters: partition.currentVoters.map(replicaOf),

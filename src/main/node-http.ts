@@ -28,6 +28,7 @@ export interface NodeHttpState {
     readonly leaderId: number | null;
     readonly epoch: number;
     readonly highWatermark: number | null;
+    readonly logEndOffset: number;
   };
   /** DescribeQuorum as this node answers it (replicas' progress only at the leader). */
   describeQuorum(): DescribeQuorumResponse;

@@ -39,6 +39,7 @@ const view: ClusterView = {
     leaderEpoch: leaderEpoch(2),
     voters: [brokerId(1)],
     highWatermark: undefined,
+    logEndOffset: 41,
     replicas: undefined,
   },
   replicaManager: undefined,
