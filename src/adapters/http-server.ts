@@ -1,70 +1,34 @@
 /**
- * Sluice's HTTP endpoint on node:http: a fixed table of routes, each an exact method and path
- * with a handler that returns status, content type and body. Request bodies are read up to a
- * bound and dropped (the routes are GETs), every phase has a time limit, and `close` ends idle
- * keep-alive connections at once and busy ones after their response.
+ * Sluice's HTTP endpoint on node:http: a fixed table of routes (http-server-types.ts), each an
+ * exact method and path with a handler that returns status, content type and body, or a stream
+ * route whose Server-Sent Events are written as they come (http-event-streams.ts). Request
+ * bodies are read up to a bound and dropped (the routes are GETs), every phase has a time
+ * limit, and `close` ends event streams and idle keep-alive connections at once and busy ones
+ * after their response.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { AssertionError } from "../common/index.js";
 import type { Address, Logger } from "../ports/index.js";
+import { EventStreams } from "./http-event-streams.js";
+import {
+  defaults,
+  type HttpServerOptions,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type HttpServerResponseRoute,
+  type HttpServerRoute,
+  type HttpServerStreamRoute,
+  type Limits,
+} from "./http-server-types.js";
 
-/** A request as a route handler sees it (the shape src/http's HttpRequest has). */
-export interface HttpServerRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-/** What a handler answers (the shape src/http's HttpResponse has). */
-export interface HttpServerResponse {
-  readonly status: number;
-  readonly contentType: string;
-  readonly body: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** One route: an exact method and path (no patterns) and its handler. */
-export interface HttpServerRoute {
-  readonly method: string;
-  readonly path: string;
-  handle(request: HttpServerRequest): HttpServerResponse | Promise<HttpServerResponse>;
-}
-
-export interface HttpServerOptions {
-  readonly host: string;
-  /** 0 picks a free port; `address` tells which. */
-  readonly port: number;
-  /**
-   * The route table; without it the server binds its port but answers 503 to every request
-   * until `serveRoutes` gives it one (a node holds its port while it starts).
-   */
-  readonly routes?: readonly HttpServerRoute[];
-  /** Where handler failures, timeouts and server errors are reported. */
-  readonly logger: Logger;
-  /** Largest request body read; a larger one gets 413 and the connection closes. 16 KiB. */
-  readonly requestBodyBytesMax?: number;
-  /** Time to receive a whole request, headers and body. 10 s. */
-  readonly requestTimeoutMs?: number;
-  /** Time a handler may take before the client gets 503. 10 s. */
-  readonly handlerTimeoutMs?: number;
-  /** How long an idle keep-alive connection stays open. 5 s. */
-  readonly keepAliveTimeoutMs?: number;
-  /** Connections open at once; node closes any further one as it arrives. 64. */
-  readonly connectionsMax?: number;
-  /** After `close`, how long busy connections may take to finish before being cut. 5 s. */
-  readonly closeGraceMs?: number;
-}
-
-const defaults = {
-  requestBodyBytesMax: 16 * 1024,
-  requestTimeoutMs: 10_000,
-  handlerTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
-  connectionsMax: 64,
-  closeGraceMs: 5_000,
-} as const;
-
-type Limits = Required<Omit<HttpServerOptions, "host" | "port" | "routes" | "logger">>;
+export type {
+  HttpServerOptions,
+  HttpServerRequest,
+  HttpServerResponse,
+  HttpServerResponseRoute,
+  HttpServerRoute,
+  HttpServerStreamRoute,
+} from "./http-server-types.js";
 
 /** A request that could not be served, answered with a plain-text status. */
 class Refusal {
@@ -78,6 +42,7 @@ class Refusal {
 export class HttpServer {
   private isClosing = false;
   private closed: Promise<void> | undefined;
+  private readonly streams: EventStreams;
 
   private constructor(
     private readonly server: Server,
@@ -86,7 +51,9 @@ export class HttpServer {
     private readonly limits: Limits,
     /** The address listened on, with the real port when 0 was asked for. */
     readonly address: Address,
-  ) {}
+  ) {
+    this.streams = new EventStreams(limits, logger);
+  }
 
   static start(options: HttpServerOptions): Promise<HttpServer> {
     const limits: Limits = { ...defaults, ...definedLimits(options) };
@@ -127,6 +94,7 @@ export class HttpServer {
   close(): Promise<void> {
     if (this.closed !== undefined) return this.closed;
     this.isClosing = true;
+    this.streams.closeAll();
     this.closed = new Promise<void>((resolve) => {
       const cut = setTimeout(() => this.server.closeAllConnections(), this.limits.closeGraceMs);
       this.server.close(() => {
@@ -144,7 +112,13 @@ export class HttpServer {
     try {
       await this.readBody(request);
       const route = this.route(method, path);
-      const answer = await this.runHandler(route, { method, path, headers: headersOf(request) });
+      const asked = { method, path, headers: headersOf(request), query: queryOf(request.url) };
+      if (route.kind === "stream") {
+        const refusal = this.openStream(route, asked, { request, response });
+        if (refusal !== undefined) this.write(response, method, refusal);
+        return;
+      }
+      const answer = await this.runHandler(route, asked);
       this.write(response, method, answer);
     } catch (cause) {
       if (cause instanceof Refusal) {
@@ -204,8 +178,23 @@ export class HttpServer {
     throw new Refusal(405, "method not allowed", { allow: [...new Set(methods)].join(", ") });
   }
 
+  /** Opens an event stream, or gives the response that refuses it. */
+  private openStream(
+    route: HttpServerStreamRoute,
+    asked: HttpServerRequest,
+    exchange: { readonly request: IncomingMessage; readonly response: ServerResponse },
+  ): HttpServerResponse | undefined {
+    if (asked.method === "HEAD") return plain(200, "an event stream; GET it");
+    if (this.isClosing) return plain(503, "closing", { connection: "close" });
+    if (this.streams.isFull) {
+      return plain(503, "too many event streams open", { "retry-after": "5" });
+    }
+    const { request, response } = exchange;
+    return this.streams.start(request, response, (sink) => route.open(asked, sink));
+  }
+
   private async runHandler(
-    route: HttpServerRoute,
+    route: HttpServerResponseRoute,
     request: HttpServerRequest,
   ): Promise<HttpServerResponse> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -253,6 +242,19 @@ function pathOf(url: string | undefined): string {
   const raw = url ?? "/";
   const queryStart = raw.indexOf("?");
   return queryStart === -1 ? raw : raw.slice(0, queryStart);
+}
+
+/** The query's parameters, of a repeated name the first. */
+function queryOf(url: string | undefined): Record<string, string> {
+  const raw = url ?? "/";
+  const queryStart = raw.indexOf("?");
+  if (queryStart === -1) return {};
+  const query = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(raw.slice(queryStart + 1))) {
+    if (!query.has(name)) query.set(name, value);
+  }
+  // fromEntries defines own properties, so a name like __proto__ is only a name.
+  return Object.fromEntries(query);
 }
 
 function headersOf(request: IncomingMessage): Record<string, string> {

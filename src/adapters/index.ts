@@ -24,6 +24,8 @@ export {
   HttpServer,
   type HttpServerOptions,
   type HttpServerRoute,
+  type HttpServerResponseRoute,
+  type HttpServerStreamRoute,
   type HttpServerRequest,
   type HttpServerResponse,
 } from "./http-server.js";

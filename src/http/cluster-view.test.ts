@@ -27,6 +27,9 @@ const view: ClusterView = {
     leaderId: brokerId(3),
     leaderEpoch: leaderEpoch(7),
     voters: [brokerId(3), brokerId(1)],
+    highWatermark: 40,
+    logEndOffset: 41,
+    replicas: undefined,
   },
   replicaManager: {
     leaderCount: 1,
@@ -49,6 +52,7 @@ const view: ClusterView = {
       inControlledShutdown: false,
       rack: undefined,
       endpoints: [{ name: "PLAINTEXT", host: "h2", port: 9092, securityProtocol: "PLAINTEXT" }],
+      directories: [],
     },
     {
       id: brokerId(1),
@@ -57,6 +61,7 @@ const view: ClusterView = {
       inControlledShutdown: true,
       rack: "r1",
       endpoints: [],
+      directories: [],
     },
   ],
   topics: [
@@ -71,6 +76,8 @@ const view: ClusterView = {
           leaderEpoch: leaderEpoch(5),
           replicas: [brokerId(1), brokerId(2)],
           isr: [],
+          elr: [],
+          lastKnownElr: [],
           highWatermark: undefined,
           logEndOffset: undefined,
           followerLag: undefined,
@@ -81,6 +88,8 @@ const view: ClusterView = {
           leaderEpoch: leaderEpoch(4),
           replicas: [brokerId(2), brokerId(1)],
           isr: [brokerId(2)],
+          elr: [],
+          lastKnownElr: [],
           highWatermark: offset(40),
           logEndOffset: offset(42),
           followerLag: 3,
@@ -89,6 +98,8 @@ const view: ClusterView = {
     },
     { name: "audit", topicId, minInsyncReplicas: 1, partitions: [] },
   ],
+  logDirs: [{ path: "/data/b", isOnline: false }],
+  groups: undefined,
 };
 
 test("the JSON view sorts, writes null for the unknown and counts replication health", () => {
@@ -99,7 +110,14 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
     brokers: { id: number; rack: string | null }[];
     topics: { name: string; topicId: string; partitions: Record<string, unknown>[] }[];
   };
-  assert.deepEqual(json.controller, { leaderId: 3, leaderEpoch: 7, voters: [1, 3] });
+  assert.deepEqual(json.controller, {
+    leaderId: 3,
+    leaderEpoch: 7,
+    voters: [1, 3],
+    highWatermark: 40,
+    logEndOffset: 41,
+    replicas: null,
+  });
   // Partition 1 has no leader and an empty ISR; partition 0's ISR of one is below min ISR 2.
   assert.deepEqual(json.replication, {
     offlinePartitions: 1,
@@ -128,6 +146,8 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
       leaderEpoch: 4,
       replicas: [2, 1],
       isr: [2],
+      elr: [],
+      lastKnownElr: [],
       highWatermark: 40,
       logEndOffset: 42,
       followerLag: 3,
@@ -138,6 +158,8 @@ test("the JSON view sorts, writes null for the unknown and counts replication he
       leaderEpoch: 5,
       replicas: [1, 2],
       isr: [],
+      elr: [],
+      lastKnownElr: [],
       highWatermark: null,
       logEndOffset: null,
       followerLag: null,
@@ -149,7 +171,7 @@ test("GET /v1/cluster answers the view as JSON, the same text for the same view"
   const route = clusterViewRoute({ clusterView: () => view });
   assert.equal(route.method, "GET");
   assert.equal(route.path, "/v1/cluster");
-  const first = route.handle({ method: "GET", path: "/v1/cluster", headers: {} });
+  const first = route.handle({ method: "GET", path: "/v1/cluster", headers: {}, query: {} });
   assert.equal(first.status, 200);
   assert.equal(first.contentType, "application/json; charset=utf-8");
   const reversed: ClusterView = {
@@ -161,6 +183,7 @@ test("GET /v1/cluster answers the view as JSON, the same text for the same view"
     method: "GET",
     path: "/v1/cluster",
     headers: {},
+    query: {},
   });
   assert.equal(first.body, second.body);
   const parsed = JSON.parse(first.body) as { clusterId: string; nodeId: number; roles: string[] };
@@ -192,4 +215,20 @@ test("a partition is under min ISR against min.insync.replicas capped at its rep
     underMinIsrPartitions: 0,
   });
   assert.equal(replicationHealthOf([single([])]).underMinIsrPartitions, 1);
+});
+
+test("the JSON view says the cluster's health, worst first, and this node's dirs", () => {
+  const json = clusterViewJson(view) as { health: unknown; logDirs: unknown; groups: unknown };
+  assert.deepEqual(json.health, {
+    status: "unavailable",
+    reasons: [
+      "1 partition offline (no leader)",
+      "2 partitions under min ISR",
+      "2 partitions under-replicated",
+      "broker 2 fenced",
+      "broker 1 in controlled shutdown",
+    ],
+  });
+  assert.deepEqual(json.logDirs, [{ path: "/data/b", isOnline: false }]);
+  assert.equal(json.groups, null);
 });

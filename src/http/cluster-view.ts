@@ -13,8 +13,10 @@ import {
   type PartitionIndex,
   type Uuid,
 } from "../common/index.js";
+import { clusterHealthOf } from "./cluster-health.js";
+import { groupsJson, type GroupView } from "./group-view.js";
 import type { ProcessRole } from "./health.js";
-import { jsonResponse, type HttpRoute } from "./http-types.js";
+import { jsonResponse, type HttpImmediateRoute } from "./http-types.js";
 
 /** One listener a broker registered (Kafka's BrokerEndpoint). */
 export interface EndpointView {
@@ -32,6 +34,14 @@ export interface BrokerView {
   readonly inControlledShutdown: boolean;
   readonly rack: string | undefined;
   readonly endpoints: readonly EndpointView[];
+  /** The ids of the broker's online log dirs, as it registered them (KIP-858). */
+  readonly directories: readonly Uuid[];
+}
+
+/** One of this node's log dirs. */
+export interface LogDirView {
+  readonly path: string;
+  readonly isOnline: boolean;
 }
 
 export interface PartitionView {
@@ -41,6 +51,10 @@ export interface PartitionView {
   readonly leaderEpoch: LeaderEpoch;
   readonly replicas: readonly BrokerId[];
   readonly isr: readonly BrokerId[];
+  /** The eligible leader replicas (KIP-966): out of the ISR, yet safe to elect. */
+  readonly elr: readonly BrokerId[];
+  /** KIP-966's last known ELR, kept while the ELR is empty and the partition is leaderless. */
+  readonly lastKnownElr: readonly BrokerId[];
   /** Known only where this node hosts a replica of the partition. */
   readonly highWatermark: Offset | undefined;
   /** Known only where this node hosts a replica of the partition. */
@@ -72,12 +86,35 @@ export interface ReplicationHealth {
   readonly underMinIsrPartitions: number;
 }
 
+/** A replica of the metadata log as the quorum leader tracks it (DescribeQuorum's ReplicaState). */
+export interface QuorumReplicaView {
+  readonly id: NodeId;
+  /** -1 while the leader has not heard from it. */
+  readonly logEndOffset: number;
+  /** How far it is behind the leader's log end offset, in records (-1 while unknown). */
+  readonly lag: number;
+}
+
 /** The controller quorum as this node knows it. */
 export interface ControllerView {
   /** The active controller, or undefined while no quorum leader is known. */
   readonly leaderId: NodeId | undefined;
   readonly leaderEpoch: LeaderEpoch;
   readonly voters: readonly NodeId[];
+  /** The metadata log's high watermark as this node knows it, if it knows it. */
+  readonly highWatermark: number | undefined;
+  /** The end offset of this node's own copy of the metadata log. */
+  readonly logEndOffset: number;
+  /**
+   * The voters and observers with their progress; only the quorum leader tracks them, so on
+   * any other node undefined.
+   */
+  readonly replicas:
+    | {
+        readonly voters: readonly QuorumReplicaView[];
+        readonly observers: readonly QuorumReplicaView[];
+      }
+    | undefined;
 }
 
 /**
@@ -108,6 +145,9 @@ export interface ClusterView {
   readonly replicaManager: ReplicaManagerView | undefined;
   readonly brokers: readonly BrokerView[];
   readonly topics: readonly TopicView[];
+  readonly logDirs: readonly LogDirView[];
+  /** The groups this node coordinates; undefined on a node without the broker role. */
+  readonly groups: readonly GroupView[] | undefined;
 }
 
 /** Gives the cluster view at the moment of asking. */
@@ -142,11 +182,12 @@ export function clusterViewJson(view: ClusterView): unknown {
     clusterId: view.clusterId,
     nodeId: view.nodeId,
     roles: view.roles,
-    controller: {
-      leaderId: view.controller.leaderId ?? null,
-      leaderEpoch: view.controller.leaderEpoch,
-      voters: [...view.controller.voters].sort(byNumber),
-    },
+    controller: controllerJson(view.controller),
+    health: clusterHealthOf({
+      leaderId: view.controller.leaderId,
+      brokers: view.brokers,
+      replication: replicationHealthOf(view.topics),
+    }),
     replication: replicationHealthOf(view.topics),
     replicaManager:
       view.replicaManager === undefined ? null : replicaManagerJson(view.replicaManager),
@@ -161,6 +202,27 @@ export function clusterViewJson(view: ClusterView): unknown {
           .sort((left, right) => left.partition - right.partition)
           .map(partitionJson),
       })),
+    logDirs: view.logDirs.map(({ path, isOnline }) => ({ path, isOnline })),
+    groups: view.groups === undefined ? null : groupsJson(view.groups),
+  };
+}
+
+function controllerJson(view: ControllerView): unknown {
+  const replicas = view.replicas;
+  const byId = (left: QuorumReplicaView, right: QuorumReplicaView): number => left.id - right.id;
+  return {
+    leaderId: view.leaderId ?? null,
+    leaderEpoch: view.leaderEpoch,
+    voters: [...view.voters].sort(byNumber),
+    highWatermark: view.highWatermark ?? null,
+    logEndOffset: view.logEndOffset,
+    replicas:
+      replicas === undefined
+        ? null
+        : {
+            voters: [...replicas.voters].sort(byId),
+            observers: [...replicas.observers].sort(byId),
+          },
   };
 }
 
@@ -193,6 +255,7 @@ function brokerJson(broker: BrokerView): unknown {
       port,
       securityProtocol,
     })),
+    directories: broker.directories.map(uuidToBase64),
   };
 }
 
@@ -203,6 +266,8 @@ function partitionJson(partition: PartitionView): unknown {
     leaderEpoch: partition.leaderEpoch,
     replicas: partition.replicas,
     isr: partition.isr,
+    elr: partition.elr,
+    lastKnownElr: partition.lastKnownElr,
     highWatermark: partition.highWatermark ?? null,
     logEndOffset: partition.logEndOffset ?? null,
     followerLag: partition.followerLag ?? null,
@@ -210,7 +275,7 @@ function partitionJson(partition: PartitionView): unknown {
 }
 
 /** `GET /v1/cluster`: {@link clusterViewJson} of what `source` gives. */
-export function clusterViewRoute(source: ClusterViewSource): HttpRoute {
+export function clusterViewRoute(source: ClusterViewSource): HttpImmediateRoute {
   return {
     method: "GET",
     path: "/v1/cluster",

@@ -1,11 +1,16 @@
 /**
- * The `GET /` route: one static HTML page that fetches `/v1/cluster` and draws it as tables: the
- * cluster's replication health (offline, under-replicated, under min ISR) first, then this
- * broker's replica manager (its ReplicaManager metrics), brokers and partitions. It has no
- * external assets and no build step; its script writes text with textContent only, so names
- * from the cluster (topics, racks, hosts) are never parsed as markup.
+ * The `GET /` route: one static HTML page, the dashboard every node serves. From the top: the
+ * cluster's health, the controller quorum (leader, epoch, voters and observers with their lag
+ * where this node leads), brokers (fenced, in controlled shutdown, their log dirs) and this
+ * node's log dirs, topics with the internal ones folded, partitions (leader, ISR, ELR, offline
+ * and under-replicated marked), the consumer groups this broker coordinates with their lag, a
+ * message browser, and the metadata changes as they commit. It updates live from
+ * `/v1/events` (dashboard-script.ts). It has no external assets and no build step, and its
+ * script writes text only, so names from the cluster are never parsed as markup.
  */
-import type { HttpRoute } from "./http-types.js";
+import { DASHBOARD_LIVE_SCRIPT } from "./dashboard-live-script.js";
+import { DASHBOARD_SCRIPT } from "./dashboard-script.js";
+import type { HttpImmediateRoute } from "./http-types.js";
 
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8";
 
@@ -16,82 +21,81 @@ const contentSecurityPolicy =
 
 const style = `
 body { font: 14px system-ui, sans-serif; margin: 1.5rem; color: #1b1f23; }
-h1 { font-size: 1.3rem; } h2 { font-size: 1.05rem; margin-top: 1.5rem; }
-table { border-collapse: collapse; } td, th { padding: 0.25rem 0.7rem; text-align: left; }
+h1 { font-size: 1.3rem; margin-bottom: 0.2rem; } h2 { font-size: 1.05rem; margin-top: 1.6rem; }
+table { border-collapse: collapse; margin-top: 0.4rem; }
+td, th { padding: 0.25rem 0.7rem; text-align: left; vertical-align: top; }
 th { border-bottom: 2px solid #888; } td { border-bottom: 1px solid #ddd; }
-.bad { color: #b00020; font-weight: 600; } #status { color: #555; }
+pre { margin: 0; white-space: pre-wrap; word-break: break-all; max-width: 40rem; }
+.bad { color: #b00020; font-weight: 600; } .warn { color: #8a5a00; }
+.muted, #updated { color: #666; font-size: 0.85em; }
+.health { padding: 0.6rem 0.9rem; border-radius: 6px; margin: 0.8rem 0; }
+.health.healthy { background: #e6f4ea; } .health.degraded { background: #fff4d6; }
+.health.unavailable { background: #fde7e9; }
+#health-status { font-weight: 700; font-size: 1.1rem; } #health-reasons { margin: 0.3rem 0 0; }
+.live { color: #137333; } .offline { color: #b00020; }
+tr.group td { font-weight: 600; border-top: 1px solid #bbb; }
+form label { margin-right: 0.8rem; } #changes > li { margin-bottom: 0.4rem; }
+.change-head { font-weight: 600; }
 `;
 
-const script = `
-const $ = (id) => document.getElementById(id);
-const text = (value) => (value === null || value === undefined ? "-" : String(value));
-function row(cells, isBad) {
-  const tr = document.createElement("tr");
-  if (isBad) tr.className = "bad";
-  for (const cell of cells) {
-    const td = document.createElement("td");
-    td.textContent = Array.isArray(cell) ? cell.join(",") : text(cell);
-    tr.appendChild(td);
-  }
-  return tr;
-}
-function fill(id, rows) { $(id).replaceChildren(...rows); }
-function draw(view) {
-  const c = view.controller;
-  $("summary").textContent = "cluster " + view.clusterId + ", node " + view.nodeId +
-    " (" + view.roles.join(", ") + "), controller leader " + text(c.leaderId) +
-    " in epoch " + c.leaderEpoch + ", voters " + c.voters.join(",");
-  const r = view.replication;
-  fill("replication", [row([r.offlinePartitions, r.underReplicatedPartitions,
-    r.underMinIsrPartitions], r.offlinePartitions + r.underReplicatedPartitions +
-    r.underMinIsrPartitions > 0)]);
-  const m = view.replicaManager;
-  $("replica-manager-section").hidden = m === null;
-  fill("replica-manager", m === null ? [] : [row([m.leaderCount, m.partitionCount,
-    m.underReplicatedPartitions, m.underMinIsrPartitionCount, m.atMinIsrPartitionCount,
-    m.offlineReplicaCount, m.reassigningPartitions, m.isrShrinks, m.isrExpands,
-    m.failedIsrUpdates, m.maxLag], m.underReplicatedPartitions + m.underMinIsrPartitionCount +
-    m.offlineReplicaCount > 0)]);
-  fill("brokers", view.brokers.map((b) => row([b.id, b.epoch,
-    b.isFenced ? "fenced" : b.inControlledShutdown ? "shutting down" : "active", b.rack,
-    b.endpoints.map((e) => e.name + "://" + e.host + ":" + e.port)], b.isFenced)));
-  const partitions = [];
-  for (const t of view.topics) for (const p of t.partitions) {
-    const isUnder = p.leader === null || p.isr.length < p.replicas.length ||
-      p.isr.length < Math.min(t.minInsyncReplicas, p.replicas.length);
-    partitions.push(row([t.name, p.partition, p.leader, p.leaderEpoch, p.replicas, p.isr,
-      p.highWatermark, p.logEndOffset, p.followerLag], isUnder));
-  }
-  fill("partitions", partitions);
-}
-async function refresh() {
-  try {
-    const response = await fetch("/v1/cluster", { cache: "no-store" });
-    if (!response.ok) throw new Error("HTTP " + response.status);
-    draw(await response.json());
-    $("status").textContent = "updated " + new Date().toLocaleTimeString();
-  } catch (error) {
-    $("status").textContent = "cannot load /v1/cluster: " + error.message;
-  }
-}
-refresh();
-setInterval(refresh, 5000);
-`;
+const partitionHeader = `<tr><th>topic</th><th>partition</th><th>leader</th>
+<th>leader epoch</th><th>replicas</th><th>ISR</th><th>ELR</th><th>status</th>
+<th>high watermark</th><th>log end offset</th><th>follower lag</th></tr>`;
 
-export const DASHBOARD_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sluice</title>
-<style>${style}</style>
-</head>
-<body>
+const topicHeader = `<tr><th>topic</th><th>partitions</th><th>replication factor</th>
+<th>min ISR</th><th>offline</th><th>under-replicated</th></tr>`;
+
+const browser = `
+<h2>Message browser</h2>
+<form id="browse-form">
+<label>topic <input id="browse-topic" list="topic-names" required></label>
+<datalist id="topic-names"></datalist>
+<label>partition <input id="browse-partition" type="number" min="0" value="0"></label>
+<label>from <select id="browse-from"><option value="earliest">the log start</option>
+<option value="offset">an offset</option><option value="timestamp">a time</option></select>
+<input id="browse-at" placeholder="offset, ms or ISO time"></label>
+<label>records <input id="browse-limit" type="number" min="1" max="100" value="20"></label>
+<label>values as <select id="browse-format"><option value="text">text</option>
+<option value="json">JSON</option><option value="hex">hex</option></select></label>
+<button type="submit" id="browse-button">Browse</button>
+</form>
+<p id="browse-status" class="muted">Reads a replica this broker hosts, up to its high
+watermark.</p>
+<table>
+<thead><tr><th>offset</th><th>timestamp</th><th>key</th><th>headers</th><th>value</th></tr>
+</thead>
+<tbody id="messages"></tbody>
+</table>`;
+
+const body = `
 <h1>Sluice</h1>
-<p id="summary">Loading the cluster view...</p>
-<p id="status"></p>
+<p><span id="summary">Loading the cluster view...</span> &middot; <span id="live">connecting
+</span> &middot; <span id="updated"></span></p>
+<div id="health" class="health"><div id="health-status">Cluster health unknown</div>
+<ul id="health-reasons"></ul></div>
 <p><a href="/metrics">metrics</a> &middot; <a href="/health">health</a>
  &middot; <a href="/v1/cluster">cluster JSON</a></p>
+<h2>Controller quorum</h2>
+<p id="quorum-summary"></p>
+<p id="quorum-elsewhere" class="muted" hidden></p>
+<table id="quorum-replicas" hidden>
+<thead><tr><th>node</th><th>role</th><th>log end offset</th><th>lag</th></tr></thead>
+<tbody id="quorum-rows"></tbody>
+</table>
+<h2>Brokers</h2>
+<table>
+<thead><tr><th>id</th><th>epoch</th><th>state</th><th>rack</th><th>endpoints</th>
+<th>log dirs</th></tr></thead>
+<tbody id="brokers"></tbody>
+</table>
+<h2>This node's log dirs</h2>
+<table><thead><tr><th>path</th><th>state</th></tr></thead><tbody id="log-dirs"></tbody></table>
+<h2>Topics</h2>
+<table><thead>${topicHeader}</thead><tbody id="topics"></tbody></table>
+<details id="internal"><summary>Internal topics (<span id="internal-count">0</span>)</summary>
+<table><thead>${topicHeader}</thead><tbody id="internal-topics"></tbody></table>
+<table><thead>${partitionHeader}</thead><tbody id="internal-partitions"></tbody></table>
+</details>
 <h2>Replication health</h2>
 <table>
 <thead><tr><th>offline partitions</th><th>under-replicated partitions</th>
@@ -107,24 +111,37 @@ export const DASHBOARD_HTML = `<!doctype html>
 <tbody id="replica-manager"></tbody>
 </table>
 </div>
-<h2>Brokers</h2>
-<table>
-<thead><tr><th>id</th><th>epoch</th><th>state</th><th>rack</th><th>endpoints</th></tr></thead>
-<tbody id="brokers"></tbody>
-</table>
 <h2>Partitions</h2>
+<table><thead>${partitionHeader}</thead><tbody id="partitions"></tbody></table>
+<h2>Consumer groups</h2>
+<p id="groups-section-note" class="muted"></p>
 <table>
-<thead><tr><th>topic</th><th>partition</th><th>leader</th><th>leader epoch</th><th>replicas</th>
-<th>ISR</th><th>high watermark</th><th>log end offset</th><th>follower lag</th></tr></thead>
-<tbody id="partitions"></tbody>
+<thead><tr><th>group</th><th>type</th><th>state</th><th>partition</th><th>committed offset</th>
+<th>high watermark</th><th>lag</th></tr></thead>
+<tbody id="groups"></tbody>
 </table>
-<script>${script}</script>
+${browser}
+<h2>Metadata changes</h2>
+<p class="muted">Committed changes of the metadata log, newest first, as they commit.</p>
+<ul id="changes"></ul>`;
+
+export const DASHBOARD_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sluice</title>
+<style>${style}</style>
+</head>
+<body>
+${body}
+<script>${DASHBOARD_SCRIPT}${DASHBOARD_LIVE_SCRIPT}</script>
 </body>
 </html>
 `;
 
 /** `GET /`: {@link DASHBOARD_HTML}, never cached, under a policy that allows nothing else. */
-export function dashboardRoute(): HttpRoute {
+export function dashboardRoute(): HttpImmediateRoute {
   return {
     method: "GET",
     path: "/",

@@ -17,6 +17,7 @@ test("a registered, unfenced, running broker with a quorum leader and its dirs i
     method: "GET",
     path: "/health",
     headers: {},
+    query: {},
   });
   assert.equal(response.status, 200);
   assert.equal(response.contentType, "application/json; charset=utf-8");
@@ -54,6 +55,7 @@ test("every reason a node is not serving is listed, and the route answers 503", 
     method: "GET",
     path: "/health",
     headers: {},
+    query: {},
   });
   assert.equal(response.status, 503);
   const body = JSON.parse(response.body) as { status: string; reasons: string[] };
@@ -89,6 +91,7 @@ test("a controller-only node is judged by its quorum and dirs, with no broker pa
       method: "GET",
       path: "/health",
       headers: {},
+      query: {},
     }).body,
   ) as { broker: unknown };
   assert.equal(body.broker, null);

@@ -3,7 +3,7 @@
  * orchestrator reads the status code; a person reads the reasons.
  */
 import { assert, type LeaderEpoch, type NodeId } from "../common/index.js";
-import { jsonResponse, type HttpRoute } from "./http-types.js";
+import { jsonResponse, type HttpImmediateRoute } from "./http-types.js";
 
 /** A value of Kafka's `process.roles`. */
 export type ProcessRole = "broker" | "controller";
@@ -80,7 +80,7 @@ function brokerReasons(broker: BrokerHealth): string[] {
  * `GET /health`: 200 with `"status":"ok"` when the node is serving, else 503 with
  * `"status":"unavailable"` and the reasons; both carry the facts the verdict was made from.
  */
-export function healthRoute(source: HealthSource): HttpRoute {
+export function healthRoute(source: HealthSource): HttpImmediateRoute {
   return {
     method: "GET",
     path: "/health",

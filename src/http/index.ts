@@ -3,10 +3,48 @@
 export {
   JSON_CONTENT_TYPE,
   jsonResponse,
+  type HttpEventSink,
+  type HttpEventStream,
+  type HttpImmediateRoute,
   type HttpRequest,
   type HttpResponse,
+  type HttpResponseRoute,
   type HttpRoute,
+  type HttpStreamOpening,
+  type HttpStreamRoute,
 } from "./http-types.js";
+export { sseFrame, sseJson, type ServerSentEvent } from "./sse.js";
+export {
+  MetadataChangeFeed,
+  type CommittedChange,
+  type MetadataChange,
+  type MetadataChangeFeedOptions,
+  type MetadataRecordSummarizer,
+  type MetadataRecordSummary,
+} from "./metadata-changes.js";
+export {
+  BROWSE_BYTES_MAX,
+  BROWSE_RECORDS_MAX,
+  BROWSE_SHOWN_BYTES_MAX,
+  browseJson,
+  parseBrowseQuery,
+  type BrowseRequest,
+  type BrowseResult,
+  type BrowseStart,
+  type BrowsedRecord,
+  type MessageSource,
+} from "./message-browser.js";
+export { messageBrowserRoute, NO_MESSAGES } from "./message-browser.driver.js";
+export {
+  hexOf,
+  renderBytes,
+  textOf,
+  type RenderedBytes,
+  type ValueFormat,
+} from "./value-rendering.js";
+export { clusterHealthOf, type ClusterHealth, type ClusterHealthInput } from "./cluster-health.js";
+export { groupsJson, type GroupOffsetView, type GroupView } from "./group-view.js";
+export { dashboardEventsRoute, type DashboardEventSources } from "./dashboard-events.js";
 export {
   PROMETHEUS_TEXT_CONTENT_TYPE,
   metricsRoute,
@@ -33,6 +71,8 @@ export {
   type ClusterViewSource,
   type ControllerView,
   type EndpointView,
+  type LogDirView,
+  type QuorumReplicaView,
   type PartitionView,
   type ReplicaManagerView,
   type ReplicationHealth,

@@ -1,5 +1,5 @@
 /** The `GET /metrics` route: the node's metrics for Prometheus to scrape. */
-import type { HttpRoute } from "./http-types.js";
+import type { HttpImmediateRoute } from "./http-types.js";
 
 export const PROMETHEUS_TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -9,7 +9,7 @@ export interface MetricsRenderer {
 }
 
 /** `GET /metrics`: the text `renderer` writes, at the moment of the scrape. */
-export function metricsRoute(renderer: MetricsRenderer): HttpRoute {
+export function metricsRoute(renderer: MetricsRenderer): HttpImmediateRoute {
   return {
     method: "GET",
     path: "/metrics",

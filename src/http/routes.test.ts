@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { brokerId, leaderEpoch } from "../common/index.js";
 import { DASHBOARD_HTML } from "./dashboard.js";
 import { httpRoutes } from "./routes.js";
-import type { HttpRoute } from "./http-types.js";
+import type { HttpResponse, HttpRoute } from "./http-types.js";
+import { MetadataChangeFeed } from "./metadata-changes.js";
+
+const changes = new MetadataChangeFeed({
+  summarize: () => ({ type: "NoOpRecord", summary: "" }),
+  historyMax: 1,
+  recordsPerChangeMax: 1,
+});
 
 const routes = httpRoutes({
   metrics: { render: () => "# HELP up Up.\n# TYPE up gauge\nup 1\n" },
@@ -21,12 +28,23 @@ const routes = httpRoutes({
       clusterId: "c",
       nodeId: brokerId(1),
       roles: ["controller"],
-      controller: { leaderId: brokerId(1), leaderEpoch: leaderEpoch(1), voters: [brokerId(1)] },
+      controller: {
+        leaderId: brokerId(1),
+        leaderEpoch: leaderEpoch(1),
+        voters: [brokerId(1)],
+        highWatermark: undefined,
+        logEndOffset: 41,
+        replicas: undefined,
+      },
       replicaManager: undefined,
       brokers: [],
       topics: [],
+      logDirs: [],
+      groups: undefined,
     }),
   },
+  metadataChanges: changes,
+  messages: undefined,
 });
 
 function routeFor(path: string): HttpRoute {
@@ -35,11 +53,34 @@ function routeFor(path: string): HttpRoute {
   return route;
 }
 
-const get = (path: string) => routeFor(path).handle({ method: "GET", path, headers: {} });
+/** The answer of a response route that answers at once, as the ones tested here do. */
+function get(path: string): HttpResponse {
+  const route = routeFor(path);
+  assert.ok(route.kind !== "stream", `${path} is a response route`);
+  const answer = route.handle({ method: "GET", path, headers: {}, query: {} });
+  assert.ok(!(answer instanceof Promise), `${path} answers at once`);
+  return answer;
+}
 
-test("the table has one GET route for each of /, /metrics, /health and /v1/cluster", () => {
-  const entries = routes.map((route) => `${route.method} ${route.path}`).sort();
-  assert.deepEqual(entries, ["GET /", "GET /health", "GET /metrics", "GET /v1/cluster"]);
+test("the table has one GET route for each path, /v1/events a stream", () => {
+  const entries = routes.map((route) => `${route.method} ${route.path} ${route.kind ?? ""}`);
+  assert.deepEqual(entries.sort(), [
+    "GET / ",
+    "GET /health ",
+    "GET /metrics ",
+    "GET /v1/cluster ",
+    "GET /v1/events stream",
+    "GET /v1/messages ",
+  ]);
+});
+
+test("a node without the broker role answers the message browser 404, saying why", async () => {
+  const route = routeFor("/v1/messages");
+  assert.ok(route.kind !== "stream");
+  const query = { topic: "t" };
+  const answer = await route.handle({ method: "GET", path: "/v1/messages", headers: {}, query });
+  assert.equal(answer.status, 404);
+  assert.match(answer.body, /no broker role/);
 });
 
 test("GET /metrics answers the renderer's text as exposition format 0.0.4", () => {
@@ -49,134 +90,32 @@ test("GET /metrics answers the renderer's text as exposition format 0.0.4", () =
   assert.equal(response.body, "# HELP up Up.\n# TYPE up gauge\nup 1\n");
 });
 
-test("GET /metrics renders at each scrape, not once", () => {
+test("GET /metrics renders at each scrape, not once", async () => {
   let scrapes = 0;
   const route = httpRoutes({
     metrics: { render: () => `scrape ${++scrapes}\n` },
     health: { health: () => assert.fail("not read") },
     clusterView: { clusterView: () => assert.fail("not read") },
+    metadataChanges: changes,
+    messages: undefined,
   }).find((candidate) => candidate.path === "/metrics");
-  assert.ok(route !== undefined);
-  route.handle({ method: "GET", path: "/metrics", headers: {} });
-  assert.equal(route.handle({ method: "GET", path: "/metrics", headers: {} }).body, "scrape 2\n");
+  assert.ok(route !== undefined && route.kind !== "stream");
+  const request = { method: "GET", path: "/metrics", headers: {}, query: {} };
+  await route.handle(request);
+  assert.equal((await route.handle(request)).body, "scrape 2\n");
 });
 
-test("GET / is a self-contained page that loads /v1/cluster and writes text only", () => {
+test("GET / is a self-contained page that follows /v1/events and writes text only", () => {
   const response = get("/");
   assert.equal(response.status, 200);
   assert.equal(response.contentType, "text/html; charset=utf-8");
   assert.equal(response.body, DASHBOARD_HTML);
   assert.match(response.body, /^<!doctype html>/);
-  assert.match(response.body, /fetch\("\/v1\/cluster"/);
+  assert.match(response.body, /new EventSource\("\/v1\/events"\)/);
+  assert.match(response.body, /fetch\("\/v1\/messages\?"/);
   // No external assets: every src or href is a path of this server.
   const references = [...response.body.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
   assert.deepEqual(references, ["/metrics", "/health", "/v1/cluster"]);
   assert.ok(!response.body.includes("innerHTML"), "names are written as text, never as markup");
   assert.match(response.headers?.["content-security-policy"] ?? "", /default-src 'none'/);
-});
-
-test("the dashboard script is valid JavaScript", () => {
-  const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1];
-  assert.ok(script !== undefined);
-  // Compiling (not running) the script catches a syntax error the browser would hit.
-  assert.doesNotThrow(() => new Function(script));
-});
-
-/** A stand-in for the few DOM calls the dashboard script makes. */
-class FakeElement {
-  textContent = "";
-  className = "";
-  hidden = false;
-  children: FakeElement[] = [];
-  appendChild(child: FakeElement): void {
-    this.children.push(child);
-  }
-  replaceChildren(...children: FakeElement[]): void {
-    this.children = children;
-  }
-}
-
-/** The dashboard script's `draw`, run over fake DOM elements (created on first lookup). */
-function dashboardDraw(): {
-  draw: (view: unknown) => void;
-  elements: Map<string, FakeElement>;
-} {
-  const script = /<script>([\s\S]*)<\/script>/.exec(DASHBOARD_HTML)?.[1];
-  assert.ok(script !== undefined);
-  const elements = new Map<string, FakeElement>();
-  const document = {
-    getElementById: (id: string) => elements.get(id) ?? elements.set(id, new FakeElement()).get(id),
-    createElement: () => new FakeElement(),
-  };
-  const neverAnswers = () => new Promise(() => undefined);
-  const draw = new Function("document", "fetch", "setInterval", `${script}; return draw;`)(
-    document,
-    neverAnswers,
-    () => undefined,
-  ) as (view: unknown) => void;
-  return { draw, elements };
-}
-
-const drawnPartition = { partition: 0, leaderEpoch: 1, highWatermark: 3, logEndOffset: 5 };
-
-/** A view as /v1/cluster writes it: a partition without a leader, and this broker's counts. */
-const drawnView = {
-  clusterId: "c",
-  nodeId: 1,
-  roles: ["broker"],
-  controller: { leaderId: 1, leaderEpoch: 1, voters: [1] },
-  replication: { offlinePartitions: 1, underReplicatedPartitions: 2, underMinIsrPartitions: 0 },
-  replicaManager: {
-    leaderCount: 1,
-    partitionCount: 2,
-    underReplicatedPartitions: 0,
-    underMinIsrPartitionCount: 0,
-    atMinIsrPartitionCount: 1,
-    offlineReplicaCount: 0,
-    reassigningPartitions: 0,
-    isrShrinks: 4,
-    isrExpands: 3,
-    failedIsrUpdates: 2,
-    maxLag: 9,
-  },
-  brokers: [],
-  topics: [
-    {
-      name: "orders",
-      minInsyncReplicas: 2,
-      partitions: [
-        { ...drawnPartition, leader: 1, replicas: [1, 2], isr: [1, 2] },
-        { ...drawnPartition, leader: null, replicas: [1, 2], isr: [2], followerLag: 4 },
-      ],
-    },
-  ],
-};
-
-test("the dashboard draws the replication health of the cluster and of this broker", () => {
-  const { draw, elements } = dashboardDraw();
-  draw(drawnView);
-  const [health] = elements.get("replication")?.children ?? [];
-  assert.deepEqual(
-    health?.children.map((cell) => cell.textContent),
-    ["1", "2", "0"],
-  );
-  assert.equal(health?.className, "bad");
-  const rows = elements.get("partitions")?.children ?? [];
-  assert.deepEqual(
-    rows.map((row) => [row.className, row.children.at(-1)?.textContent]),
-    [
-      ["", "-"],
-      ["bad", "4"],
-    ],
-  );
-  const [local] = elements.get("replica-manager")?.children ?? [];
-  assert.deepEqual(
-    local?.children.map((cell) => cell.textContent),
-    ["1", "2", "0", "0", "1", "0", "0", "4", "3", "2", "9"],
-  );
-  assert.equal(local?.className, "");
-  assert.equal(elements.get("replica-manager-section")?.hidden, false);
-  // A node without the broker role hosts no replicas: the section is hidden.
-  draw({ ...drawnView, replicaManager: null });
-  assert.equal(elements.get("replica-manager-section")?.hidden, true);
 });

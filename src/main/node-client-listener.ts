@@ -23,6 +23,7 @@ import { ClientPool } from "../client/index.js";
 import {
   GroupCoordinator,
   GroupCoordinatorMetrics,
+  type GroupCoordinatorState,
   TransactionCoordinator,
 } from "../coordinator/index.js";
 import { KNOWN_FEATURES } from "../controller/index.js";
@@ -39,6 +40,8 @@ const AUTO_CREATE_TIMEOUT_MS = 30_000;
 
 /** The serving client listeners; `close` stops them and the operations that wait. */
 export interface ClientListener {
+  /** The groups this broker coordinates, for the dashboard. */
+  readonly groups: GroupCoordinatorState;
   close(): Promise<void>;
 }
 
@@ -110,7 +113,7 @@ export async function openClientListener(
     await coordinators.groups.close();
     await apis.autoTopicCreator.whenIdle();
   };
-  return { close };
+  return { groups: coordinators.groups.state, close };
 }
 
 interface Coordinators {

@@ -3,31 +3,17 @@
  * cluster view, each read from the node's live state at the moment of the request.
  */
 import { HttpServer, type PrometheusRegistry } from "../adapters/index.js";
-import { brokerId, leaderEpoch, offset, partitionIndex, type BrokerId } from "../common/index.js";
+import { brokerId, leaderEpoch } from "../common/index.js";
 import type { BrokerLifecycleManager, BrokerTopicStats } from "../broker/index.js";
-import {
-  httpRoutes,
-  type BrokerView,
-  type ClusterView,
-  type NodeHealth,
-  type ReplicaManagerView,
-  type TopicView,
-} from "../http/index.js";
-import {
-  EMPTY_IMAGE,
-  sortedEntries,
-  type MetadataImage,
-  type TopicImage,
-} from "../metadata/index.js";
-import {
-  partitionConfigOf,
-  type ReplicaManager,
-  type ReplicaManagerMetrics,
-  type ReplicationSummary,
-} from "../replication/index.js";
-import { partitionFolderName, type LogManager } from "../storage/index.js";
+import type { GroupCoordinatorState } from "../coordinator/index.js";
+import { httpRoutes, type MetadataChangeFeed, type NodeHealth } from "../http/index.js";
+import { EMPTY_IMAGE, type MetadataImage } from "../metadata/index.js";
+import type { DescribeQuorumResponse } from "../protocol/index.js";
+import type { ReplicaManager, ReplicaManagerMetrics } from "../replication/index.js";
+import type { LogManager } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
-import { defaultPartitionConfigOf } from "./node-settings.js";
+import { clusterViewOf } from "./node-cluster-view.js";
+import { brokerMessageSource } from "./node-message-browser.js";
 import type { Logger } from "../ports/index.js";
 import { bindOrExplain } from "./node-port-reservation.js";
 import type { NodeIdentity } from "./node-types.js";
@@ -38,7 +24,18 @@ export interface NodeHttpState {
   readonly identity: NodeIdentity;
   /** The freshest metadata image this node holds. */
   image(): MetadataImage | undefined;
-  quorum(): { readonly leaderId: number | null; readonly epoch: number };
+  quorum(): {
+    readonly leaderId: number | null;
+    readonly epoch: number;
+    readonly highWatermark: number | null;
+    readonly logEndOffset: number;
+  };
+  /** DescribeQuorum as this node answers it (replicas' progress only at the leader). */
+  describeQuorum(): DescribeQuorumResponse;
+  /** The committed metadata changes, for the dashboard's stream. */
+  readonly metadataChanges: MetadataChangeFeed;
+  /** The group coordinator's state, on a broker once it serves clients. */
+  groups(): GroupCoordinatorState | undefined;
   /** The broker's lifecycle, on a node with the broker role. */
   broker(): BrokerLifecycleManager | undefined;
   /** What brings the families read off live state up to date, run before each scrape. */
@@ -90,6 +87,15 @@ export function serveHttp(
     },
     health: { health: () => healthOf(state) },
     clusterView: { clusterView: () => clusterViewOf(state) },
+    metadataChanges: state.metadataChanges,
+    messages:
+      state.replication === undefined
+        ? undefined
+        : brokerMessageSource({
+            replicaManager: state.replication.replicaManager,
+            messageMaxBytes: state.config.messageMaxBytes,
+            listenerName: state.config.interBrokerListenerName ?? "PLAINTEXT",
+          }),
   });
   server.serveRoutes(routes);
 }
@@ -118,88 +124,5 @@ function brokerHealthOf(lifecycle: BrokerLifecycleManager | undefined): NodeHeal
     state: lifecycle.state,
     isRegistered: lifecycle.registration !== undefined,
     isFenced: lifecycle.isFenced,
-  };
-}
-
-function clusterViewOf(state: NodeHttpState): ClusterView {
-  const image = state.image() ?? EMPTY_IMAGE;
-  const quorum = state.quorum();
-  const brokers: BrokerView[] = sortedEntries(image.cluster.brokers).map(([, broker]) => ({
-    id: broker.id,
-    epoch: broker.epoch,
-    isFenced: broker.isFenced,
-    inControlledShutdown: broker.isInControlledShutdown,
-    rack: broker.rack ?? undefined,
-    endpoints: broker.listeners.map((endpoint) => ({
-      name: endpoint.name,
-      host: endpoint.host,
-      port: endpoint.port,
-      securityProtocol: endpoint.securityProtocol === 0 ? "PLAINTEXT" : "OTHER",
-    })),
-  }));
-  // Topic configs resolve as this node's replica manager resolves them.
-  const configs = {
-    defaults: defaultPartitionConfigOf(state.config),
-    brokerId: state.identity.nodeId,
-  };
-  const summary = state.replication?.replicaManager.replicationSummary();
-  const lags = new Map<string, number>();
-  for (const { topicPartition, lag } of summary?.followerLags ?? []) {
-    lags.set(partitionFolderName(topicPartition), lag);
-  }
-  const topics = sortedEntries(image.topics.byName).map(([, topic]) => {
-    const { minInsyncReplicas } = partitionConfigOf(image, topic.name, configs);
-    return topicView(state, topic, { minInsyncReplicas, lags });
-  });
-  return {
-    clusterId: state.identity.clusterId,
-    nodeId: state.identity.nodeId,
-    roles: state.config.processRoles,
-    controller: {
-      leaderId: quorum.leaderId === null ? undefined : brokerId(quorum.leaderId),
-      leaderEpoch: leaderEpoch(quorum.epoch),
-      voters: state.config.quorum.voters.map((voter): BrokerId => brokerId(voter.nodeId)),
-    },
-    replicaManager: replicaManagerView(summary),
-    brokers,
-    topics,
-  };
-}
-
-/** The summary's numbers but the lag of each partition, which the page does not show. */
-function replicaManagerView(
-  summary: ReplicationSummary | undefined,
-): ReplicaManagerView | undefined {
-  if (summary === undefined) return undefined;
-  const { followerLags: _perPartition, ...counts } = summary;
-  return counts;
-}
-
-function topicView(
-  state: NodeHttpState,
-  topic: TopicImage,
-  local: { readonly minInsyncReplicas: number; readonly lags: ReadonlyMap<string, number> },
-): TopicView {
-  const partitions = sortedEntries(topic.partitions).map(([index, registration]) => {
-    const topicPartition = { topic: topic.name, partition: index };
-    const lookup = state.logManager?.getLog(topicPartition);
-    const highWatermark = state.logManager?.highWatermarkOf(topicPartition);
-    const hosted = lookup?.kind === "online";
-    return {
-      partition: partitionIndex(index),
-      leader: registration.leader < 0 ? undefined : registration.leader,
-      leaderEpoch: registration.leaderEpoch,
-      replicas: registration.replicas,
-      isr: registration.isr,
-      highWatermark: hosted && highWatermark !== undefined ? offset(highWatermark) : undefined,
-      logEndOffset: hosted ? offset(lookup.log.logEndOffset) : undefined,
-      followerLag: local.lags.get(partitionFolderName(topicPartition)),
-    };
-  });
-  return {
-    name: topic.name,
-    topicId: topic.id,
-    minInsyncReplicas: local.minInsyncReplicas,
-    partitions,
   };
 }

@@ -20,12 +20,19 @@ import {
   createBrokerMembership,
   createBrokerSide,
   type BrokerMembership,
+  type BrokerSide,
 } from "./node-broker.js";
-import { createControllerSide, readControllerBootstrap } from "./node-controller.js";
+import {
+  createControllerSide,
+  readControllerBootstrap,
+  type ControllerSide,
+} from "./node-controller.js";
+import type { MetadataChangeFeed } from "../http/index.js";
 import type { NodeHttpState } from "./node-http.js";
 import { listenController, startBrokerServing } from "./node-listeners.js";
 import { listenerTlsOf, loadPeerSecurity } from "./node-security.js";
 import { PortReservation } from "./node-port-reservation.js";
+import { metadataChangeListener, newMetadataChangeFeed } from "./node-metadata-changes.js";
 import { scrapeCollectors } from "./node-metrics.js";
 import { shutdownNode, type NodeParts } from "./node-shutdown.js";
 import { defaultLogConfigOf } from "./node-settings.js";
@@ -95,9 +102,7 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
   const { identity } = assigned;
   const sideContext = { ...assigned, late, raftLeader };
   const { logManager, broker, controller } = await buildSides(ports, config, sideContext);
-  const listeners: RaftListener[] = [];
-  if (controller !== undefined) listeners.push(controller.raftListener);
-  if (broker !== undefined) listeners.push(broker.loader, controllerLeaderFollower(broker.channel));
+  const { listeners, metadataChanges } = raftListenersOf(controller, broker);
   const transport = new ClientRaftTransport(ports, config, identity.nodeId);
   const raft = await RaftDriver.start({
     ...ports,
@@ -127,6 +132,9 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
       identity,
       image: () => broker?.metadataCache.image ?? controller?.controller.committedImage,
       quorum: () => raft.status,
+      describeQuorum: () => raft.describeQuorum(),
+      metadataChanges,
+      groups: () => parts.client?.groups,
       broker: () => broker?.lifecycle,
       collectors: parts.collectors,
       logManager,
@@ -143,6 +151,26 @@ async function startOnPorts(ports: NodePorts, options: NodeOptions): Promise<Run
     httpAddress,
     shutdown: (shutdownOptions) => shutdownNode(parts, shutdownOptions),
   };
+}
+
+/**
+ * Who hears of the metadata log's commits: the controller, the broker, and the dashboard's
+ * feed of changes, which names topics from the node's freshest image.
+ */
+function raftListenersOf(
+  controller: ControllerSide | undefined,
+  broker: BrokerSide | undefined,
+): { readonly listeners: RaftListener[]; readonly metadataChanges: MetadataChangeFeed } {
+  const listeners: RaftListener[] = [];
+  if (controller !== undefined) listeners.push(controller.raftListener);
+  if (broker !== undefined) listeners.push(broker.loader, controllerLeaderFollower(broker.channel));
+  const metadataChanges = newMetadataChangeFeed((topicId) => {
+    const image = broker?.metadataCache.image ?? controller?.controller.committedImage;
+    return image?.topics.byId.get(topicId)?.name;
+  });
+  // Last, so that a change is announced once every image it makes is published.
+  listeners.push(metadataChangeListener(metadataChanges));
+  return { listeners, metadataChanges };
 }
 
 /** Parts that exist only later in the start, read through closures built earlier. */

@@ -6,6 +6,7 @@
  */
 import { assert, assertNever } from "../common/index.js";
 import type { Random } from "../ports/index.js";
+import type { DescribeQuorumResponse } from "../protocol/index.js";
 import { checkRaftConfig, type RaftConfig } from "./config.js";
 import { type LoggedControlRecord } from "./control-records.js";
 import { describeQuorum } from "./describe-quorum.js";
@@ -118,6 +119,11 @@ export class RaftNode {
 
   voterIds(): number[] {
     return this.core.voters.latest().ids();
+  }
+
+  /** DescribeQuorum's answer as of the node's last input: the replicas at a leader only. */
+  describeQuorum(): DescribeQuorumResponse {
+    return describeQuorum(this.core);
   }
 
   /** The endpoints of voter `id` in the voter set in force (from the log or bootstrap). */

@@ -107,6 +107,9 @@ export class RaftDriver {
       voterIds: this.node.voterIds(),
     };
   }
+  /** DescribeQuorum's answer here, now (the replicas' progress only where this node leads). */
+  describeQuorum = () => this.node.describeQuorum();
+
   /** Voter `id`'s endpoints in the voter set in force, for a transport to reach it. */
   voterEndpoints = (id: number): readonly Endpoint[] | undefined => this.node.voterEndpoints(id);
 
