@@ -16,6 +16,7 @@ import { forwardedAdminHandlers } from "./admin-forwarding.driver.js";
 import { alterReplicaLogDirsHandler } from "./alter-replica-log-dirs.driver.js";
 import { AutoTopicCreator } from "./auto-topic-creation.driver.js";
 import { deleteRecordsHandler } from "./delete-records.driver.js";
+import { describeClientQuotasHandler } from "./describe-client-quotas.js";
 import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
@@ -73,7 +74,7 @@ export interface ClientApis {
 /**
  * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
  * DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs, DescribeCluster,
- * DescribeTopicPartitions and the forwarded admin APIs. ApiVersions
+ * DescribeTopicPartitions, DescribeClientQuotas and the forwarded admin APIs. ApiVersions
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
@@ -126,6 +127,7 @@ export function registerClientApis(
   router.register(describeClusterHandler(metadataCache));
   router.register(describeProducersHandler(replicaManager, metadataCache));
   router.register(describeTopicPartitionsHandler(metadataCache));
+  router.register(describeClientQuotasHandler(metadataCache));
   for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
   return { autoTopicCreator };
 }
