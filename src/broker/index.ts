@@ -13,6 +13,8 @@ export {
 export { BrokerConnection } from "./network/broker-connection.driver.js";
 export { NetworkMetrics, type CloseReason } from "./network/network-metrics.js";
 export { BrokerTopicStats } from "./apis/broker-topic-stats.js";
+export { ClientQuotas, ClientQuotaManager, resolveQuota } from "./quotas/index.js";
+export type { QuotaClient, ResolvedQuota } from "./quotas/index.js";
 export {
   RequestRouter,
   type RequestRouterOptions,
@@ -24,6 +26,7 @@ export {
   closeConnection,
   defineHandler,
   respond,
+  throttled,
   type ApiHandler,
   type ConnectionInfo,
   type HandlerContext,

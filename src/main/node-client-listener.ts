@@ -6,6 +6,7 @@
  */
 import {
   BrokerMarkerSender,
+  ClientQuotas,
   DelayedOperationPurgatory,
   FetchSessionCache,
   initProducerIdHandler,
@@ -88,6 +89,7 @@ export async function openClientListener(
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
     transactions: coordinators.transactions,
+    quotas: clientQuotasOf(parts, broker),
     topicStats: broker.topicStats,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
@@ -111,6 +113,14 @@ export async function openClientListener(
     await apis.autoTopicCreator.whenIdle();
   };
   return { close };
+}
+
+/** The client quotas of the broker's image, over `quota.window.num` x `.size.seconds`. */
+function clientQuotasOf({ ports, config }: NodeParts, broker: BrokerSide): ClientQuotas {
+  return new ClientQuotas(ports.clock, () => broker.metadataCache.image.clientQuotas, {
+    samples: config.values.number("quota.window.num"),
+    windowMs: config.values.number("quota.window.size.seconds") * 1000,
+  });
 }
 
 interface Coordinators {

@@ -25,6 +25,7 @@ import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { fetchHandler } from "./fetch.driver.js";
 import type { Forwarder } from "./forwarder.js";
+import type { ClientQuotas } from "../quotas/index.js";
 import { listOffsetsHandler } from "./list-offsets.driver.js";
 import { metadataHandler } from "./metadata.js";
 import { offsetForLeaderEpochHandler } from "./offset-for-leader-epoch.js";
@@ -64,6 +65,8 @@ export interface ClientApiDependencies {
   readonly transactions?: TransactionVerifier;
   /** Kafka's BrokerTopicMetrics, counted by Produce and Fetch. */
   readonly topicStats?: BrokerTopicStats;
+  /** The client quotas that throttle Produce and consumer Fetch. */
+  readonly quotas?: ClientQuotas;
 }
 
 /** What registration made that the node must shut down. */
@@ -90,10 +93,14 @@ export function registerClientApis(
   });
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
-  const { topicStats } = dependencies;
+  const { topicStats, quotas } = dependencies;
+  const measured = {
+    ...(topicStats === undefined ? {} : { topicStats }),
+    ...(quotas === undefined ? {} : { quotas }),
+  };
   const produce = {
     ...{ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache },
-    ...(topicStats === undefined ? {} : { topicStats }),
+    ...measured,
   };
   const { transactions } = dependencies;
   router.register(
@@ -107,7 +114,7 @@ export function registerClientApis(
       metadataCache,
       sessions: dependencies.fetchSessions,
       fetchMaxBytes: config.fetchMaxBytes,
-      ...(topicStats === undefined ? {} : { topicStats }),
+      ...measured,
     }),
   );
   router.register(listOffsetsHandler(replicaManager));

@@ -4,3 +4,4 @@ export { ClientQuotaManager, QUOTA_SENSOR_EXPIRY_MS } from "./client-quota-manag
 export type { QuotaClient } from "./client-quota-manager.js";
 export { isQuotaKeySet, resolveQuota } from "./quota-resolution.js";
 export type { ResolvedQuota } from "./quota-resolution.js";
+export { ClientQuotas } from "./client-quotas.driver.js";

@@ -31,8 +31,10 @@ export type RoutedResponse =
       readonly chunks: Uint8Array[];
       /** Each error code in the response and how often (Kafka's errorCounts), for metrics. */
       readonly errorCounts?: ReadonlyMap<number, number>;
+      /** How long the connection stays muted once this response is on its way (KIP-219). */
+      readonly throttleTimeMs?: number;
     }
-  | { readonly kind: "none" }
+  | { readonly kind: "none"; readonly throttleTimeMs?: number }
   | { readonly kind: "close"; readonly reason: string };
 
 /**
@@ -199,11 +201,12 @@ type RoutedOutcome = HandlerOutcome<object>;
 /** The route of `handler`: each request's body is given the type of the handler's API. */
 function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
   const contextOf = (context: RequestContext): HandlerContext => {
-    const { header, connection, nowMs, requestBytesDone, sasl, remote } = context;
+    const { header, connection, nowMs, requestBytesDone, sasl, remote, requestSizeBytes } = context;
     return {
       ...{ header, connection, nowMs, sasl },
       ...(requestBytesDone === undefined ? {} : { requestBytesDone }),
       ...(remote === undefined ? {} : { remote }),
+      ...(requestSizeBytes === undefined ? {} : { requestSizeBytes }),
     };
   };
   const { apiKey } = handler;
@@ -222,13 +225,21 @@ function encodeOutcome(header: RequestHeader, outcome: RoutedOutcome): RoutedRes
     case "respond": {
       const { correlationId, apiKey, apiVersion } = header;
       const chunks = encodeResponse({ correlationId }, apiKey, apiVersion, outcome.body);
-      return { kind: "frame", chunks, errorCounts: errorCountsOf(outcome.body) };
+      const frame = { kind: "frame", chunks, errorCounts: errorCountsOf(outcome.body) } as const;
+      return withThrottle(frame, outcome.throttleTimeMs);
     }
     case "noResponse":
-      return { kind: "none" };
+      return withThrottle({ kind: "none" }, outcome.throttleTimeMs);
     case "closeConnection":
       return { kind: "close", reason: outcome.reason };
     default:
       return assertNever(outcome, "handler outcome");
   }
+}
+
+function withThrottle<Response extends RoutedResponse>(
+  response: Response,
+  throttleTimeMs: number | undefined,
+): Response {
+  return throttleTimeMs === undefined ? response : { ...response, throttleTimeMs };
 }
