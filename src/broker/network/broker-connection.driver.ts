@@ -464,8 +464,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   private finish(opened: ReturnType<BrokerConnection["openSlot"]>, response: RoutedResponse) {
     if (this.state === "closed") return;
     const { apiKey, startedMs, timing } = opened;
-    timing.handled();
-    if (response.kind !== "close") this.throttle.start(response.throttleTimeMs ?? 0);
+    timing.handled(this.throttle.startAfter(response));
     this.responses.fill(opened.slot, { apiKey, startedMs, timing, response });
     this.flush();
   }

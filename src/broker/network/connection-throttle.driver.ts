@@ -5,6 +5,7 @@
  * current one; one that ends later extends it.
  */
 import type { Clock, Timer, Timers } from "../../ports/index.js";
+import { throttleTimeOf, type RoutedResponse } from "../router/request-router.driver.js";
 
 export class ConnectionThrottle {
   private timer: Timer | undefined;
@@ -31,6 +32,13 @@ export class ConnectionThrottle {
       this.timer = undefined;
       this.onEnd();
     });
+  }
+
+  /** Mutes for the throttle time of `response`, if it has one; answers that time (0: none). */
+  startAfter(response: RoutedResponse): number {
+    const throttleTimeMs = throttleTimeOf(response);
+    this.start(throttleTimeMs);
+    return throttleTimeMs;
   }
 
   cancel(): void {

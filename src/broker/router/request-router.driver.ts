@@ -237,6 +237,11 @@ function encodeOutcome(header: RequestHeader, outcome: RoutedOutcome): RoutedRes
   }
 }
 
+/** How long the connection stays muted after `response` (KIP-219); 0 for a close. */
+export function throttleTimeOf(response: RoutedResponse): number {
+  return response.kind === "close" ? 0 : (response.throttleTimeMs ?? 0);
+}
+
 function withThrottle<Response extends RoutedResponse>(
   response: Response,
   throttleTimeMs: number | undefined,
