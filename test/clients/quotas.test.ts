@@ -2,7 +2,8 @@
  * Client quotas with real clients against a Sluice node: @platformatic/kafka's admin sets and
  * describes a producer_byte_rate quota (test/node22/platformatic-quotas.mjs, under Node 22 from
  * the npm registry as platformatic.test.ts runs it), and its producer with that client id is
- * answered with throttle times while another client id is not; then kafkajs producing with the
+ * answered with throttle times while another client id is not, and its consumer past a
+ * consumer_byte_rate quota gets an empty, throttled answer; then kafkajs producing with the
  * same client id throttles itself on those answers (counted from its log) and every message is
  * acknowledged: the node serves on.
  */
@@ -55,6 +56,10 @@ test("@platformatic/kafka sets a byte-rate quota that throttles only its client 
   assert.equal(throttled[0], false, "the first message is within the quota");
   assert.ok(throttled.filter(Boolean).length >= 1, `throttled: ${throttled.join(", ")}`);
   assert.deepEqual(outcome["other"], [false, false, false], "another client id is free");
+  assert.deepEqual(outcome["consumed"], [
+    { batches: 1, throttled: false },
+    { batches: 0, throttled: true },
+  ]);
 });
 
 test("kafkajs with a throttled client id waits out its throttles", async () => {

@@ -4,7 +4,7 @@
 // the Produce responses that carry a throttle time. The responses are read off the client's
 // own diagnostics channel, so the count is of what the client received. Prints one JSON line.
 import { tracingChannel } from "node:diagnostics_channel";
-import { Admin, Producer, stringSerializers } from "@platformatic/kafka";
+import { Admin, Consumer, Producer, stringSerializers } from "@platformatic/kafka";
 
 const [bootstrap, topic, throttledClientId] = process.argv.slice(2);
 const PRODUCE = 0;
@@ -53,6 +53,52 @@ async function produce(clientId, sizes) {
   }
 }
 
+/**
+ * Fetches partition 0 from offset 0, then from past what came back, with a client id whose
+ * consumer_byte_rate is set: what each fetch answered (record batches, throttle time).
+ */
+async function consume(clientId) {
+  const consumer = new Consumer({
+    clientId,
+    groupId: "unused-no-group-is-joined",
+    bootstrapBrokers: [bootstrap],
+  });
+  try {
+    const metadata = await consumer.metadata({ topics: [topic] });
+    const { id, partitions } = metadata.topics.get(topic);
+    const answers = [];
+    let fetchOffset = 0n;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await consumer.fetch({
+        node: partitions[0].leader,
+        maxWaitTime: 100,
+        topics: [
+          {
+            topicId: id,
+            partitions: [
+              {
+                partition: 0,
+                currentLeaderEpoch: -1,
+                fetchOffset,
+                lastFetchedEpoch: -1,
+                partitionMaxBytes: 1 << 20,
+              },
+            ],
+          },
+        ],
+      });
+      const batches = response.responses[0]?.partitions[0]?.records ?? [];
+      for (const batch of batches) {
+        fetchOffset = batch.firstOffset + BigInt(batch.records.length);
+      }
+      answers.push({ batches: batches.length, throttled: response.throttleTimeMs > 0 });
+    }
+    return answers;
+  } finally {
+    await consumer.close();
+  }
+}
+
 try {
   const altered = await admin.alterClientQuotas({
     entries: [
@@ -71,6 +117,18 @@ try {
   // second takes the rate past the bound, and the third comes while it still is.
   await produce(throttledClientId, [30_000, 15_000, 100]);
   await produce(`${throttledClientId}-other`, [30_000, 15_000, 100]);
+  // The same bound on fetching: a fetch may take ~40 KB, so the first one answers the 30 KB
+  // batch alone and the second, whose batch takes the rate past the bound, is throttled.
+  const consumerEntity = [{ entityType: "client-id", entityName: "throttled-consumer" }];
+  await admin.alterClientQuotas({
+    entries: [
+      {
+        entities: consumerEntity,
+        ops: [{ key: "consumer_byte_rate", value: 4096, remove: false }],
+      },
+    ],
+  });
+  const consumed = await consume("throttled-consumer");
   console.log(
     JSON.stringify({
       altered: altered.map((entry) => entry.errorCode),
@@ -78,6 +136,7 @@ try {
       described: described.map((entry) => ({ entity: entry.entity, values: entry.values })),
       throttled: (throttleTimes.get(throttledClientId) ?? []).map((ms) => ms > 0),
       other: (throttleTimes.get(`${throttledClientId}-other`) ?? []).map((ms) => ms > 0),
+      consumed,
     }),
   );
 } finally {
