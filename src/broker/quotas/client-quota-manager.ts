@@ -14,6 +14,9 @@ import type { ClientQuotasImage } from "../../metadata/index.js";
 import { WindowedRate, type RateWindow } from "../../replication/index.js";
 import { isQuotaKeySet, resolveQuota, type ResolvedQuota } from "./quota-resolution.js";
 
+/** The largest throttle time a response can carry (throttle_time_ms is an int32). */
+export const THROTTLE_TIME_MS_MAX = 2 ** 31 - 1;
+
 /** Kafka's ClientQuotaManager.InactiveSensorExpirationTimeSeconds. */
 export const QUOTA_SENSOR_EXPIRY_MS = 3_600_000;
 
@@ -63,7 +66,9 @@ export class ClientQuotaManager {
     if (quota.bound === Infinity) return 0;
     const rate = sensor.rate.ratePerSecond(nowMs);
     if (rate <= quota.bound) return 0;
-    return Math.round(((rate - quota.bound) / quota.bound) * sensor.rate.spanMs(nowMs));
+    const throttleTimeMs = ((rate - quota.bound) / quota.bound) * sensor.rate.spanMs(nowMs);
+    // The response's throttle_time_ms is an int32: a longer time is answered as its largest.
+    return Math.min(Math.round(throttleTimeMs), THROTTLE_TIME_MS_MAX);
   }
 
   /**

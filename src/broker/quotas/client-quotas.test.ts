@@ -77,6 +77,13 @@ test("a rate over its bound is throttled for the time that brings it back, then 
   assert.equal(manager.recordAndGetThrottleTimeMs(image, alice, 1, 11_000), 0);
 });
 
+test("a throttle time too long for the response's int32 is answered as the largest one", () => {
+  const manager = new ClientQuotaManager(KEY, KAFKA_WINDOW);
+  const client = { user: "ANONYMOUS", clientId: "app" };
+  const image = quotasOf([{ client: "app" }, 1]);
+  assert.equal(manager.recordAndGetThrottleTimeMs(image, client, 1e12, 0), 2 ** 31 - 1);
+});
+
 test("an unrecorded value no longer counts; nothing is measured with no quota set", () => {
   const image = quotasOf([{ client: "app" }, 100]);
   const manager = new ClientQuotaManager(KEY, KAFKA_WINDOW);
