@@ -18,6 +18,7 @@ export type { QuotaClient, ResolvedQuota } from "./quotas/index.js";
 export {
   RequestRouter,
   type RequestRouterOptions,
+  type RequestQuota,
   type RoutedResponse,
 } from "./router/request-router.driver.js";
 export {

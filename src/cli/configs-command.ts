@@ -38,7 +38,7 @@ export const CONFIGS_COMMAND: AdminCommand = {
     "            without --entity-name, every topic, broker (and the default) or group",
     "  alter     --add-config K=V,K2=[A,B] sets, --delete-config K,K2 returns keys to their",
     "            defaults (IncrementalAlterConfigs); --entity-default alters the brokers' default",
-    "  users, clients: quotas (producer_byte_rate, consumer_byte_rate) of a user or client id,",
+    "  users, clients: quotas (producer_byte_rate, consumer_byte_rate, request_percentage),",
     "            --entity-default for the default one (DescribeClientQuotas, AlterClientQuotas)",
   ],
   subcommands: ["describe", "alter"],

@@ -56,14 +56,8 @@ export async function openClientListener(
     produce: new DelayedOperationPurgatory(ports, { name: "Produce" }),
     fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
   };
-  const router = new RequestRouter({
-    logger: ports.logger,
-    supportedFeatures: KNOWN_FEATURES.map(({ name, minLevel, maxLevel }) => ({
-      name,
-      minVersion: minLevel,
-      maxVersion: maxLevel,
-    })),
-  });
+  const quotas = clientQuotasOf(parts, broker);
+  const router = clientRouterOf(parts, quotas);
   const coordinators = openCoordinators(parts, broker);
   const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {
     isPartitionLevel: config.partitionLevelMetricsEnable,
@@ -89,7 +83,7 @@ export async function openClientListener(
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
     transactions: coordinators.transactions,
-    quotas: clientQuotasOf(parts, broker),
+    quotas,
     topicStats: broker.topicStats,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
@@ -113,6 +107,19 @@ export async function openClientListener(
     await apis.autoTopicCreator.whenIdle();
   };
   return { close };
+}
+
+/** The client listener's router, throttling requests for the request-time quota. */
+function clientRouterOf({ ports }: NodeParts, quotas: ClientQuotas): RequestRouter {
+  return new RequestRouter({
+    logger: ports.logger,
+    supportedFeatures: KNOWN_FEATURES.map(({ name, minLevel, maxLevel }) => ({
+      name,
+      minVersion: minLevel,
+      maxVersion: maxLevel,
+    })),
+    requestQuota: quotas,
+  });
 }
 
 /** The client quotas of the broker's image, over `quota.window.num` x `.size.seconds`. */

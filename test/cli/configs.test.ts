@@ -173,7 +173,7 @@ test("client-id and user quotas are set, described and removed, as by kafka-conf
   const removed = await configs("alter", ...client, "--delete-config", "producer_byte_rate");
   assert.equal(removed.code, 0, removed.stderr);
   assert.equal((await configs("describe", ...client)).stdout, "");
-  const badKey = await configs("alter", ...client, "--add-config", "request_percentage=50");
+  const badKey = await configs("alter", ...client, "--add-config", "controller_mutation_rate=5");
   assert.equal(badKey.code, 1);
-  assert.match(badKey.stderr, /INVALID_REQUEST: Quota request_percentage is not enforced/);
+  assert.match(badKey.stderr, /INVALID_REQUEST: Quota controller_mutation_rate is not enforced/);
 });

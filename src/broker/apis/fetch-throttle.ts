@@ -1,6 +1,6 @@
 /**
- * Fetch's part of the consumer byte-rate quota: the answer of a fetch that takes its client past
- * `consumer_byte_rate`.
+ * Fetch's part of the client quotas: the answer of a consumer fetch that takes its client past
+ * `consumer_byte_rate` or `request_percentage`.
  */
 import type { FetchResponse } from "../../protocol/index.js";
 import type { FetchContext } from "../fetch-session/index.js";
@@ -9,9 +9,9 @@ import { respond, throttled, type HandlerContext, type HandlerOutcome } from "..
 import type { PartitionRead } from "./fetch-read.driver.js";
 
 /**
- * The empty answer of a consumer fetch that takes its client past its `consumer_byte_rate`
- * quota (Kafka's getThrottledResponse: no partitions, the session's id for an incremental
- * fetch, no new session for a full one), or null within the quota.
+ * The empty answer of a consumer fetch that takes its client past its `consumer_byte_rate` or
+ * `request_percentage` quota (Kafka's getThrottledResponse: no partitions, the session's id for
+ * an incremental fetch, no new session for a full one), or null within the quotas.
  */
 export function throttledFetch(
   quotas: ClientQuotas | undefined,
@@ -21,7 +21,7 @@ export function throttledFetch(
 ): HandlerOutcome<FetchResponse> | null {
   if (quotas === undefined) return null;
   const bytes = reads.reduce((sum, read) => sum + read.records.byteLength, 0);
-  const throttleTimeMs = quotas.recordFetch(context, bytes);
+  const throttleTimeMs = quotas.recordFetch(context, bytes, context.localMs?.() ?? 0);
   if (throttleTimeMs === 0) return null;
   const sessionId = sessionContext.kind === "incremental" ? sessionContext.session.id : 0;
   const answer = respond<FetchResponse>({ throttleTimeMs, errorCode: 0, sessionId, responses: [] });

@@ -175,7 +175,12 @@ async function finishProduce(
     return currentLeader === undefined ? answer : { ...answer, currentLeader };
   });
   // Kafka records the request's size once it is answered, and throttles an acks=0 producer too.
-  const throttleTimeMs = options.quotas?.recordProduce(context, context.requestSizeBytes ?? 0) ?? 0;
+  const answered = {
+    bytes: context.requestSizeBytes ?? 0,
+    acks: request.acks,
+    localMs: context.localMs?.() ?? 0,
+  };
+  const throttleTimeMs = options.quotas?.recordProduce(context, answered) ?? 0;
   if (request.acks !== 0) {
     // Read after answerAll: by then every partition has named its leader.
     const nodeEndpoints = hints === undefined ? {} : { nodeEndpoints: hints.nodeEndpoints };

@@ -426,6 +426,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
       sasl: this.authentication.session,
       remote,
       requestSizeBytes: frameBytes,
+      localMs: () => remote.localMsSoFar(),
     };
     // Kafka frees a request's buffer once it is parsed, but a Produce's only once handled: its
     // records are views of the frame until they are appended.

@@ -45,6 +45,11 @@ export class RequestTiming implements RemoteWait {
     }
   }
 
+  /** The request's time on this node so far: since taken up, without its remote waits. */
+  localMsSoFar(): number {
+    return this.clock.monotonicMs() - this.times.takenUpMs - this.remoteMs;
+  }
+
   /**
    * The handler answered, throttled for `throttleMs` (0: not): from now the response waits for
    * its turn.

@@ -38,10 +38,14 @@ export class ClientQuotaManager {
   private resolvedFor: ClientQuotasImage | undefined;
   private isEnabled = false;
 
-  /** `key` is the quota key this manager enforces (producer_byte_rate, ...). */
+  /**
+   * `key` is the quota key this manager enforces (producer_byte_rate, ...); `throttleTimeMsMax`
+   * bounds its throttle times (Kafka bounds the request-time quota's to one window).
+   */
   constructor(
     readonly key: string,
     private readonly window: RateWindow,
+    private readonly throttleTimeMsMax = THROTTLE_TIME_MS_MAX,
   ) {}
 
   /** The quota that binds `client` in `image`. */
@@ -68,7 +72,7 @@ export class ClientQuotaManager {
     if (rate <= quota.bound) return 0;
     const throttleTimeMs = ((rate - quota.bound) / quota.bound) * sensor.rate.spanMs(nowMs);
     // The response's throttle_time_ms is an int32: a longer time is answered as its largest.
-    return Math.min(Math.round(throttleTimeMs), THROTTLE_TIME_MS_MAX);
+    return Math.min(Math.round(throttleTimeMs), THROTTLE_TIME_MS_MAX, this.throttleTimeMsMax);
   }
 
   /**

@@ -58,6 +58,11 @@ export interface HandlerContext {
    * request.sizeInBytes), which the produce byte-rate quota counts.
    */
   readonly requestSizeBytes?: number;
+  /**
+   * The request's time on this node so far, in ms (Kafka's LocalTimeMs: since it was taken up,
+   * without what it waited for elsewhere), which the request-time quota counts.
+   */
+  readonly localMs?: () => number;
 }
 
 /** Where a handler waits on others: the purgatory, the controller. */

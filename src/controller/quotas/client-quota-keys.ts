@@ -42,6 +42,7 @@ export const IP_QUOTA_KEYS: ReadonlyMap<string, QuotaKeyType> = new Map([
 export const ENFORCED_QUOTA_KEYS: ReadonlySet<string> = new Set([
   QuotaKey.PRODUCER_BYTE_RATE,
   QuotaKey.CONSUMER_BYTE_RATE,
+  QuotaKey.REQUEST_PERCENTAGE,
 ]);
 
 const LONG_MAX = 2 ** 63 - 1;

@@ -126,7 +126,7 @@ test("bad entities and values get INVALID_REQUEST with Kafka's messages, each al
 });
 
 test("keys no broker enforces are refused rather than stored", () => {
-  const ops = [set("request_percentage", 50)];
+  const ops = [set("controller_mutation_rate", 50)];
   const result = alter(imageOf(), [{ entity: [user("a")], ops }]);
   assert.equal(result.response.entries[0]?.errorCode, ErrorCode.INVALID_REQUEST);
   assert.match(result.response.entries[0]?.errorMessage ?? "", /not enforced/);

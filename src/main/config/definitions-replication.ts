@@ -103,8 +103,7 @@ export const replicationDefinitions: readonly ConfigDefinition[] = [
     validator: atLeast(1),
     importance: "low",
     description:
-      "How many samples the client quotas (producer_byte_rate, consumer_byte_rate) measure a " +
-      "rate over.",
+      "How many samples the client quotas (byte rates, request percentage) measure a rate over.",
   },
   {
     name: "quota.window.size.seconds",
