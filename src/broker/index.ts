@@ -13,9 +13,12 @@ export {
 export { BrokerConnection } from "./network/broker-connection.driver.js";
 export { NetworkMetrics, type CloseReason } from "./network/network-metrics.js";
 export { BrokerTopicStats } from "./apis/broker-topic-stats.js";
+export { ClientQuotas, ClientQuotaManager, resolveQuota } from "./quotas/index.js";
+export type { QuotaClient, ResolvedQuota } from "./quotas/index.js";
 export {
   RequestRouter,
   type RequestRouterOptions,
+  type RequestQuota,
   type RoutedResponse,
 } from "./router/request-router.driver.js";
 export {
@@ -24,6 +27,7 @@ export {
   closeConnection,
   defineHandler,
   respond,
+  throttled,
   type ApiHandler,
   type ConnectionInfo,
   type HandlerContext,

@@ -3,7 +3,8 @@
  * of Kafka's kafka-configs.sh (`--entity-type`, `--entity-name` or `--entity-default`,
  * `--add-config k=v,...`, `--delete-config k,...`, `--all`). Describe reads DescribeConfigs and
  * shows, as Kafka's tool does, only the configs set dynamically on the entity unless `--all`;
- * alter sends IncrementalAlterConfigs. A broker's own configs are asked of that broker.
+ * alter sends IncrementalAlterConfigs. A broker's own configs are asked of that broker. Users'
+ * and client ids' quotas (`--entity-type users|clients`) go through `configs-quotas.ts`.
  */
 import { ErrorCode } from "../common/index.js";
 import { incrementalAlterConfigs } from "../protocol/index.js";
@@ -19,9 +20,10 @@ import {
   everyEntity,
   targetOf,
 } from "./configs-entity.js";
+import { alterQuotas, describeQuotas, isQuotaEntityType } from "./configs-quotas.js";
 
 const CONFIGS_USAGE =
-  "usage: sluice configs describe|alter --entity-type topics|brokers|groups " +
+  "usage: sluice configs describe|alter --entity-type topics|brokers|groups|users|clients " +
   "(--entity-name NAME | --entity-default) [--add-config K=V,...] [--delete-config K,...] [--all]";
 
 /** IncrementalAlterConfigs' operations. */
@@ -36,6 +38,8 @@ export const CONFIGS_COMMAND: AdminCommand = {
     "            without --entity-name, every topic, broker (and the default) or group",
     "  alter     --add-config K=V,K2=[A,B] sets, --delete-config K,K2 returns keys to their",
     "            defaults (IncrementalAlterConfigs); --entity-default alters the brokers' default",
+    "  users, clients: quotas (producer_byte_rate, consumer_byte_rate, request_percentage),",
+    "            --entity-default for the default one (DescribeClientQuotas, AlterClientQuotas)",
   ],
   subcommands: ["describe", "alter"],
   options: {
@@ -55,6 +59,8 @@ async function describeEntityConfigs(
   options: AdminOptions,
   io: CommandOutput,
 ): Promise<number> {
+  const quotaType = options.values.get("--entity-type");
+  if (isQuotaEntityType(quotaType)) return describeQuotas(session, quotaType, options, io);
   const type = entityTypeOf(options);
   const named = entityNameOf(options, type);
   const names = named !== undefined ? [named] : await everyEntity(session, type);
@@ -134,17 +140,21 @@ async function alterEntityConfigs(
   options: AdminOptions,
   io: CommandOutput,
 ): Promise<number> {
-  const type = entityTypeOf(options);
-  const name = entityNameOf(options, type);
-  if (name === undefined) {
-    throw new CommandFailure("--entity-name or --entity-default must be specified for alter");
-  }
   const addText = options.values.get("--add-config");
   const sets = addText === undefined ? [] : parseAddConfig(addText);
   const deleteText = options.values.get("--delete-config");
   const deletes = deleteText === undefined ? [] : deleteText.split(",").map((key) => key.trim());
   if (sets.length + deletes.length === 0) {
     throw new CommandFailure("alter needs --add-config K=V,... or --delete-config K,...");
+  }
+  const quotaType = options.values.get("--entity-type");
+  if (isQuotaEntityType(quotaType)) {
+    return alterQuotas(session, quotaType, options, sets, deletes, io);
+  }
+  const type = entityTypeOf(options);
+  const name = entityNameOf(options, type);
+  if (name === undefined) {
+    throw new CommandFailure("--entity-name or --entity-default must be specified for alter");
   }
   // As Kafka's tool: deleting a key the entity does not set is a mistake worth stopping for.
   if (deletes.length > 0) {

@@ -36,7 +36,7 @@ const SOURCES = [
 export function entityTypeOf(options: AdminOptions): EntityType {
   const text = options.values.get("--entity-type");
   if (text === "topics" || text === "brokers" || text === "groups") return text;
-  const wanted = "--entity-type topics, brokers or groups";
+  const wanted = "--entity-type topics, brokers, groups, users or clients";
   throw new CommandFailure(
     text === undefined ? `${wanted} is required` : `${wanted}, not "${text}"`,
   );

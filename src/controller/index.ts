@@ -5,6 +5,7 @@ export * from "./cluster/index.js";
 export * from "./features/index.js";
 export * from "./topics/index.js";
 export * from "./configs/index.js";
+export * from "./quotas/index.js";
 export * from "./producer-ids/index.js";
 export * from "./election/index.js";
 export * from "./isr/index.js";

@@ -6,6 +6,7 @@
  */
 import {
   BrokerMarkerSender,
+  ClientQuotas,
   DelayedOperationPurgatory,
   FetchSessionCache,
   initProducerIdHandler,
@@ -58,14 +59,8 @@ export async function openClientListener(
     produce: new DelayedOperationPurgatory(ports, { name: "Produce" }),
     fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
   };
-  const router = new RequestRouter({
-    logger: ports.logger,
-    supportedFeatures: KNOWN_FEATURES.map(({ name, minLevel, maxLevel }) => ({
-      name,
-      minVersion: minLevel,
-      maxVersion: maxLevel,
-    })),
-  });
+  const quotas = clientQuotasOf(parts, broker);
+  const router = clientRouterOf(parts, quotas);
   const coordinators = openCoordinators(parts, broker);
   const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {
     isPartitionLevel: config.partitionLevelMetricsEnable,
@@ -91,6 +86,7 @@ export async function openClientListener(
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
     transactions: coordinators.transactions,
+    quotas,
     topicStats: broker.topicStats,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
@@ -114,6 +110,27 @@ export async function openClientListener(
     await apis.autoTopicCreator.whenIdle();
   };
   return { groups: coordinators.groups.state, close };
+}
+
+/** The client listener's router, throttling requests for the request-time quota. */
+function clientRouterOf({ ports }: NodeParts, quotas: ClientQuotas): RequestRouter {
+  return new RequestRouter({
+    logger: ports.logger,
+    supportedFeatures: KNOWN_FEATURES.map(({ name, minLevel, maxLevel }) => ({
+      name,
+      minVersion: minLevel,
+      maxVersion: maxLevel,
+    })),
+    requestQuota: quotas,
+  });
+}
+
+/** The client quotas of the broker's image, over `quota.window.num` x `.size.seconds`. */
+function clientQuotasOf({ ports, config }: NodeParts, broker: BrokerSide): ClientQuotas {
+  return new ClientQuotas(ports.clock, () => broker.metadataCache.image.clientQuotas, {
+    samples: config.values.number("quota.window.num"),
+    windowMs: config.values.number("quota.window.size.seconds") * 1000,
+  });
 }
 
 interface Coordinators {

@@ -118,6 +118,21 @@ test("metadata.log.segment.bytes below metadata.log.segment.min.bytes is refused
   assert.equal(lowered.metadataLogSegmentBytes, 4096);
 });
 
+test("the client quota window keys default to Kafka's 11 samples of 1 s and refuse 0", () => {
+  const defaults = configOf([]).values;
+  assert.equal(defaults.number("quota.window.num"), 11);
+  assert.equal(defaults.number("quota.window.size.seconds"), 1);
+  const set = configOf(["quota.window.num=5", "quota.window.size.seconds=2"]).values;
+  assert.equal(set.number("quota.window.num"), 5);
+  assert.equal(set.number("quota.window.size.seconds"), 2);
+  const refused = loadNodeConfig({
+    base: SINGLE_NODE_PRESET,
+    flags: ["quota.window.size.seconds=0"],
+    environment: {},
+  });
+  assert.equal(refused.kind, "invalid");
+});
+
 test("the replication quota window keys become the throttles' rate window", () => {
   assert.deepEqual(configOf([]).replication.quotaWindow, { samples: 11, windowMs: 1000 });
   const config = configOf([

@@ -44,6 +44,32 @@ export class WindowedRate {
     return total / (Math.max(elapsedMs, this.window.windowMs) / 1000);
   }
 
+  /**
+   * Kafka's Rate (which client quotas use, where replication throttles use SimpleRate): the sum
+   * of the samples over `spanMs`.
+   */
+  ratePerSecond(nowMs: number): number {
+    this.purgeObsolete(nowMs);
+    const total = this.samples.reduce((sum, sample) => sum + sample.value, 0);
+    return total / (this.spanMs(nowMs) / 1000);
+  }
+
+  /**
+   * Kafka's Rate.windowSize: the time since the oldest sample began, but at least `samples` - 1
+   * whole windows plus what the current window has run (so a first burst is spread over the
+   * whole measured span), and at least 1 ms. Throttle times are computed over it.
+   */
+  spanMs(nowMs: number): number {
+    this.purgeObsolete(nowMs);
+    let elapsedMs = nowMs - this.oldestStartMs(nowMs);
+    const fullWindows = Math.floor(elapsedMs / this.window.windowMs);
+    const minimumFullWindows = this.window.samples - 1;
+    if (fullWindows < minimumFullWindows) {
+      elapsedMs += (minimumFullWindows - fullWindows) * this.window.windowMs;
+    }
+    return Math.max(elapsedMs, 1);
+  }
+
   private currentSample(nowMs: number): Sample {
     if (this.samples.length === 0) this.samples.push(newSample(nowMs));
     return this.samples[this.current] as Sample;

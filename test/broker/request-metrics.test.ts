@@ -50,7 +50,7 @@ test("a request's time splits into queue, local, remote, response queue and send
   release();
   await waiting;
   clock.advanceBy(2);
-  timing.handled();
+  timing.handled(250);
   clock.advanceBy(3);
   const parts = timing.partsAt({ writtenMs: 130, sentMs: 137 });
   assert.deepEqual(parts, {
@@ -60,6 +60,7 @@ test("a request's time splits into queue, local, remote, response queue and send
     responseQueueMs: 3,
     responseSendMs: 7,
     totalMs: 47,
+    throttleMs: 250,
   });
   const registry = new PrometheusRegistry();
   new RequestMetrics(registry).responseSent(timing, { writtenMs: 130, sentMs: 137 });
@@ -67,6 +68,10 @@ test("a request's time splits into queue, local, remote, response queue and send
     request: "Produce",
   });
   assert.equal(total?.sum, 47);
+  const throttle = registry.histogramOf("kafka_network_requestmetrics_throttletimems", {
+    request: "Produce",
+  });
+  assert.equal(throttle?.sum, 250, "a quota's throttle time, apart from the total");
   // Kafka's request times get the millisecond buckets, though the name has no `_ms`.
   assert.equal(total?.bounds[0], 1);
 });

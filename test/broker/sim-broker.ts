@@ -2,7 +2,7 @@
  * A broker with ApiVersions on the simulated network, and a raw client that frames and decodes
  * responses, for the connection-layer tests.
  */
-import type { Address, Connection, Network } from "../../src/ports/index.js";
+import type { Address, Clock, Connection, Network } from "../../src/ports/index.js";
 import {
   FrameDecoder,
   decodeResponse,
@@ -14,6 +14,7 @@ import {
   RequestRouter,
   SocketServer,
   registerApiVersions,
+  type RequestQuota,
   type SocketServerConfig,
 } from "../../src/broker/index.js";
 import { MemoryLogger, MemoryMetrics } from "../../src/broker/network/test-doubles.test-support.js";
@@ -62,6 +63,8 @@ export async function startSimBroker(
     config?: Partial<SocketServerConfig>;
     network?: SimNetworkOptions;
     register?: (router: RequestRouter, scheduler: Scheduler) => void;
+    /** The router's request-time quota, built on the broker's clock. */
+    requestQuota?: (clock: Clock) => RequestQuota;
   } = {},
 ) {
   const scheduler = new Scheduler({ seed: options.seed ?? 1 });
@@ -70,7 +73,10 @@ export async function startSimBroker(
   const logger = new MemoryLogger();
   const metrics = new MemoryMetrics();
   const fatalErrors: unknown[] = [];
-  const router = new RequestRouter({ logger });
+  const requestQuota = options.requestQuota?.(node.clock);
+  const router = new RequestRouter(
+    requestQuota === undefined ? { logger } : { logger, requestQuota },
+  );
   registerApiVersions(router);
   options.register?.(router, scheduler);
   const ports = { network: simNetwork.forNode("broker"), clock: node.clock, timers: node.timers };

@@ -1,7 +1,9 @@
 /**
  * `sluice configs` run as a child process against one real node: a topic's, a broker's and the
  * brokers' default configs described and altered with IncrementalAlterConfigs, and the
- * refusals (an unknown key, a key not set, an unknown entity type) with a non-zero exit.
+ * refusals (an unknown key, a key not set, an unknown entity type) with a non-zero exit; and
+ * the quotas of client ids and users, set, described and removed with AlterClientQuotas and
+ * DescribeClientQuotas.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -134,9 +136,12 @@ test("refusals name the Kafka error or the mistake", async () => {
   );
   assert.equal(missingTopic.code, 1);
   assert.match(missingTopic.stderr, /UNKNOWN_TOPIC_OR_PARTITION/);
-  const badType = await configs("describe", "--entity-type", "users");
+  const badType = await configs("describe", "--entity-type", "ips");
   assert.equal(badType.code, 1);
-  assert.match(badType.stderr, /--entity-type topics, brokers or groups, not "users"/);
+  assert.match(
+    badType.stderr,
+    /--entity-type topics, brokers, groups, users or clients, not "ips"/,
+  );
   const badPair = await configs("alter", ...TOPIC, "--add-config", "retention.ms");
   assert.match(badPair.stderr, /must be in the format "key=val"/);
   const badBroker = await configs("describe", "--entity-type", "brokers", "--entity-name", "x");
@@ -146,4 +151,29 @@ test("refusals name the Kafka error or the mistake", async () => {
   assert.equal(group.code, 1);
   assert.match(group.stderr, /INVALID_REQUEST: .*resource type 32/);
   assert.equal((await configs("frob")).code, 2);
+});
+
+test("client-id and user quotas are set, described and removed, as by kafka-configs", async () => {
+  const client = ["--entity-type", "clients", "--entity-name", "reporting"];
+  const set = await configs("alter", ...client, "--add-config", "producer_byte_rate=1048576");
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal(set.stdout, "Completed updating config for client-id 'reporting'.\n");
+  const users = ["--entity-type", "users", "--entity-default"];
+  const userSet = await configs("alter", ...users, "--add-config", "consumer_byte_rate=2048");
+  assert.equal(userSet.code, 0, userSet.stderr);
+  const described = await configs("describe", ...client);
+  assert.equal(
+    described.stdout,
+    "Quota configs for client-id 'reporting' are producer_byte_rate=1048576\n",
+  );
+  const everyUser = json<{ entityName: string | null; quotas: object }[]>(
+    await configs("describe", "--entity-type", "users", "--json"),
+  );
+  assert.deepEqual(everyUser, [{ entityName: null, quotas: { consumer_byte_rate: 2048 } }]);
+  const removed = await configs("alter", ...client, "--delete-config", "producer_byte_rate");
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.equal((await configs("describe", ...client)).stdout, "");
+  const badKey = await configs("alter", ...client, "--add-config", "controller_mutation_rate=5");
+  assert.equal(badKey.code, 1);
+  assert.match(badKey.stderr, /INVALID_REQUEST: Quota controller_mutation_rate is not enforced/);
 });

@@ -1,10 +1,10 @@
 /**
  * The admin APIs a KRaft broker forwards to the active controller (Kafka's KafkaApis with its
  * ForwardingManager): CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs,
- * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments
- * and UpdateFeatures. The broker serves the versions the controller serves (the request travels
- * at the client's version and the answer comes back unchanged), and a failed forward is answered
- * with the API's own error response, as the controller builds it.
+ * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments,
+ * AlterClientQuotas and UpdateFeatures. The broker serves the versions the controller serves
+ * (the request travels at the client's version and the answer comes back unchanged), and a
+ * failed forward is answered with the API's own error response, as the controller builds it.
  *
  * BROKER_LOGGER resources of AlterConfigs and IncrementalAlterConfigs are a broker's own
  * business in Kafka (its ConfigAdminManager answers them before forwarding the rest). Sluice
@@ -13,6 +13,7 @@
  */
 import { assert, ErrorCode } from "../../common/index.js";
 import {
+  alterClientQuotasApi,
   alterConfigsApi,
   alterPartitionReassignmentsApi,
   createPartitionsApi,
@@ -43,6 +44,7 @@ import {
 import { controllerErrorResponse } from "./admin-error-responses.js";
 import {
   addedPartitionsShown,
+  clientQuotasShown,
   createdTopicsShown,
   deletedTopicsShown,
   featureLevelsShown,
@@ -67,6 +69,7 @@ export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandle
     forwardedAdminHandler(incrementalAlterConfigsApi, forwarder, forwardConfigChange),
     forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
     forwardedAdminHandler(listPartitionReassignmentsApi, forwarder),
+    forwardedAdminHandler(alterClientQuotasApi, forwarder, forward, clientQuotasShown),
     forwardedAdminHandler(updateFeaturesApi, forwarder, forward, featureLevelsShown),
   ];
 }

@@ -16,6 +16,7 @@ import { forwardedAdminHandlers } from "./admin-forwarding.driver.js";
 import { alterReplicaLogDirsHandler } from "./alter-replica-log-dirs.driver.js";
 import { AutoTopicCreator } from "./auto-topic-creation.driver.js";
 import { deleteRecordsHandler } from "./delete-records.driver.js";
+import { describeClientQuotasHandler } from "./describe-client-quotas.js";
 import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
@@ -24,6 +25,7 @@ import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { fetchHandler } from "./fetch.driver.js";
 import type { Forwarder } from "./forwarder.js";
+import type { ClientQuotas } from "../quotas/index.js";
 import { listOffsetsHandler } from "./list-offsets.driver.js";
 import { metadataHandler } from "./metadata.js";
 import { offsetForLeaderEpochHandler } from "./offset-for-leader-epoch.js";
@@ -63,6 +65,8 @@ export interface ClientApiDependencies {
   readonly transactions?: TransactionVerifier;
   /** Kafka's BrokerTopicMetrics, counted by Produce and Fetch. */
   readonly topicStats?: BrokerTopicStats;
+  /** The client quotas that throttle Produce and consumer Fetch. */
+  readonly quotas?: ClientQuotas;
 }
 
 /** What registration made that the node must shut down. */
@@ -73,7 +77,7 @@ export interface ClientApis {
 /**
  * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
  * DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs, DescribeCluster,
- * DescribeTopicPartitions and the forwarded admin APIs. ApiVersions
+ * DescribeTopicPartitions, DescribeClientQuotas and the forwarded admin APIs. ApiVersions
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
@@ -89,10 +93,14 @@ export function registerClientApis(
   });
   // Lives as long as the replica manager: both belong to the one node that registers them.
   replicaManager.onPartitionRoleChanged((topicPartition) => wakeups.wake(topicPartition));
-  const { topicStats } = dependencies;
+  const { topicStats, quotas } = dependencies;
+  const measured = {
+    ...(topicStats === undefined ? {} : { topicStats }),
+    ...(quotas === undefined ? {} : { quotas }),
+  };
   const produce = {
     ...{ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache },
-    ...(topicStats === undefined ? {} : { topicStats }),
+    ...measured,
   };
   const { transactions } = dependencies;
   router.register(
@@ -106,7 +114,7 @@ export function registerClientApis(
       metadataCache,
       sessions: dependencies.fetchSessions,
       fetchMaxBytes: config.fetchMaxBytes,
-      ...(topicStats === undefined ? {} : { topicStats }),
+      ...measured,
     }),
   );
   router.register(listOffsetsHandler(replicaManager));
@@ -126,6 +134,7 @@ export function registerClientApis(
   router.register(describeClusterHandler(metadataCache));
   router.register(describeProducersHandler(replicaManager, metadataCache));
   router.register(describeTopicPartitionsHandler(metadataCache));
+  router.register(describeClientQuotasHandler(metadataCache));
   for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
   return { autoTopicCreator };
 }

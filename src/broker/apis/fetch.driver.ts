@@ -9,9 +9,12 @@
  * watermark) with the aborted transactions the records overlap, from the `.txnindex` files, for
  * the consumer to drop. From v11 (KIP-392) a consumer may read from a follower up to its
  * high watermark, and a leader with `replica.selector.class` names the replica closest to the
- * consumer's `rackId` as its preferred read replica, without records. Throttle time 0. From v16
- * (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
- * current leader, and the response gives that leader's endpoint.
+ * consumer's `rackId` as its preferred read replica, without records. From v16 (KIP-951) a
+ * partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its current leader,
+ * and the response gives that leader's endpoint. A consumer's `consumer_byte_rate` quota bounds
+ * maxBytes to what its window allows and counts the records' bytes; a fetch that takes it past
+ * the quota is answered empty with the throttle time (a session's cached partitions unchanged),
+ * and the connection is muted for that time, as Kafka does.
  */
 import { ZERO_UUID } from "../../common/index.js";
 import {
@@ -29,6 +32,7 @@ import {
   type FetchPartitionRequest,
   type FetchSessionCache,
 } from "../fetch-session/index.js";
+import type { MetadataImage } from "../../metadata/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
 import {
   defineHandler,
@@ -37,6 +41,7 @@ import {
   type HandlerContext,
   type HandlerOutcome,
 } from "../router/handler.js";
+import type { ClientQuotas } from "../quotas/index.js";
 import {
   preferredReadReplicaOf,
   readPartitions,
@@ -44,6 +49,7 @@ import {
   type PartitionRead,
   type PartitionToRead,
 } from "./fetch-read.driver.js";
+import { throttledFetch } from "./fetch-throttle.js";
 import { LeaderHints } from "./leader-hints.js";
 
 export const FETCH_VERSIONS = { minVersion: 4, maxVersion: 17 } as const;
@@ -62,6 +68,8 @@ export interface FetchHandlerOptions extends FetchReadPorts {
    * maxBytes (beyond a first batch that must come whole), and minBytes waits for no more.
    */
   readonly fetchMaxBytes: number;
+  /** The client quotas, whose `consumer_byte_rate` counts consumers' fetched bytes. */
+  readonly quotas?: ClientQuotas;
 }
 
 interface FetchAnswer extends FetchAnswerFacts {
@@ -122,17 +130,11 @@ async function handleFetch(
     return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] });
   }
   const image = options.metadataCache.image;
-  const toRead: PartitionToRead[] = sessionContext.partitions.map((partition) => {
-    const name = usesTopicIds
-      ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
-          ?.name
-      : partition.topicName;
-    const topicPartition =
-      name === undefined ? undefined : { topic: name, partition: partition.partition };
-    return { request: partition, topicPartition };
-  });
+  const toRead = partitionsToRead(image, sessionContext.partitions, usesTopicIds);
   const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
-  const maxBytes = Math.min(request.maxBytes, options.fetchMaxBytes);
+  const quotaBytesMax =
+    replicaId < 0 ? (options.quotas?.fetchBytesMax(context) ?? Infinity) : Infinity;
+  const maxBytes = Math.min(request.maxBytes, options.fetchMaxBytes, quotaBytesMax);
   const minBytes = Math.min(request.minBytes, maxBytes);
   const clientMetadata = clientMetadataOf(request, context);
   const reads = await readPartitions(options, toRead, {
@@ -145,6 +147,9 @@ async function handleFetch(
     clientMetadata,
     remote: context.remote,
   });
+  const throttle =
+    replicaId < 0 ? throttledFetch(options.quotas, context, sessionContext, reads) : null;
+  if (throttle !== null) return throttle;
   // The hints come from the image the topic ids were resolved in, so that both agree.
   const hints =
     version >= LEADER_HINT_VERSION
@@ -158,6 +163,23 @@ async function handleFetch(
     sessionId: completed.sessionId,
     responses: groupByTopic(completed.answers),
     ...(hints === undefined ? {} : { nodeEndpoints: hints.nodeEndpoints }),
+  });
+}
+
+/** The partitions of a fetch with their names, as the image knows them (by id from v13). */
+function partitionsToRead(
+  image: MetadataImage,
+  partitions: readonly FetchPartitionRequest[],
+  usesTopicIds: boolean,
+): PartitionToRead[] {
+  return partitions.map((partition) => {
+    const name = usesTopicIds
+      ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
+          ?.name
+      : partition.topicName;
+    const topicPartition =
+      name === undefined ? undefined : { topic: name, partition: partition.partition };
+    return { request: partition, topicPartition };
   });
 }
 

@@ -7,8 +7,14 @@
  * watermark it knows of is not enough; each answer's effect is checked on the image instead.
  */
 import type { Uuid } from "../../common/index.js";
-import { METADATA_VERSION_FEATURE, type MetadataImage } from "../../metadata/index.js";
+import {
+  METADATA_VERSION_FEATURE,
+  clientQuotaEntityKey,
+  type MetadataImage,
+} from "../../metadata/index.js";
 import type {
+  AlterClientQuotasRequest,
+  AlterClientQuotasResponse,
   CreatePartitionsRequest,
   CreatePartitionsResponse,
   CreateTopicsRequest,
@@ -72,5 +78,37 @@ export function featureLevelsShown(
         ? features.metadataVersion
         : (features.finalizedLevels.get(feature ?? "") ?? 0);
     return level === maxVersionLevel;
+  });
+}
+
+/**
+ * The quotas AlterClientQuotas reports altered have their new values in `image`. A repeated
+ * entity is answered with one refusal, so an entity is checked by its request entries only when
+ * its answer succeeded.
+ */
+export function clientQuotasShown(
+  request: MessageInput<AlterClientQuotasRequest>,
+  response: AlterClientQuotasResponse,
+  image: MetadataImage,
+): boolean {
+  if (request.validateOnly === true) return true;
+  const succeeded = new Set(
+    response.entries
+      .filter((entry) => entry.errorCode === 0)
+      .map((entry) => clientQuotaEntityKey(entry.entity)),
+  );
+  return (request.entries ?? []).every((entry) => {
+    // A type named twice keeps its last name, as the controller reads the entity.
+    const names = new Map((entry.entity ?? []).map((p) => [p.entityType ?? "", p.entityName]));
+    const entity = [...names].map(([entityType, name]) => ({
+      entityType,
+      entityName: name ?? null,
+    }));
+    const key = clientQuotaEntityKey(entity);
+    if (!succeeded.has(key)) return true;
+    const quotas = image.clientQuotas.entities.get(key)?.quotas;
+    return (entry.ops ?? []).every(({ key: quotaKey = "", value, remove }) =>
+      remove === true ? quotas?.has(quotaKey) !== true : quotas?.get(quotaKey) === value,
+    );
   });
 }

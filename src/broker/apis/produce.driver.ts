@@ -40,7 +40,9 @@ import {
   type ApiHandler,
   type HandlerContext,
   type HandlerOutcome,
+  throttled,
 } from "../router/handler.js";
+import type { ClientQuotas } from "../quotas/index.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { LeaderHints } from "./leader-hints.js";
 import { unverifiedPartitions, type TransactionVerifier } from "./produce-verification.js";
@@ -59,6 +61,8 @@ export interface ProduceHandlerOptions {
   readonly transactions?: TransactionVerifier;
   /** Kafka's BrokerTopicMetrics, counted for each partition appended or refused. */
   readonly topicStats?: BrokerTopicStats;
+  /** The client quotas, whose `producer_byte_rate` counts each request's bytes. */
+  readonly quotas?: ClientQuotas;
 }
 
 /** The first version whose partition errors carry leader hints (KIP-951). */
@@ -170,12 +174,21 @@ async function finishProduce(
     const currentLeader = hints?.currentLeaderOf(topicPartition, answer.errorCode);
     return currentLeader === undefined ? answer : { ...answer, currentLeader };
   });
+  // Kafka records the request's size once it is answered, and throttles an acks=0 producer too.
+  const answered = {
+    bytes: context.requestSizeBytes ?? 0,
+    acks: request.acks,
+    localMs: context.localMs?.() ?? 0,
+  };
+  const throttleTimeMs = options.quotas?.recordProduce(context, answered) ?? 0;
   if (request.acks !== 0) {
     // Read after answerAll: by then every partition has named its leader.
     const nodeEndpoints = hints === undefined ? {} : { nodeEndpoints: hints.nodeEndpoints };
-    return respond({ ...response, ...nodeEndpoints });
+    return throttled(respond({ ...response, ...nodeEndpoints, throttleTimeMs }), throttleTimeMs);
   }
-  return hasError ? closeConnection("an acks=0 produce failed") : NO_RESPONSE;
+  return hasError
+    ? closeConnection("an acks=0 produce failed")
+    : throttled(NO_RESPONSE, throttleTimeMs);
 }
 
 /** Counts each partition's append (Kafka marks its meters at the append, before any wait). */

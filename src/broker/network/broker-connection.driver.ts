@@ -9,15 +9,17 @@
  * `queued.max.request.bytes` (`RequestMemoryPool`) from its size prefix until it is taken up, or
  * for a Produce until its records are appended; with no memory left, reading pauses before the
  * frame's body. A write refused for back-pressure (responses the peer does not read) mutes the
- * connection: it takes up and reads nothing more until `drain`.
+ * connection: it takes up and reads nothing more until `drain`; so does a response throttled for
+ * a quota (KIP-219), for its throttle time.
  */
 import { assertNever } from "../../common/index.js";
-import type { Clock, Connection, Logger } from "../../ports/index.js";
+import type { Clock, Connection, Logger, Timers } from "../../ports/index.js";
 import { ApiKey, FrameDecoder, decodeRequest, type RequestHeader } from "../../protocol/index.js";
 import type { RequestRouter, RoutedResponse } from "../router/request-router.driver.js";
 import type { ConnectionInfo } from "../router/handler.js";
 import type { KafkaPrincipal, SaslSession, SecurityProtocol } from "../security/index.js";
 import { requestBodyOf } from "../router/request-body.js";
+import { ConnectionThrottle } from "./connection-throttle.driver.js";
 import type { CloseReason, NetworkMetrics } from "./network-metrics.js";
 import type { QueuedRequests, RequestTaker } from "./queued-requests.js";
 import type { MemoryWaiter, RequestMemoryPool } from "./request-memory-pool.js";
@@ -38,6 +40,7 @@ import type { SocketServerConfig } from "./socket-server-config.js";
 export interface ConnectionHost {
   readonly router: RequestRouter;
   readonly clock: Clock;
+  readonly timers: Timers;
   readonly logger: Logger;
   readonly metrics: NetworkMetrics;
   readonly config: SocketServerConfig;
@@ -92,6 +95,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   private isFetchInFlight = false;
   private clientSoftware: ClientSoftware | undefined;
   private readonly logger: Logger;
+  private readonly throttle: ConnectionThrottle;
 
   constructor(
     private readonly connection: Connection,
@@ -102,6 +106,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     this.connectionId = connection.id;
     this.decoder = new FrameDecoder({ frameBytesMax: host.config.socketRequestMaxBytes });
     this.logger = host.logger.child({ connectionId: connection.id, listener: listenerName });
+    this.throttle = new ConnectionThrottle(host, () => this.resumeTakingUp());
   }
 
   /** True until either side closed the connection. */
@@ -153,6 +158,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     if (this.state === "closed") return;
     this.state = "closed";
     this.dropReceived();
+    this.throttle.cancel();
     const fields = { reason, detail, remote: this.remote() };
     if (mode === "abort") this.logger.warn("closing connection", fields);
     else this.logger.info("closing connection", fields);
@@ -236,6 +242,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     if (this.state === "closed") return;
     this.state = "closed";
     this.dropReceived();
+    this.throttle.cancel();
     this.logger.debug("connection closed by peer", { error: error?.message });
     this.host.closed(this);
   }
@@ -245,7 +252,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     if (this.isPumping) return;
     this.isPumping = true;
     const limit = this.host.config.queuedMaxRequestsPerConnection;
-    while (this.state === "open" && !this.isWriteBlocked && this.queuedFrameCount > 0) {
+    while (this.isTakingUp() && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
       const frame = this.frames.peek();
       if (this.isFetchInFlight && apiKeyOf(frame) === ApiKey.Fetch) break;
@@ -264,12 +271,17 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     this.updateReading();
   }
 
+  private isTakingUp(): boolean {
+    return this.state === "open" && !this.isWriteBlocked && !this.throttle.isThrottled;
+  }
+
   private updateReading(): void {
     if (this.state === "closed") return;
     const limit = this.host.config.queuedMaxRequestsPerConnection;
     const shouldPause =
       this.queuedFrameCount > 0 ||
       this.isWriteBlocked ||
+      this.throttle.isThrottled ||
       this.isWaitingForMemory ||
       this.responses.inFlightCount >= limit;
     if (shouldPause && !this.isReadingPaused) this.connection.pauseReading();
@@ -301,7 +313,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
         if (decoded.trailingBytes > 0)
           this.noteTrailingBytes(decoded.header, decoded.trailingBytes);
         if (this.host.router.isSupported(decoded.header.apiKey, decoded.header.apiVersion)) {
-          this.dispatch(decoded, releaseFrame, arrivedMs);
+          this.dispatch(decoded, releaseFrame, { arrivedMs, frameBytes: frame.length });
           return true;
         }
         this.answerUnsupported(decoded.header, decoded.body, arrivedMs);
@@ -397,7 +409,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   private dispatch(
     { header, body }: { readonly header: RequestHeader; readonly body: Record<string, unknown> },
     releaseFrame: () => void,
-    arrivedMs: number,
+    { arrivedMs, frameBytes }: { readonly arrivedMs: number; readonly frameBytes: number },
   ): void {
     if (header.apiKey === ApiKey.ApiVersions) {
       const request = requestBodyOf(ApiKey.ApiVersions, { header, body });
@@ -413,6 +425,8 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
       nowMs: this.host.clock.nowMs(),
       sasl: this.authentication.session,
       remote,
+      requestSizeBytes: frameBytes,
+      localMs: () => remote.localMsSoFar(),
     };
     // Kafka frees a request's buffer once it is parsed, but a Produce's only once handled: its
     // records are views of the frame until they are appended.
@@ -451,7 +465,7 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   private finish(opened: ReturnType<BrokerConnection["openSlot"]>, response: RoutedResponse) {
     if (this.state === "closed") return;
     const { apiKey, startedMs, timing } = opened;
-    timing.handled();
+    timing.handled(this.throttle.startAfter(response));
     this.responses.fill(opened.slot, { apiKey, startedMs, timing, response });
     this.flush();
   }

@@ -17,6 +17,7 @@ const PARTS: readonly (readonly [keyof RequestTimes, string, string])[] = [
   ["remoteMs", "RemoteTimeMs", "waiting for others: the purgatory, the controller"],
   ["responseQueueMs", "ResponseQueueTimeMs", "answered, waiting for earlier responses"],
   ["responseSendMs", "ResponseSendTimeMs", "being sent, until the socket's buffer took it"],
+  ["throttleMs", "ThrottleTimeMs", "throttled for a quota after its answer (connection muted)"],
 ];
 
 const nameOf = (kafkaName: string): string =>

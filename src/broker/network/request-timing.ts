@@ -2,7 +2,8 @@
  * The times of one request, split as Kafka's RequestMetrics split them (RequestChannel's
  * updateRequestMetrics): queued before it was taken up, handled here (local), waiting for others
  * (remote: the purgatory, the controller), waiting for its turn to be written (response queue)
- * and being sent. Milliseconds on the monotonic clock.
+ * and being sent. Milliseconds on the monotonic clock. Apart from these, the time its connection
+ * was muted for a quota after it (Kafka's ThrottleTimeMs).
  */
 import type { Clock } from "../../ports/index.js";
 import type { RemoteWait } from "../router/handler.js";
@@ -15,11 +16,14 @@ export interface RequestTimes {
   readonly responseQueueMs: number;
   readonly responseSendMs: number;
   readonly totalMs: number;
+  /** The throttle time of its answer, for which the connection was muted (not in `totalMs`). */
+  readonly throttleMs: number;
 }
 
 export class RequestTiming implements RemoteWait {
   private remoteMs = 0;
   private handledMs: number | undefined;
+  private throttleMs = 0;
 
   /**
    * `arrivedMs`: when the request's frame was read whole; `takenUpMs`: when the connection took
@@ -41,9 +45,18 @@ export class RequestTiming implements RemoteWait {
     }
   }
 
-  /** The handler answered: from now the response waits for its turn. */
-  handled(): void {
+  /** The request's time on this node so far: since taken up, without its remote waits. */
+  localMsSoFar(): number {
+    return this.clock.monotonicMs() - this.times.takenUpMs - this.remoteMs;
+  }
+
+  /**
+   * The handler answered, throttled for `throttleMs` (0: not): from now the response waits for
+   * its turn.
+   */
+  handled(throttleMs = 0): void {
     this.handledMs ??= this.clock.monotonicMs();
+    this.throttleMs = throttleMs;
   }
 
   /** The parts, for a response whose turn came at `writtenMs` and that was sent at `sentMs`. */
@@ -58,6 +71,7 @@ export class RequestTiming implements RemoteWait {
       responseQueueMs: writtenMs - handledMs,
       responseSendMs: sentMs - writtenMs,
       totalMs: sentMs - arrivedMs,
+      throttleMs: this.throttleMs,
     };
     return parts;
   }

@@ -99,6 +99,7 @@ export class SocketServer {
     this.host = {
       router,
       clock: ports.clock,
+      timers: ports.timers,
       logger: ports.logger,
       metrics: this.metrics,
       config: this.config,

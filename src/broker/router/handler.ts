@@ -53,6 +53,16 @@ export interface HandlerContext {
   readonly sasl?: SaslSession | undefined;
   /** Counts what the handler waits for elsewhere (Kafka's RemoteTimeMs), when it is measured. */
   readonly remote?: RemoteWait;
+  /**
+   * The request's size in bytes, header and body without the size prefix (Kafka's
+   * request.sizeInBytes), which the produce byte-rate quota counts.
+   */
+  readonly requestSizeBytes?: number;
+  /**
+   * The request's time on this node so far, in ms (Kafka's LocalTimeMs: since it was taken up,
+   * without what it waited for elsewhere), which the request-time quota counts.
+   */
+  readonly localMs?: () => number;
 }
 
 /** Where a handler waits on others: the purgatory, the controller. */
@@ -74,6 +84,7 @@ export interface RequestContext extends HandlerContext {
  * What a handler decided:
  * - `respond`: send `body` as the response (encoded at the request's version);
  * - `noResponse`: send nothing (a Produce with acks=0); later responses are not held back;
+ * - either may carry a throttle time (`throttled`), for which the connection is then muted;
  * - `closeConnection`: close the connection once every earlier response is written, as Kafka
  *   does when an acks=0 Produce fails, so that the producer notices.
  */
@@ -83,8 +94,9 @@ export type HandlerOutcome<Response extends object> =
 type Respond<Response extends object> = {
   readonly kind: "respond";
   readonly body: MessageInput<Response>;
+  readonly throttleTimeMs?: number;
 };
-type NoResponse = { readonly kind: "noResponse" };
+type NoResponse = { readonly kind: "noResponse"; readonly throttleTimeMs?: number };
 type CloseConnection = { readonly kind: "closeConnection"; readonly reason: string };
 
 /**
@@ -98,6 +110,18 @@ export function respond<Response extends object = never>(
 }
 
 export const NO_RESPONSE: NoResponse = Object.freeze({ kind: "noResponse" });
+
+/**
+ * `outcome`, after which the connection takes up no request for `throttleTimeMs` (KIP-219):
+ * the response goes out at once, carrying the throttle time, and the connection is muted for
+ * that long, as Kafka mutes a throttled client's channel. 0 leaves the outcome as it is.
+ */
+export function throttled<Outcome extends Respond<object> | NoResponse>(
+  outcome: Outcome,
+  throttleTimeMs: number,
+): Outcome {
+  return throttleTimeMs > 0 ? { ...outcome, throttleTimeMs } : outcome;
+}
 
 /** The outcome that closes the connection, logging `reason`. */
 export function closeConnection(reason: string): CloseConnection {

@@ -18,8 +18,21 @@ import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js
 import type { ApiHandler, HandlerContext, HandlerOutcome, RequestContext } from "./handler.js";
 import { requestBodyOf } from "./request-body.js";
 
+/**
+ * The request-time quota (`request_percentage`): records a request's local time and answers
+ * its throttle time, 0 within the quota.
+ */
+export interface RequestQuota {
+  recordRequest(request: Pick<HandlerContext, "header" | "connection">, localMs: number): number;
+}
+
 export interface RequestRouterOptions {
   readonly logger: Logger;
+  /**
+   * Throttles every answered request but Produce and Fetch (whose handlers apply it with their
+   * byte rates, as Kafka's do) and WriteTxnMarkers (a broker's own request).
+   */
+  readonly requestQuota?: RequestQuota;
   /** The features this broker can run (KIP-584), advertised by ApiVersions v3+. */
   readonly supportedFeatures?: readonly SupportedFeature[];
 }
@@ -31,8 +44,10 @@ export type RoutedResponse =
       readonly chunks: Uint8Array[];
       /** Each error code in the response and how often (Kafka's errorCounts), for metrics. */
       readonly errorCounts?: ReadonlyMap<number, number>;
+      /** How long the connection stays muted once this response is on its way (KIP-219). */
+      readonly throttleTimeMs?: number;
     }
-  | { readonly kind: "none" }
+  | { readonly kind: "none"; readonly throttleTimeMs?: number }
   | { readonly kind: "close"; readonly reason: string };
 
 /**
@@ -47,9 +62,11 @@ export class RequestRouter {
   readonly apiVersions: ApiVersionsTable;
   private readonly routes = new Map<number, Route>();
   private readonly logger: Logger;
+  private readonly requestQuota: RequestQuota | undefined;
 
   constructor(options: RequestRouterOptions) {
     this.logger = options.logger;
+    this.requestQuota = options.requestQuota;
     this.apiVersions = new ApiVersionsTable(options.supportedFeatures ?? []);
   }
 
@@ -99,7 +116,7 @@ export class RequestRouter {
       return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
     try {
-      return encodeOutcome(context.header, outcome);
+      return encodeOutcome(context.header, this.withRequestQuota(context, outcome));
     } catch (error) {
       if (!isEncodeError(error)) throw error;
       this.logFailure("a handler's response does not encode", context, error);
@@ -157,6 +174,21 @@ export class RequestRouter {
     }
   }
 
+  /**
+   * `outcome` throttled by the request-time quota: the larger of its own throttle time and the
+   * quota's, in the response's `throttleTimeMs` and for the connection's mute (KIP-219).
+   */
+  private withRequestQuota(context: RequestContext, outcome: RoutedOutcome): RoutedOutcome {
+    const { apiKey } = context.header;
+    if (this.requestQuota === undefined || outcome.kind !== "respond") return outcome;
+    if (SELF_THROTTLED_API_KEYS.has(apiKey)) return outcome;
+    const quotaMs = this.requestQuota.recordRequest(context, context.localMs?.() ?? 0);
+    if (quotaMs === 0) return outcome;
+    const throttleTimeMs = Math.max(quotaMs, outcome.throttleTimeMs ?? 0);
+    const body: object = { ...outcome.body, throttleTimeMs };
+    return { ...outcome, body, throttleTimeMs };
+  }
+
   /** The error response of `errorCode`; the connection is closed when even that fails. */
   private encodeError(route: Route, context: RequestContext, errorCode: number): RoutedResponse {
     const { apiKey, apiVersion } = context.header;
@@ -186,6 +218,16 @@ export class RequestRouter {
   }
 }
 
+/**
+ * The APIs the router does not throttle for request time: Produce and Fetch apply the quota
+ * themselves, and WriteTxnMarkers comes from brokers, which Kafka exempts.
+ */
+const SELF_THROTTLED_API_KEYS: ReadonlySet<number> = new Set([
+  ApiKey.Produce,
+  ApiKey.Fetch,
+  ApiKey.WriteTxnMarkers,
+]);
+
 /** What the router keeps of a handler: its API's types stay inside, bound by `routeOf`. */
 interface Route {
   handle(context: RequestContext): RoutedOutcome | Promise<RoutedOutcome>;
@@ -199,11 +241,14 @@ type RoutedOutcome = HandlerOutcome<object>;
 /** The route of `handler`: each request's body is given the type of the handler's API. */
 function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
   const contextOf = (context: RequestContext): HandlerContext => {
-    const { header, connection, nowMs, requestBytesDone, sasl, remote } = context;
+    const { header, connection, nowMs, requestBytesDone, sasl, remote, requestSizeBytes } = context;
+    const { localMs } = context;
     return {
       ...{ header, connection, nowMs, sasl },
+      ...(localMs === undefined ? {} : { localMs }),
       ...(requestBytesDone === undefined ? {} : { requestBytesDone }),
       ...(remote === undefined ? {} : { remote }),
+      ...(requestSizeBytes === undefined ? {} : { requestSizeBytes }),
     };
   };
   const { apiKey } = handler;
@@ -222,13 +267,26 @@ function encodeOutcome(header: RequestHeader, outcome: RoutedOutcome): RoutedRes
     case "respond": {
       const { correlationId, apiKey, apiVersion } = header;
       const chunks = encodeResponse({ correlationId }, apiKey, apiVersion, outcome.body);
-      return { kind: "frame", chunks, errorCounts: errorCountsOf(outcome.body) };
+      const frame = { kind: "frame", chunks, errorCounts: errorCountsOf(outcome.body) } as const;
+      return withThrottle(frame, outcome.throttleTimeMs);
     }
     case "noResponse":
-      return { kind: "none" };
+      return withThrottle({ kind: "none" }, outcome.throttleTimeMs);
     case "closeConnection":
       return { kind: "close", reason: outcome.reason };
     default:
       return assertNever(outcome, "handler outcome");
   }
+}
+
+/** How long the connection stays muted after `response` (KIP-219); 0 for a close. */
+export function throttleTimeOf(response: RoutedResponse): number {
+  return response.kind === "close" ? 0 : (response.throttleTimeMs ?? 0);
+}
+
+function withThrottle<Response extends RoutedResponse>(
+  response: Response,
+  throttleTimeMs: number | undefined,
+): Response {
+  return throttleTimeMs === undefined ? response : { ...response, throttleTimeMs };
 }

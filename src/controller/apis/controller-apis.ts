@@ -21,6 +21,7 @@ import {
   listPartitionReassignmentsApi,
 } from "./partition-apis.js";
 import { updateFeaturesApi } from "./feature-apis.js";
+import { alterClientQuotasApi } from "./quota-apis.js";
 import { createPartitionsApi, createTopicsApi, deleteTopicsApi } from "./topic-apis.js";
 
 /** Every controller API, in API key order. */
@@ -34,6 +35,7 @@ export const controllerApis: readonly ControllerApi[] = [
   incrementalAlterConfigsApi,
   alterPartitionReassignmentsApi,
   listPartitionReassignmentsApi,
+  alterClientQuotasApi,
   alterPartitionApi,
   updateFeaturesApi,
   describeClusterApi,

@@ -1,6 +1,7 @@
 /**
  * Configuration keys of follower replication: the replica fetchers, the broker's rack and the
- * replica selector of consumers' fetches (KIP-392).
+ * replica selector of consumers' fetches (KIP-392); and the rate windows of the replication
+ * throttles and of the client quotas.
  * Defaults are Kafka's.
  */
 import type { ConfigDefinition } from "./config-types.js";
@@ -94,6 +95,23 @@ export const replicationDefinitions: readonly ConfigDefinition[] = [
     validator: atLeast(1),
     importance: "low",
     description: "How long each sample of the replication throttles' rate lasts, in seconds.",
+  },
+  {
+    name: "quota.window.num",
+    type: "int",
+    defaultValue: 11,
+    validator: atLeast(1),
+    importance: "low",
+    description:
+      "How many samples the client quotas (byte rates, request percentage) measure a rate over.",
+  },
+  {
+    name: "quota.window.size.seconds",
+    type: "int",
+    defaultValue: 1,
+    validator: atLeast(1),
+    importance: "low",
+    description: "How long each sample of the client quotas' rates lasts, in seconds.",
   },
   {
     name: "broker.rack",

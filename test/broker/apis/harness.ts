@@ -34,6 +34,7 @@ import {
 import { MemoryMetricsSink } from "../../../sim/index.js";
 import { TestRandom } from "../../../src/storage/manager/manager-doubles.test-support.js";
 import {
+  ClientQuotas,
   DelayedOperationPurgatory,
   FetchSessionCache,
   MetadataCache,
@@ -80,6 +81,8 @@ export interface TestBrokerOptions {
   readonly replicaSelector?: ReplicaSelector;
   /** `fetch.max.bytes` (default Kafka's, 55 MiB). */
   readonly fetchMaxBytes?: number;
+  /** Whether Produce and Fetch are throttled by the image's client quotas (Kafka's window). */
+  readonly clientQuotas?: boolean;
 }
 
 /** Starts broker 1 (registered and unfenced) with every client API. */
@@ -101,6 +104,10 @@ export async function startBroker(options: TestBrokerOptions) {
     ...(options.sessionSlots === undefined ? {} : { maxSlots: options.sessionSlots }),
   });
   const router = new RequestRouter({ logger: harness.logger });
+  const quotas = new ClientQuotas(clock, () => metadataCache.image.clientQuotas, {
+    samples: 11,
+    windowMs: 1000,
+  });
   const apis = registerClientApis(router, {
     config: {
       brokerId: 1,
@@ -119,6 +126,7 @@ export async function startBroker(options: TestBrokerOptions) {
     fetchSessions,
     forwarder,
     logger: harness.logger,
+    ...(options.clientQuotas === true ? { quotas } : {}),
   });
   registerApiVersions(router);
   let image: MetadataImage = EMPTY_IMAGE;
@@ -156,7 +164,8 @@ function requestPath(router: RequestRouter, harness: LogHarness) {
   /** Starts a request; the promise settles as the simulator runs. */
   const send = (apiKey: number, apiVersion: number, body: object) => {
     const header = { apiKey, apiVersion, correlationId: ++correlationId, clientId: "test" };
-    const decoded = decodeRequest(join(encodeRequest(header, body)).subarray(4));
+    const frame = join(encodeRequest(header, body)).subarray(4);
+    const decoded = decodeRequest(frame);
     if (decoded.kind !== "request") throw new Error(`request does not decode: ${decoded.kind}`);
     return router.route({
       header: decoded.header,
@@ -172,6 +181,7 @@ function requestPath(router: RequestRouter, harness: LogHarness) {
         clientSoftwareVersion: undefined,
       },
       nowMs: clock.nowMs(),
+      requestSizeBytes: frame.length,
     });
   };
   /** Decodes a routed response, or says it is none or a close. */
