@@ -1,14 +1,20 @@
 /**
  * A read_committed kafkajs consumer (`readUncommitted: false`) of a group that reads a topic from
- * the beginning until it has seen `committedCount` values starting with "committed"; resolves
- * to every value it saw, in arrival order. Used by the transaction tests.
+ * the beginning until it has seen `committedCount` values starting with `committedPrefix`
+ * ("committed" unless told); resolves to every value it saw, in arrival order. Used by the
+ * transaction tests.
  */
 import type { Kafka } from "kafkajs";
 import { withDeadline } from "./sluice-process.js";
 
 export async function readCommitted(
   kafka: Kafka,
-  read: { readonly topic: string; readonly groupId: string; readonly committedCount: number },
+  read: {
+    readonly topic: string;
+    readonly groupId: string;
+    readonly committedCount: number;
+    readonly committedPrefix?: string;
+  },
 ): Promise<string[]> {
   const consumer = kafka.consumer({
     groupId: read.groupId,
@@ -22,7 +28,8 @@ export async function readCommitted(
     void consumer.run({
       eachMessage: async ({ message }) => {
         seen.push(message.value?.toString() ?? "");
-        const committed = seen.filter((value) => value.startsWith("committed"));
+        const prefix = read.committedPrefix ?? "committed";
+        const committed = seen.filter((value) => value.startsWith(prefix));
         if (committed.length >= read.committedCount) resolve();
       },
     });
