@@ -30,7 +30,7 @@ import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
 import { transactionSettingsOf } from "./config/definitions-transaction.js";
-import { listenerOptionsOf } from "./node-security.js";
+import { listenerOptionsOf, nodeAuthorizerOf } from "./node-security.js";
 import { staticConfigOf } from "./node-settings.js";
 import type { NodeParts } from "./node-shutdown.js";
 
@@ -62,6 +62,7 @@ export async function openClientListener(
       minVersion: minLevel,
       maxVersion: maxLevel,
     })),
+    authorizer: nodeAuthorizerOf(config, () => broker.metadataCache.image),
   });
   const coordinators = openCoordinators(parts, broker);
   const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {

@@ -15,6 +15,8 @@ import { assert, ErrorCode } from "../../common/index.js";
 import {
   alterConfigsApi,
   alterPartitionReassignmentsApi,
+  createAclsApi,
+  deleteAclsApi,
   createPartitionsApi,
   createTopicsApi,
   deleteTopicsApi,
@@ -25,7 +27,7 @@ import {
   type ControllerApi,
   type ControllerApiResponse,
 } from "../../controller/index.js";
-import { ConfigResourceType, type MetadataImage } from "../../metadata/index.js";
+import { AclOperation, ConfigResourceType, type MetadataImage } from "../../metadata/index.js";
 import {
   typedApiCodec,
   type ApiKey,
@@ -61,6 +63,8 @@ export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandle
     forwardedAdminHandler(deleteTopicsApi, forwarder, forward, (_request, response, image) =>
       deletedTopicsShown(response, image),
     ),
+    forwardedAdminHandler(createAclsApi, forwarder),
+    forwardedAdminHandler(deleteAclsApi, forwarder),
     forwardedAdminHandler(alterConfigsApi, forwarder, forwardConfigChange),
     forwardedAdminHandler(createPartitionsApi, forwarder, forward, addedPartitionsShown),
     forwardedAdminHandler(electLeadersApi, forwarder),
@@ -70,6 +74,20 @@ export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandle
     forwardedAdminHandler(updateFeaturesApi, forwarder, forward, featureLevelsShown),
   ];
 }
+
+/**
+ * What the broker checks before forwarding, as Kafka's KafkaApis and ControllerApis check it on
+ * the cluster. The APIs checked per resource are not listed yet: they are served to super users
+ * only when an authorizer is configured.
+ */
+const CLUSTER_OPERATIONS: ReadonlyMap<number, number> = new Map<number, number>([
+  [createAclsApi.apiKey, AclOperation.ALTER],
+  [deleteAclsApi.apiKey, AclOperation.ALTER],
+  [electLeadersApi.apiKey, AclOperation.ALTER],
+  [alterPartitionReassignmentsApi.apiKey, AclOperation.ALTER],
+  [listPartitionReassignmentsApi.apiKey, AclOperation.DESCRIBE],
+  [updateFeaturesApi.apiKey, AclOperation.ALTER],
+]);
 
 /** How a request of API `K` reaches the controller. */
 type Forwarding<K extends ApiKey> = (
@@ -97,9 +115,11 @@ function forwardedAdminHandler<K extends ApiKey>(
   forwarding: Forwarding<K> = forward,
   shows?: Shows<K>,
 ): ApiHandler<K> {
+  const operation = CLUSTER_OPERATIONS.get(api.apiKey);
   return defineHandler(api.apiKey, {
     minVersion: api.minVersion,
     maxVersion: api.maxVersion,
+    ...(operation === undefined ? {} : { authorization: { kind: "cluster", operation } }),
     handle: (request, context) => forwarding(api, forwarder, request, context, shows),
     errorResponse: (request, context, errorCode) =>
       respond(controllerErrorResponse(api, request, context, { errorCode, message: null })),

@@ -15,13 +15,26 @@ import {
 } from "../../protocol/index.js";
 import { errorCountsOf } from "./error-counts.js";
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
-import type { ApiHandler, HandlerContext, HandlerOutcome, RequestContext } from "./handler.js";
+import {
+  ALLOW_EVERYTHING,
+  type NodeAuthorizer,
+  type RequestAuthorization,
+} from "../security/request-authorization.js";
+import type {
+  ApiHandler,
+  HandlerAuthorization,
+  HandlerContext,
+  HandlerOutcome,
+  RequestContext,
+} from "./handler.js";
 import { requestBodyOf } from "./request-body.js";
 
 export interface RequestRouterOptions {
   readonly logger: Logger;
   /** The features this broker can run (KIP-584), advertised by ApiVersions v3+. */
   readonly supportedFeatures?: readonly SupportedFeature[];
+  /** The ACL authorizer (`authorizer.class.name`); without it every request is allowed. */
+  readonly authorizer?: NodeAuthorizer | undefined;
 }
 
 /** What the connection does for one request, in its turn. */
@@ -47,9 +60,11 @@ export class RequestRouter {
   readonly apiVersions: ApiVersionsTable;
   private readonly routes = new Map<number, Route>();
   private readonly logger: Logger;
+  private readonly authorizer: NodeAuthorizer | undefined;
 
   constructor(options: RequestRouterOptions) {
     this.logger = options.logger;
+    this.authorizer = options.authorizer;
     this.apiVersions = new ApiVersionsTable(options.supportedFeatures ?? []);
   }
 
@@ -90,20 +105,30 @@ export class RequestRouter {
     const route = this.routes.get(apiKey);
     assert(route !== undefined, `no handler for API ${apiKey}`);
     assert(this.isSupported(apiKey, apiVersion), "only served versions are routed");
+    const { principal, remoteHost } = context.connection;
+    const authorization = this.authorizer?.forRequest(principal, remoteHost) ?? ALLOW_EVERYTHING;
+    if (!isPermitted(route.authorization, authorization)) {
+      return this.encodeError(
+        route,
+        context,
+        authorization,
+        ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
+      );
+    }
     let outcome: RoutedOutcome;
     try {
-      outcome = await route.handle(context);
+      outcome = await route.handle(context, authorization);
     } catch (error) {
       if (error instanceof AssertionError) throw error;
       this.logFailure("request handler failed", context, error);
-      return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
+      return this.encodeError(route, context, authorization, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
     try {
       return encodeOutcome(context.header, outcome);
     } catch (error) {
       if (!isEncodeError(error)) throw error;
       this.logFailure("a handler's response does not encode", context, error);
-      return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
+      return this.encodeError(route, context, authorization, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
   }
 
@@ -158,11 +183,16 @@ export class RequestRouter {
   }
 
   /** The error response of `errorCode`; the connection is closed when even that fails. */
-  private encodeError(route: Route, context: RequestContext, errorCode: number): RoutedResponse {
+  private encodeError(
+    route: Route,
+    context: RequestContext,
+    authorization: RequestAuthorization,
+    errorCode: number,
+  ): RoutedResponse {
     const { apiKey, apiVersion } = context.header;
     try {
       const body =
-        route.errorResponse(context, errorCode) ??
+        route.errorResponse(context, authorization, errorCode) ??
         topLevelErrorResponse(apiKey, apiVersion, errorCode);
       assert(body !== undefined, "register checked that an error response exists");
       return encodeOutcome(context.header, { kind: "respond", body });
@@ -188,9 +218,35 @@ export class RequestRouter {
 
 /** What the router keeps of a handler: its API's types stay inside, bound by `routeOf`. */
 interface Route {
-  handle(context: RequestContext): RoutedOutcome | Promise<RoutedOutcome>;
+  readonly authorization: HandlerAuthorization | undefined;
+  handle(
+    context: RequestContext,
+    authorization: RequestAuthorization,
+  ): RoutedOutcome | Promise<RoutedOutcome>;
   /** The handler's error response, or undefined when it leaves that to the router. */
-  errorResponse(context: RequestContext, errorCode: number): object | undefined;
+  errorResponse(
+    context: RequestContext,
+    authorization: RequestAuthorization,
+    errorCode: number,
+  ): object | undefined;
+}
+
+/** Whether the router lets the request reach its handler (see HandlerAuthorization). */
+function isPermitted(
+  declared: HandlerAuthorization | undefined,
+  authorization: RequestAuthorization,
+): boolean {
+  if (!authorization.isEnabled || authorization.isSuperUser) return true;
+  if (declared === undefined) return false;
+  switch (declared.kind) {
+    case "none":
+    case "handler":
+      return true;
+    case "cluster":
+      return authorization.authorizeCluster(declared.operation);
+    default:
+      return assertNever(declared, "handler authorization");
+  }
 }
 
 /** A handler's outcome once its response type has done its work (the handler is checked). */
@@ -198,20 +254,25 @@ type RoutedOutcome = HandlerOutcome<object>;
 
 /** The route of `handler`: each request's body is given the type of the handler's API. */
 function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
-  const contextOf = (context: RequestContext): HandlerContext => {
+  const contextOf = (
+    context: RequestContext,
+    authorization: RequestAuthorization,
+  ): HandlerContext => {
     const { header, connection, nowMs, requestBytesDone, sasl, remote } = context;
     return {
-      ...{ header, connection, nowMs, sasl },
+      ...{ header, connection, nowMs, sasl, authorization },
       ...(requestBytesDone === undefined ? {} : { requestBytesDone }),
       ...(remote === undefined ? {} : { remote }),
     };
   };
   const { apiKey } = handler;
   return {
-    handle: (context) => handler.handle(requestBodyOf(apiKey, context), contextOf(context)),
-    errorResponse: (context, errorCode) => {
+    authorization: handler.authorization,
+    handle: (context, authorization) =>
+      handler.handle(requestBodyOf(apiKey, context), contextOf(context, authorization)),
+    errorResponse: (context, authorization, errorCode) => {
       const request = requestBodyOf(apiKey, context);
-      return handler.errorResponse?.(request, contextOf(context), errorCode).body;
+      return handler.errorResponse?.(request, contextOf(context, authorization), errorCode).body;
     },
   };
 }

@@ -34,3 +34,4 @@ export type {
   ControllerRouterOutcome,
 } from "./controller-apis.js";
 export { fitToVersion, requestForVersion, responseForVersion } from "./version-fit.js";
+export { createAclsApi, deleteAclsApi } from "./acl-apis.js";
