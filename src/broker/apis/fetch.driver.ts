@@ -13,7 +13,8 @@
  * (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
  * current leader, and the response gives that leader's endpoint.
  */
-import { ZERO_UUID } from "../../common/index.js";
+import { AclOperation, AclResourceType } from "../../metadata/index.js";
+import { ErrorCode, ZERO_UUID } from "../../common/index.js";
 import {
   ApiKey,
   type FetchRequest,
@@ -71,6 +72,7 @@ interface FetchAnswer extends FetchAnswerFacts {
 export function fetchHandler(options: FetchHandlerOptions): ApiHandler<typeof ApiKey.Fetch> {
   return defineHandler(ApiKey.Fetch, {
     ...FETCH_VERSIONS,
+    authorization: { kind: "handler" },
     handle: (request, context) => handleFetch(options, request, context),
     errorResponse: (request, _context, errorCode) => {
       const responses = request.topics.map((topic) => ({
@@ -122,11 +124,24 @@ async function handleFetch(
     return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] });
   }
   const image = options.metadataCache.image;
+  const { authorization } = context;
+  // Kafka's KafkaApis: a follower needs CLUSTER_ACTION on the cluster, a consumer READ on each
+  // topic; a refused partition is answered TOPIC_AUTHORIZATION_FAILED and is not read.
+  const isFollowerAllowed =
+    replicaId < 0 || authorization.authorizeCluster(AclOperation.CLUSTER_ACTION);
+  const isReadable = (topic: string) =>
+    replicaId >= 0
+      ? isFollowerAllowed
+      : authorization.authorize(AclOperation.READ, AclResourceType.TOPIC, topic);
   const toRead: PartitionToRead[] = sessionContext.partitions.map((partition) => {
     const name = usesTopicIds
       ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
           ?.name
       : partition.topicName;
+    if (!isFollowerAllowed || (name !== undefined && !isReadable(name))) {
+      const refusal = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+      return { request: partition, topicPartition: undefined, refusal };
+    }
     const topicPartition =
       name === undefined ? undefined : { topic: name, partition: partition.partition };
     return { request: partition, topicPartition };

@@ -112,13 +112,22 @@ export function closeConnection(reason: string): CloseConnection {
  * - `none`: nothing (ApiVersions and the SASL exchange, which come before a principal exists);
  * - `cluster`: the principal may do `operation` on the cluster, else the API's error response
  *   with CLUSTER_AUTHORIZATION_FAILED (Kafka's authorizeClusterOperation);
+ * - `resource`: the principal may do `operation` on the one resource the request names (a
+ *   JoinGroup's group), else the API's error response with `errorCode`;
  * - `handler`: the handler checks each resource itself, as Kafka's KafkaApis does.
  * A handler that declares nothing is served to super users only: an API whose checks are not
  * written refuses everyone else rather than allowing them.
  */
-export type HandlerAuthorization =
+export type HandlerAuthorization<K extends ApiKey = ApiKey> =
   | { readonly kind: "none" }
   | { readonly kind: "cluster"; readonly operation: number }
+  | {
+      readonly kind: "resource";
+      readonly operation: number;
+      readonly resourceType: number;
+      resourceName(request: ApiRequest<K>): string;
+      readonly errorCode: number;
+    }
   | { readonly kind: "handler" };
 
 /**
@@ -129,7 +138,7 @@ export interface HandlerSpec<K extends ApiKey> {
   readonly minVersion: number;
   readonly maxVersion: number;
   /** What the router checks before `handle`; undeclared: super users only. */
-  readonly authorization?: HandlerAuthorization;
+  readonly authorization?: HandlerAuthorization<K>;
   /**
    * Answers a request. The router calls handlers in request order, each as soon as its request
    * is taken up; the part before a handler's first `await` runs before the next request of the

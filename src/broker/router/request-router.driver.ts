@@ -13,6 +13,7 @@ import {
   type RequestHeader,
   type SupportedFeature,
 } from "../../protocol/index.js";
+import { refusalOf } from "./authorization-check.js";
 import { errorCountsOf } from "./error-counts.js";
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
 import {
@@ -20,13 +21,7 @@ import {
   type NodeAuthorizer,
   type RequestAuthorization,
 } from "../security/request-authorization.js";
-import type {
-  ApiHandler,
-  HandlerAuthorization,
-  HandlerContext,
-  HandlerOutcome,
-  RequestContext,
-} from "./handler.js";
+import type { ApiHandler, HandlerContext, HandlerOutcome, RequestContext } from "./handler.js";
 import { requestBodyOf } from "./request-body.js";
 
 export interface RequestRouterOptions {
@@ -107,14 +102,8 @@ export class RequestRouter {
     assert(this.isSupported(apiKey, apiVersion), "only served versions are routed");
     const { principal, remoteHost } = context.connection;
     const authorization = this.authorizer?.forRequest(principal, remoteHost) ?? ALLOW_EVERYTHING;
-    if (!isPermitted(route.authorization, authorization)) {
-      return this.encodeError(
-        route,
-        context,
-        authorization,
-        ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
-      );
-    }
+    const refusal = route.authorize(context, authorization);
+    if (refusal !== undefined) return this.encodeError(route, context, authorization, refusal);
     let outcome: RoutedOutcome;
     try {
       outcome = await route.handle(context, authorization);
@@ -218,7 +207,8 @@ export class RequestRouter {
 
 /** What the router keeps of a handler: its API's types stay inside, bound by `routeOf`. */
 interface Route {
-  readonly authorization: HandlerAuthorization | undefined;
+  /** The error code that refuses the request (see HandlerAuthorization), or undefined. */
+  authorize(context: RequestContext, authorization: RequestAuthorization): number | undefined;
   handle(
     context: RequestContext,
     authorization: RequestAuthorization,
@@ -229,24 +219,6 @@ interface Route {
     authorization: RequestAuthorization,
     errorCode: number,
   ): object | undefined;
-}
-
-/** Whether the router lets the request reach its handler (see HandlerAuthorization). */
-function isPermitted(
-  declared: HandlerAuthorization | undefined,
-  authorization: RequestAuthorization,
-): boolean {
-  if (!authorization.isEnabled || authorization.isSuperUser) return true;
-  if (declared === undefined) return false;
-  switch (declared.kind) {
-    case "none":
-    case "handler":
-      return true;
-    case "cluster":
-      return authorization.authorizeCluster(declared.operation);
-    default:
-      return assertNever(declared, "handler authorization");
-  }
 }
 
 /** A handler's outcome once its response type has done its work (the handler is checked). */
@@ -267,7 +239,11 @@ function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
   };
   const { apiKey } = handler;
   return {
-    authorization: handler.authorization,
+    authorize: (context, authorization) => {
+      if (!authorization.isEnabled || authorization.isSuperUser) return undefined;
+      const declared = handler.authorization;
+      return refusalOf(declared, authorization, () => requestBodyOf(apiKey, context));
+    },
     handle: (context, authorization) =>
       handler.handle(requestBodyOf(apiKey, context), contextOf(context, authorization)),
     errorResponse: (context, authorization, errorCode) => {

@@ -1,0 +1,228 @@
+/**
+ * The authorizer with real clients: a node with Kafka's StandardAuthorizer whose listeners all
+ * use SASL/PLAIN (the controller's too, so that the node's own principal, User:admin, is the
+ * super user it is in Kafka), kafkajs as the super user creating topics and ACLs, and as bob,
+ * who is refused with Kafka's codes and learns no topic names until ACLs allow him; DENY wins
+ * over ALLOW; prefixed patterns match the names that start with them.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import kafkajs from "kafkajs";
+import { SecurityNode, type SecurityPorts } from "./security-node.js";
+
+let node: SecurityNode;
+
+function aclProperties(dir: string, ports: SecurityPorts): string {
+  const jaas =
+    "org.apache.kafka.common.security.plain.PlainLoginModule required " +
+    'username="admin" password="admin-secret" user_admin="admin-secret" user_bob="bob-secret";';
+  return [
+    "process.roles=broker,controller",
+    "node.id=1",
+    `controller.quorum.voters=1@127.0.0.1:${ports.controller}`,
+    `listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
+      `CONTROLLER://127.0.0.1:${ports.controller}`,
+    `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext}`,
+    "controller.listener.names=CONTROLLER",
+    "listener.security.protocol.map=CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+    "inter.broker.listener.name=SASL_PLAINTEXT",
+    "sasl.enabled.mechanisms=PLAIN",
+    "sasl.mechanism.inter.broker.protocol=PLAIN",
+    "sasl.mechanism.controller.protocol=PLAIN",
+    `listener.name.sasl_plaintext.plain.sasl.jaas.config=${jaas}`,
+    `listener.name.controller.plain.sasl.jaas.config=${jaas}`,
+    "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    "super.users=User:admin",
+    `log.dirs=${dir}/data`,
+    `sluice.http.listener=127.0.0.1:${ports.http}`,
+    "",
+  ].join("\n");
+}
+
+before(async () => {
+  node = await SecurityNode.start(aclProperties);
+});
+
+after(async () => {
+  await node.destroy();
+});
+
+function kafkaAs(username: string, password: string, retries = 0): kafkajs.Kafka {
+  return new kafkajs.Kafka({
+    brokers: [`127.0.0.1:${node.ports.saslPlaintext}`],
+    logLevel: kafkajs.logLevel.NOTHING,
+    retry: { retries },
+    sasl: { mechanism: "plain", username, password },
+  });
+}
+
+const admin = () => kafkaAs("admin", "admin-secret");
+const bob = (retries = 0) => kafkaAs("bob", "bob-secret", retries);
+
+async function withAdmin<T>(kafka: kafkajs.Kafka, work: (a: kafkajs.Admin) => Promise<T>) {
+  const client = kafka.admin();
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/** The Kafka error name kafkajs carries on an error or on its cause. */
+function errorTypeOf(error: unknown): string {
+  const { type, cause, message } = error as {
+    type?: string;
+    cause?: { type?: string };
+    message?: string;
+  };
+  return type ?? cause?.type ?? String(message);
+}
+
+/** The error type kafkajs reports for a produce of one record to `topic` as bob. */
+async function bobProduces(topic: string): Promise<string> {
+  const producer = bob().producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+  await producer.connect();
+  try {
+    await producer.send({ topic, acks: -1, messages: [{ value: "v" }] });
+    return "NONE";
+  } catch (error) {
+    return errorTypeOf(error);
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+const {
+  AclResourceTypes: ResourceTypes,
+  AclOperationTypes,
+  AclPermissionTypes,
+  ResourcePatternTypes,
+} = kafkajs;
+
+function bobAcl(
+  resourceName: string,
+  operation: kafkajs.AclOperationTypes,
+  options: { prefixed?: boolean; deny?: boolean } = {},
+) {
+  return {
+    resourceType: ResourceTypes.TOPIC,
+    resourceName,
+    resourcePatternType:
+      options.prefixed === true ? ResourcePatternTypes.PREFIXED : ResourcePatternTypes.LITERAL,
+    principal: "User:bob",
+    host: "*",
+    operation,
+    permissionType: options.deny === true ? AclPermissionTypes.DENY : AclPermissionTypes.ALLOW,
+  };
+}
+
+test("a principal without ACLs is refused and learns no topic names", async () => {
+  await withAdmin(admin(), (client) =>
+    client.createTopics({
+      waitForLeaders: true,
+      topics: ["orders", "app-logs", "secret"].map((topic) => ({ topic, numPartitions: 1 })),
+    }),
+  );
+  const seen = await withAdmin(bob(), (client) => client.fetchTopicMetadata());
+  assert.deepEqual(seen.topics, []);
+  assert.equal(await bobProduces("orders"), "TOPIC_AUTHORIZATION_FAILED");
+  assert.equal(await bobProduces("no-such-topic"), "TOPIC_AUTHORIZATION_FAILED");
+  await assert.rejects(
+    withAdmin(bob(), (client) =>
+      client.describeAcls({
+        resourceType: ResourceTypes.ANY,
+        resourcePatternType: ResourcePatternTypes.ANY,
+        operation: AclOperationTypes.ANY,
+        permissionType: AclPermissionTypes.ANY,
+      }),
+    ),
+    (error: { type?: string }) => {
+      assert.equal(error.type, "CLUSTER_AUTHORIZATION_FAILED");
+      return true;
+    },
+  );
+  await assert.rejects(
+    withAdmin(bob(), (client) => client.createAcls({ acl: [bobAcl("orders", 2)] })),
+    (error: { type?: string }) => {
+      assert.equal(error.type, "CLUSTER_AUTHORIZATION_FAILED");
+      return true;
+    },
+  );
+});
+
+test("ACLs allow, DENY wins over ALLOW, prefixes match, and deleting an ACL takes effect", async () => {
+  await withAdmin(admin(), (client) =>
+    client.createAcls({
+      acl: [
+        bobAcl("orders", AclOperationTypes.ALL),
+        bobAcl("orders", AclOperationTypes.WRITE, { deny: true }),
+        bobAcl("app-", AclOperationTypes.WRITE, { prefixed: true }),
+      ],
+    }),
+  );
+  const described = await withAdmin(admin(), (client) =>
+    client.describeAcls({
+      resourceType: ResourceTypes.TOPIC,
+      resourcePatternType: ResourcePatternTypes.ANY,
+      principal: "User:bob",
+      operation: AclOperationTypes.ANY,
+      permissionType: AclPermissionTypes.ANY,
+    }),
+  );
+  const patterns = described.resources.map((r) => `${r.resourceName}/${r.acls.length}`).sort();
+  assert.deepEqual(patterns, ["app-/1", "orders/2"]);
+  const seen = await withAdmin(bob(), (client) => client.fetchTopicMetadata());
+  assert.deepEqual(seen.topics.map((topic) => topic.name).sort(), ["app-logs", "orders"]);
+  assert.equal(await bobProduces("app-logs"), "NONE");
+  assert.equal(await bobProduces("orders"), "TOPIC_AUTHORIZATION_FAILED");
+  assert.equal(await bobProduces("secret"), "TOPIC_AUTHORIZATION_FAILED");
+  const deleted = await withAdmin(admin(), (client) =>
+    client.deleteAcls({
+      filters: [
+        {
+          ...bobAcl("orders", AclOperationTypes.WRITE, { deny: true }),
+          resourcePatternType: ResourcePatternTypes.LITERAL,
+        },
+      ],
+    }),
+  );
+  assert.equal(deleted.filterResponses[0]?.matchingAcls.length, 1);
+  assert.equal(await bobProduces("orders"), "NONE");
+});
+
+/** Consumes `orders` as bob in `groupId`: the first record's value, or the crash's error. */
+async function bobConsumes(groupId: string, retries: number): Promise<string> {
+  const consumer = bob(retries).consumer({ groupId, retry: { retries } });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: ["orders"], fromBeginning: true });
+    const outcome = new Promise<string>((resolve) => {
+      consumer.on(consumer.events.CRASH, (event) => resolve(errorTypeOf(event.payload.error)));
+      void consumer.run({
+        eachMessage: async ({ message }) => resolve(`value ${String(message.value)}`),
+      });
+    });
+    return await outcome;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+test("a consumer group needs READ on the group as well as on the topic", async () => {
+  // FindCoordinator answers GROUP_AUTHORIZATION_FAILED, which kafkajs reports as not finding
+  // the coordinator.
+  assert.match(await bobConsumes("bob-group", 0), /group coordinator/);
+  await withAdmin(admin(), (client) =>
+    client.createAcls({
+      acl: [
+        {
+          ...bobAcl("bob-", AclOperationTypes.READ, { prefixed: true }),
+          resourceType: ResourceTypes.GROUP,
+        },
+      ],
+    }),
+  );
+  // Retries: the first FindCoordinator allowed starts creating __consumer_offsets.
+  assert.equal(await bobConsumes("bob-group", 8), "value v");
+});
