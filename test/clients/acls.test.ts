@@ -151,7 +151,7 @@ test("a principal without ACLs is refused and learns no topic names", async () =
   );
 });
 
-test("ACLs allow, DENY wins over ALLOW, prefixes match, and deleting an ACL takes effect", async () => {
+test("ACLs allow, DENY wins, prefixes match, and a deleted ACL stops counting", async () => {
   await withAdmin(admin(), (client) =>
     client.createAcls({
       acl: [

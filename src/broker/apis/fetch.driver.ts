@@ -13,7 +13,8 @@
  * (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its
  * current leader, and the response gives that leader's endpoint.
  */
-import { AclOperation, AclResourceType } from "../../metadata/index.js";
+import { AclOperation, AclResourceType, type MetadataImage } from "../../metadata/index.js";
+import type { RequestAuthorization } from "../security/index.js";
 import { ErrorCode, ZERO_UUID } from "../../common/index.js";
 import {
   ApiKey,
@@ -92,6 +93,42 @@ export function fetchHandler(options: FetchHandlerOptions): ApiHandler<typeof Ap
   });
 }
 
+/**
+ * The partitions to read, by name. Kafka's KafkaApis: a follower needs CLUSTER_ACTION on the
+ * cluster, a consumer READ on each topic; a refused partition is answered
+ * TOPIC_AUTHORIZATION_FAILED and is not read.
+ */
+function partitionsToRead(
+  image: MetadataImage,
+  partitions: readonly FetchPartitionRequest[],
+  options: {
+    readonly usesTopicIds: boolean;
+    readonly replicaId: number;
+    readonly authorization: RequestAuthorization;
+  },
+): PartitionToRead[] {
+  const { usesTopicIds, replicaId, authorization } = options;
+  const isFollowerAllowed =
+    replicaId < 0 || authorization.authorizeCluster(AclOperation.CLUSTER_ACTION);
+  const isReadable = (topic: string) =>
+    replicaId >= 0
+      ? isFollowerAllowed
+      : authorization.authorize(AclOperation.READ, AclResourceType.TOPIC, topic);
+  return partitions.map((partition) => {
+    const name = usesTopicIds
+      ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
+          ?.name
+      : partition.topicName;
+    if (!isFollowerAllowed || (name !== undefined && !isReadable(name))) {
+      const refusal = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+      return { request: partition, topicPartition: undefined, refusal };
+    }
+    const topicPartition =
+      name === undefined ? undefined : { topic: name, partition: partition.partition };
+    return { request: partition, topicPartition };
+  });
+}
+
 async function handleFetch(
   options: FetchHandlerOptions,
   request: FetchRequest,
@@ -124,27 +161,10 @@ async function handleFetch(
     return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] });
   }
   const image = options.metadataCache.image;
-  const { authorization } = context;
-  // Kafka's KafkaApis: a follower needs CLUSTER_ACTION on the cluster, a consumer READ on each
-  // topic; a refused partition is answered TOPIC_AUTHORIZATION_FAILED and is not read.
-  const isFollowerAllowed =
-    replicaId < 0 || authorization.authorizeCluster(AclOperation.CLUSTER_ACTION);
-  const isReadable = (topic: string) =>
-    replicaId >= 0
-      ? isFollowerAllowed
-      : authorization.authorize(AclOperation.READ, AclResourceType.TOPIC, topic);
-  const toRead: PartitionToRead[] = sessionContext.partitions.map((partition) => {
-    const name = usesTopicIds
-      ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
-          ?.name
-      : partition.topicName;
-    if (!isFollowerAllowed || (name !== undefined && !isReadable(name))) {
-      const refusal = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-      return { request: partition, topicPartition: undefined, refusal };
-    }
-    const topicPartition =
-      name === undefined ? undefined : { topic: name, partition: partition.partition };
-    return { request: partition, topicPartition };
+  const toRead = partitionsToRead(image, sessionContext.partitions, {
+    usesTopicIds,
+    replicaId,
+    authorization: context.authorization,
   });
   const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
   const maxBytes = Math.min(request.maxBytes, options.fetchMaxBytes);

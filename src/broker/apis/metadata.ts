@@ -6,7 +6,8 @@
  * when asked (v8+; the cluster's in v8-10), those the authorizer grants. As Kafka: a topic the
  * principal may not DESCRIBE is left out of an all-topics answer and answered
  * TOPIC_AUTHORIZATION_FAILED when named (whether it exists or not, so nothing is learnt of it),
- * and auto-creation needs CREATE on the cluster or the topic. A missing topic is auto-created when `auto.create.topics.enable` is on and the request allows
+ * and auto-creation needs CREATE on the cluster or the topic. A missing topic is auto-created
+ * when `auto.create.topics.enable` is on and the request allows
  * it (always before v4, `allowAutoTopicCreation` from v4): it answers LEADER_NOT_AVAILABLE while
  * the controller creates it, else UNKNOWN_TOPIC_OR_PARTITION; an invalid name is
  * INVALID_TOPIC_EXCEPTION.
