@@ -3,11 +3,15 @@
  * use SASL/PLAIN (the controller's too, so that the node's own principal, User:admin, is the
  * super user it is in Kafka), kafkajs as the super user creating topics and ACLs, and as bob,
  * who is refused with Kafka's codes and learns no topic names until ACLs allow him; DENY wins
- * over ALLOW; prefixed patterns match the names that start with them.
+ * over ALLOW; prefixed patterns match the names that start with them. `sluice acls`, which logs
+ * in to no SASL listener, runs as User:ANONYMOUS on a PLAINTEXT listener, a super user here.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import kafkajs from "kafkajs";
+import { SLUICE } from "./sluice-process.js";
 import { SecurityNode, type SecurityPorts } from "./security-node.js";
 
 let node: SecurityNode;
@@ -21,10 +25,12 @@ function aclProperties(dir: string, ports: SecurityPorts): string {
     "node.id=1",
     `controller.quorum.voters=1@127.0.0.1:${ports.controller}`,
     `listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
-      `CONTROLLER://127.0.0.1:${ports.controller}`,
-    `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext}`,
+      `CONTROLLER://127.0.0.1:${ports.controller},PLAINTEXT://127.0.0.1:${ports.ssl}`,
+    `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
+      `PLAINTEXT://127.0.0.1:${ports.ssl}`,
     "controller.listener.names=CONTROLLER",
-    "listener.security.protocol.map=CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+    "listener.security.protocol.map=CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT," +
+      "PLAINTEXT:PLAINTEXT",
     "inter.broker.listener.name=SASL_PLAINTEXT",
     "sasl.enabled.mechanisms=PLAIN",
     "sasl.mechanism.inter.broker.protocol=PLAIN",
@@ -32,7 +38,7 @@ function aclProperties(dir: string, ports: SecurityPorts): string {
     `listener.name.sasl_plaintext.plain.sasl.jaas.config=${jaas}`,
     `listener.name.controller.plain.sasl.jaas.config=${jaas}`,
     "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-    "super.users=User:admin",
+    "super.users=User:admin;User:ANONYMOUS",
     `log.dirs=${dir}/data`,
     `sluice.http.listener=127.0.0.1:${ports.http}`,
     "",
@@ -225,4 +231,33 @@ test("a consumer group needs READ on the group as well as on the topic", async (
   );
   // Retries: the first FindCoordinator allowed starts creating __consumer_offsets.
   assert.equal(await bobConsumes("bob-group", 8), "value v");
+});
+
+/** `sluice acls` against the PLAINTEXT listener; its standard output. */
+async function sluiceAcls(args: readonly string[]): Promise<string> {
+  const bootstrap = ["--bootstrap-server", `127.0.0.1:${node.ports.ssl}`];
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    SLUICE,
+    "acls",
+    ...args,
+    ...bootstrap,
+  ]);
+  return stdout;
+}
+
+test("sluice acls creates, lists and deletes ACLs, and they take effect", async () => {
+  const created = await sluiceAcls([
+    ...["create", "--topic", "secret", "--allow-principal", "User:bob"],
+    ...["--operation", "write", "--operation", "describe"],
+  ]);
+  assert.match(created, /operation=WRITE, permissionType=ALLOW/);
+  assert.equal(await bobProduces("secret"), "NONE");
+  const listed = await sluiceAcls(["list", "--topic", "secret"]);
+  assert.match(listed, /name=secret, patternType=LITERAL/);
+  assert.match(listed, /principal=User:bob, host=\*, operation=DESCRIBE/);
+  const deleted = await sluiceAcls(["delete", "--topic", "secret", "--operation", "write"]);
+  assert.match(deleted, /Removed \(principal=User:bob, host=\*, operation=WRITE/);
+  assert.equal(await bobProduces("secret"), "TOPIC_AUTHORIZATION_FAILED");
+  const all = JSON.parse(await sluiceAcls(["list", "--json"])) as { resourceName: string }[];
+  assert.ok(all.some((resource) => resource.resourceName === "secret"));
 });
