@@ -118,7 +118,8 @@ function aclText(acl: {
 }): string {
   const operation = aclCodeName(AclOperation, acl.operation);
   const permission = aclCodeName(AclPermissionType, acl.permissionType);
-  return `(principal=${acl.principal}, host=${acl.host}, operation=${operation}, permissionType=${permission})`;
+  const entry = `principal=${acl.principal}, host=${acl.host}`;
+  return `(${entry}, operation=${operation}, permissionType=${permission})`;
 }
 
 function patternText(resource: {
@@ -128,7 +129,8 @@ function patternText(resource: {
 }): string {
   const type = aclCodeName(AclResourceType, resource.resourceType);
   const pattern = aclCodeName(AclPatternType, resource.patternType);
-  return `ResourcePattern(resourceType=${type}, name=${resource.resourceName}, patternType=${pattern})`;
+  const named = `resourceType=${type}, name=${resource.resourceName}`;
+  return `ResourcePattern(${named}, patternType=${pattern})`;
 }
 
 async function listAcls(
