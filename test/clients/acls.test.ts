@@ -85,6 +85,17 @@ function errorTypeOf(error: unknown): string {
   return type ?? cause?.type ?? String(message);
 }
 
+/** NONE when `work` succeeds (or a describeConfigs answer carries no error), else its error. */
+async function outcomeOf(work: Promise<unknown>): Promise<string> {
+  try {
+    const answer = (await work) as { resources?: { errorCode?: number }[] } | undefined;
+    const errorCode = answer?.resources?.[0]?.errorCode ?? 0;
+    return errorCode === 0 ? "NONE" : `code ${errorCode}`;
+  } catch (error) {
+    return errorTypeOf(error);
+  }
+}
+
 /** The error type kafkajs reports for a produce of one record to `topic` as bob. */
 async function bobProduces(topic: string): Promise<string> {
   const producer = bob().producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
@@ -134,6 +145,17 @@ test("a principal without ACLs is refused and learns no topic names", async () =
   assert.deepEqual(seen.topics, []);
   assert.equal(await bobProduces("orders"), "TOPIC_AUTHORIZATION_FAILED");
   assert.equal(await bobProduces("no-such-topic"), "TOPIC_AUTHORIZATION_FAILED");
+  const configs = await outcomeOf(
+    withAdmin(bob(), (client) =>
+      client.describeConfigs({
+        resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: "secret" }],
+        includeSynonyms: false,
+      }),
+    ),
+  );
+  assert.equal(configs, "TOPIC_AUTHORIZATION_FAILED");
+  const offsets = await outcomeOf(withAdmin(bob(), (client) => client.fetchTopicOffsets("secret")));
+  assert.equal(offsets, "TOPIC_AUTHORIZATION_FAILED");
   await assert.rejects(
     withAdmin(bob(), (client) =>
       client.describeAcls({

@@ -1,12 +1,11 @@
 /**
  * DescribeCluster (v0-v1): the cluster id, a controller id, and the brokers (or, with endpoint
  * type CONTROLLER, the controllers, KIP-919) reachable on the listener the request came in on.
- * As Kafka's brokers do, only unfenced brokers are listed. Sluice has no authorizer, so when
- * asked the cluster's authorized operations are every operation a cluster supports.
+ * As Kafka's brokers do, only unfenced brokers are listed. When asked, the cluster's authorized
+ * operations are those `isAllowed` grants (all without an authorizer).
  */
-import { AclOperation } from "../../metadata/index.js";
 import { ErrorCode } from "../../common/index.js";
-import type { Endpoint, MetadataImage } from "../../metadata/index.js";
+import { AclOperation, type Endpoint, type MetadataImage } from "../../metadata/index.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
   authorizedOperations,

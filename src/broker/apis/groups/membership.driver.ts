@@ -4,8 +4,8 @@
  * (`group.instance.id`, KIP-345) included from JoinGroup v5, SyncGroup, Heartbeat and
  * LeaveGroup v3.
  */
-import { ErrorCode } from "../../../common/index.js";
-import { AclOperation, AclResourceType } from "../../../metadata/index.js";
+import { AclOperation } from "../../../metadata/index.js";
+import { groupAuthorization } from "../resource-authorizations.js";
 import type { GroupCoordinator } from "../../../coordinator/index.js";
 import { ApiKey } from "../../../protocol/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
@@ -15,14 +15,7 @@ export const SYNC_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 export const HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
 export const LEAVE_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 
-/** Kafka's KafkaApis: a member's requests need READ on the group. */
-const GROUP_READ = {
-  kind: "resource",
-  operation: AclOperation.READ,
-  resourceType: AclResourceType.GROUP,
-  resourceName: (request: { readonly groupId: string }) => request.groupId,
-  errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED,
-} as const;
+const GROUP_READ = groupAuthorization(AclOperation.READ);
 
 /** The JoinGroup handler; it waits for the join phase of the rebalance to complete. */
 export function joinGroupHandler(

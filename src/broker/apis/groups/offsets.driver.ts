@@ -7,6 +7,7 @@
  * handleOffsetCommitRequest filters with its metadata cache; the other partitions still commit.
  */
 import { AclOperation, AclResourceType } from "../../../metadata/index.js";
+import { groupAuthorization } from "../resource-authorizations.js";
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
 import {
@@ -88,17 +89,6 @@ export function offsetCommitHandler(
       return respond({ throttleTimeMs: 0, topics });
     },
   });
-}
-
-/** Kafka's KafkaApis: a commit or fetch of offsets needs `operation` on the group. */
-function groupAuthorization(operation: number) {
-  return {
-    kind: "resource",
-    operation,
-    resourceType: AclResourceType.GROUP,
-    resourceName: (request: { readonly groupId: string }) => request.groupId,
-    errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED,
-  } as const;
 }
 
 function partitionKey(topic: string, partition: number): string {
