@@ -12,38 +12,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import kafkajs from "kafkajs";
 import { SLUICE } from "./sluice-process.js";
-import { SecurityNode, type SecurityPorts } from "./security-node.js";
+import { aclProperties, errorTypeOf, outcomeOf } from "./acl-test-support.js";
+import { SecurityNode } from "./security-node.js";
 
 let node: SecurityNode;
-
-function aclProperties(dir: string, ports: SecurityPorts): string {
-  const jaas =
-    "org.apache.kafka.common.security.plain.PlainLoginModule required " +
-    'username="admin" password="admin-secret" user_admin="admin-secret" user_bob="bob-secret";';
-  return [
-    "process.roles=broker,controller",
-    "node.id=1",
-    `controller.quorum.voters=1@127.0.0.1:${ports.controller}`,
-    `listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
-      `CONTROLLER://127.0.0.1:${ports.controller},PLAINTEXT://127.0.0.1:${ports.ssl}`,
-    `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
-      `PLAINTEXT://127.0.0.1:${ports.ssl}`,
-    "controller.listener.names=CONTROLLER",
-    "listener.security.protocol.map=CONTROLLER:SASL_PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT," +
-      "PLAINTEXT:PLAINTEXT",
-    "inter.broker.listener.name=SASL_PLAINTEXT",
-    "sasl.enabled.mechanisms=PLAIN",
-    "sasl.mechanism.inter.broker.protocol=PLAIN",
-    "sasl.mechanism.controller.protocol=PLAIN",
-    `listener.name.sasl_plaintext.plain.sasl.jaas.config=${jaas}`,
-    `listener.name.controller.plain.sasl.jaas.config=${jaas}`,
-    "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-    "super.users=User:admin;User:ANONYMOUS",
-    `log.dirs=${dir}/data`,
-    `sluice.http.listener=127.0.0.1:${ports.http}`,
-    "",
-  ].join("\n");
-}
 
 before(async () => {
   node = await SecurityNode.start(aclProperties);
@@ -72,27 +44,6 @@ async function withAdmin<T>(kafka: kafkajs.Kafka, work: (a: kafkajs.Admin) => Pr
     return await work(client);
   } finally {
     await client.disconnect();
-  }
-}
-
-/** The Kafka error name kafkajs carries on an error or on its cause. */
-function errorTypeOf(error: unknown): string {
-  const { type, cause, message } = error as {
-    type?: string;
-    cause?: { type?: string };
-    message?: string;
-  };
-  return type ?? cause?.type ?? String(message);
-}
-
-/** NONE when `work` succeeds (or a describeConfigs answer carries no error), else its error. */
-async function outcomeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    const answer = (await work) as { resources?: { errorCode?: number }[] } | undefined;
-    const errorCode = answer?.resources?.[0]?.errorCode ?? 0;
-    return errorCode === 0 ? "NONE" : `code ${errorCode}`;
-  } catch (error) {
-    return errorTypeOf(error);
   }
 }
 
@@ -253,6 +204,27 @@ test("a consumer group needs READ on the group as well as on the topic", async (
   );
   // Retries: the first FindCoordinator allowed starts creating __consumer_offsets.
   assert.equal(await bobConsumes("bob-group", 8), "value v");
+});
+
+test("CreateTopics needs CREATE on the cluster or on each topic", async () => {
+  const create = (topic: string) =>
+    outcomeOf(
+      // Without waiting for leaders: that needs DESCRIBE, which CREATE does not imply.
+      withAdmin(bob(), (client) =>
+        client.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions: 1 }] }),
+      ),
+    );
+  assert.equal(await create("bob-new"), "TOPIC_AUTHORIZATION_FAILED");
+  await withAdmin(admin(), (client) =>
+    client.createAcls({
+      acl: [bobAcl("bob-", AclOperationTypes.CREATE, { prefixed: true })],
+    }),
+  );
+  assert.equal(await create("bob-new"), "NONE");
+  assert.equal(await create("other-new"), "TOPIC_AUTHORIZATION_FAILED");
+  const names = await withAdmin(admin(), (client) => client.listTopics());
+  assert.ok(names.includes("bob-new"));
+  assert.ok(!names.includes("other-new"));
 });
 
 /** `sluice acls` against the PLAINTEXT listener; its standard output. */
