@@ -1,9 +1,10 @@
 /**
- * The administration commands by name, for `main`: `groups`, `configs`, `elect-leaders`,
+ * The administration commands by name, for `main`: `acls`, `groups`, `configs`, `elect-leaders`,
  * `reassign`, `log-dirs`, `cluster`, `features` and `transactions`, each an `AdminCommand` run
  * by `runAdminCommand`.
  */
 import { runAdminCommand, type AdminCommand, type AdminIo } from "./admin-command.js";
+import { ACLS_COMMAND } from "./acls-command.js";
 import { CLUSTER_COMMAND } from "./cluster-health.js";
 import { CONFIGS_COMMAND } from "./configs-command.js";
 import { ELECT_LEADERS_COMMAND } from "./elect-leaders-command.js";
@@ -14,6 +15,7 @@ import { GROUPS_COMMAND, groupsCommand } from "./groups-command.js";
 import { TRANSACTIONS_COMMAND } from "./transactions-command.js";
 
 const COMMANDS: ReadonlyMap<string, AdminCommand> = new Map([
+  ["acls", ACLS_COMMAND],
   ["groups", GROUPS_COMMAND],
   ["configs", CONFIGS_COMMAND],
   ["elect-leaders", ELECT_LEADERS_COMMAND],

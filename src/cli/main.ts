@@ -59,6 +59,7 @@ export async function main(args: readonly string[]): Promise<number> {
       return produceCommand(args.slice(1), { ...clientIo(), input: process.stdin });
     case "consume":
       return consumeCommand(args.slice(1), { ...clientIo(), isStopped: stopRequested() });
+    case "acls":
     case "groups":
     case "configs":
     case "elect-leaders":

@@ -11,9 +11,10 @@ import {
   type ClientPorts,
   type ClientResult,
 } from "../client/index.js";
+import { AclOperation } from "../metadata/index.js";
 import {
+  ApiKey,
   typedApiCodec,
-  type ApiKey,
   type FetchRequest,
   type FetchResponseNodeEndpoint,
 } from "../protocol/index.js";
@@ -188,6 +189,18 @@ export function registerRaftApis(router: RequestRouter, driver: () => RaftDriver
   for (const bridge of RAFT_API_BRIDGES) router.register(raftHandler(bridge, driver));
 }
 
+/**
+ * What Kafka's ControllerApis asks of a Raft request's principal on the cluster: DESCRIBE for
+ * DescribeQuorum, ALTER to add or remove a voter, CLUSTER_ACTION for the voters' own traffic.
+ */
+function raftOperationOf(apiKey: number): number {
+  if (apiKey === ApiKey.DescribeQuorum) return AclOperation.DESCRIBE;
+  if (apiKey === ApiKey.AddRaftVoter || apiKey === ApiKey.RemoveRaftVoter) {
+    return AclOperation.ALTER;
+  }
+  return AclOperation.CLUSTER_ACTION;
+}
+
 function raftHandler<K extends ApiKey>(
   bridge: RaftApiBridge<K>,
   driver: () => RaftDriver,
@@ -201,6 +214,7 @@ function raftHandler<K extends ApiKey>(
   return defineHandler(bridge.apiKey, {
     minVersion,
     maxVersion: codec.maxVersion,
+    authorization: { kind: "cluster", operation: raftOperationOf(bridge.apiKey) },
     handle: async (request) => respond(await driver().answerApi(bridge, request)),
   });
 }

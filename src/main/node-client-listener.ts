@@ -32,7 +32,7 @@ import { METADATA_VERSION_FEATURE, sortedEntries } from "../metadata/index.js";
 import type { FinalizedFeatures } from "../protocol/index.js";
 import type { BrokerSide } from "./node-broker.js";
 import { transactionSettingsOf } from "./config/definitions-transaction.js";
-import { listenerOptionsOf } from "./node-security.js";
+import { listenerOptionsOf, nodeAuthorizerOf } from "./node-security.js";
 import { staticConfigOf } from "./node-settings.js";
 import type { NodeParts } from "./node-shutdown.js";
 
@@ -60,7 +60,7 @@ export async function openClientListener(
     fetch: new DelayedOperationPurgatory(ports, { name: "Fetch" }),
   };
   const quotas = clientQuotasOf(parts, broker);
-  const router = clientRouterOf(parts, quotas);
+  const router = clientRouterOf(parts, quotas, broker);
   const coordinators = openCoordinators(parts, broker);
   const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {
     isPartitionLevel: config.partitionLevelMetricsEnable,
@@ -113,7 +113,11 @@ export async function openClientListener(
 }
 
 /** The client listener's router, throttling requests for the request-time quota. */
-function clientRouterOf({ ports }: NodeParts, quotas: ClientQuotas): RequestRouter {
+function clientRouterOf(
+  { ports, config }: NodeParts,
+  quotas: ClientQuotas,
+  broker: BrokerSide,
+): RequestRouter {
   return new RequestRouter({
     logger: ports.logger,
     supportedFeatures: KNOWN_FEATURES.map(({ name, minLevel, maxLevel }) => ({
@@ -122,6 +126,7 @@ function clientRouterOf({ ports }: NodeParts, quotas: ClientQuotas): RequestRout
       maxVersion: maxLevel,
     })),
     requestQuota: quotas,
+    authorizer: nodeAuthorizerOf(config, () => broker.metadataCache.image),
   });
 }
 

@@ -22,6 +22,7 @@ import type { FileSystem } from "../ports/index.js";
 import { MalformedFileError } from "../storage/index.js";
 import type { NodeConfig } from "./config/node-config.js";
 import { registerRaftApis } from "./controller-node-raft.js";
+import { nodeAuthorizerOf } from "./node-security.js";
 import { controllerSettingsOf } from "./node-settings.js";
 import { NodeStartError, type NodeIdentity, type NodePorts } from "./node-types.js";
 
@@ -111,10 +112,14 @@ export function createControllerSide(
  */
 export function controllerRouter(
   ports: NodePorts,
+  config: NodeConfig,
   raft: () => RaftDriver,
   controller: QuorumController,
 ): RequestRouter {
-  const router = new RequestRouter({ logger: ports.logger });
+  const router = new RequestRouter({
+    logger: ports.logger,
+    authorizer: nodeAuthorizerOf(config, () => controller.committedImage),
+  });
   registerApiVersions(router);
   registerRaftApis(router, raft);
   for (const handler of controllerApiHandlers(controller)) router.register(handler);

@@ -25,7 +25,12 @@ export async function listenController(
   parts: NodeParts,
   controller: ControllerSide,
 ): Promise<void> {
-  const router = controllerRouter(parts.ports, () => parts.raft, controller.controller);
+  const router = controllerRouter(
+    parts.ports,
+    parts.config,
+    () => parts.raft,
+    controller.controller,
+  );
   registerSaslApis(router);
   // SCRAM credentials live in the metadata log the controllers serve, so a controller listener
   // authenticates with PLAIN only, as Kafka's controllers do.

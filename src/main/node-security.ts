@@ -4,7 +4,7 @@
  * connections the node opens to the inter-broker and controller listeners.
  */
 import type { ListenerSecurityOptions, ScramCredential, ScramMechanism } from "../broker/index.js";
-import { SCRAM_MECHANISM_TYPES } from "../broker/index.js";
+import { NodeAuthorizer, SCRAM_MECHANISM_TYPES } from "../broker/index.js";
 import type { ClientSecurity } from "../client/index.js";
 import type { MetadataImage } from "../metadata/index.js";
 import { scramCredentialKey } from "../metadata/index.js";
@@ -130,3 +130,15 @@ export const SECURITY_PROTOCOL_IDS = {
   SASL_PLAINTEXT: 2,
   SASL_SSL: 3,
 } as const;
+
+/**
+ * The node's authorizer over the ACLs of the image `image` returns (the broker's latest, or the
+ * controller's committed one), or undefined when `authorizer.class.name` is empty.
+ */
+export function nodeAuthorizerOf(
+  config: NodeConfig,
+  image: () => MetadataImage,
+): NodeAuthorizer | undefined {
+  if (config.authorizer === undefined) return undefined;
+  return new NodeAuthorizer(() => image().security.acls, config.authorizer);
+}

@@ -119,6 +119,7 @@ export function controllerSettingsOf(
       "metadata.log.max.record.bytes.between.snapshots",
     ),
     maxSnapshotIntervalMs: config.values.number("metadata.log.max.snapshot.interval.ms"),
+    isAuthorizerEnabled: config.authorizer !== undefined,
   };
 }
 

@@ -151,8 +151,11 @@ export function clientQuotaEntityKey(entity: readonly ClientQuotaEntityPart[]): 
 }
 
 /** Security state: ACLs by id, SCRAM credentials by mechanism and user, delegation tokens by id. */
+/** The ACLs of an image, by id. */
+export type AccessControlEntries = PersistentMap<Uuid, AccessControlEntryRecord>;
+
 export interface SecurityImage {
-  readonly acls: PersistentMap<Uuid, AccessControlEntryRecord>;
+  readonly acls: AccessControlEntries;
   /** Keyed by scramCredentialKey. */
   readonly scramCredentials: PersistentMap<string, UserScramCredentialRecord>;
   readonly delegationTokens: PersistentMap<string, DelegationTokenRecord>;

@@ -4,6 +4,7 @@
 export type { PersistentMap } from "./persistent-map.js";
 export { emptyMap, sortedEntries } from "./persistent-map.js";
 export type {
+  AccessControlEntries,
   BrokerRegistration,
   ClientQuotaEntityPart,
   ClientQuotaImage,
@@ -75,3 +76,20 @@ export {
   SnapshotPolicy,
 } from "./snapshot-policy.js";
 export type { SnapshotPolicyConfig, SnapshotReason } from "./snapshot-policy.js";
+export {
+  AclOperation,
+  AclPatternType,
+  AclPermissionType,
+  AclResourceType,
+  CLUSTER_RESOURCE_NAME,
+  WILDCARD_HOST,
+  WILDCARD_PRINCIPAL,
+  WILDCARD_RESOURCE,
+  aclCodeName,
+  aclCodeOf,
+  isKnownAclCode,
+} from "./acl-types.js";
+export { AclAuthorizer } from "./acl-authorizer.js";
+export type { AclAuthorizerOptions, AclRequester } from "./acl-authorizer.js";
+export { aclFilterMatches, isUnknownAclFilter } from "./acl-filter.js";
+export type { AclBinding, AclBindingFilter } from "./acl-filter.js";

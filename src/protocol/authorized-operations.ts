@@ -1,8 +1,9 @@
 /**
  * The authorized-operations bit fields of Metadata (v8+), DescribeCluster and DescribeGroups
- * (v3+). Sluice has no authorizer, and Kafka without one grants every operation a resource type
- * supports (AclEntry.supportedOperations), so a request that asks gets that whole set. A request
- * that does not ask gets Integer.MIN_VALUE, Kafka's "not asked for".
+ * (v3+): of the operations a resource type supports (Kafka's AclEntry.supportedOperations), the
+ * ones the authorizer grants the principal (all of them without an authorizer), as Kafka's
+ * AuthHelper.authorizedOperations computes them. A request that does not ask gets
+ * Integer.MIN_VALUE, Kafka's "not asked for".
  */
 
 /** Kafka's value of an authorized-operations field that was not asked for. */
@@ -56,12 +57,17 @@ const SUPPORTED_OPERATIONS: Readonly<Record<AuthorizedResourceType, readonly num
 };
 
 /**
- * The authorized-operations field for a resource of `resourceType`: every supported operation
- * when the request asked for them, else AUTHORIZED_OPERATIONS_OMITTED.
+ * The authorized-operations field for a resource of `resourceType`: the supported operations
+ * `isAllowed` grants (every one when it is not given) when the request asked for them, else
+ * AUTHORIZED_OPERATIONS_OMITTED.
  */
-export function authorizedOperations(resourceType: AuthorizedResourceType, asked: boolean): number {
+export function authorizedOperations(
+  resourceType: AuthorizedResourceType,
+  asked: boolean,
+  isAllowed: (operation: number) => boolean = () => true,
+): number {
   if (!asked) return AUTHORIZED_OPERATIONS_OMITTED;
   let field = 0;
-  for (const code of SUPPORTED_OPERATIONS[resourceType]) field |= 1 << code;
+  for (const code of SUPPORTED_OPERATIONS[resourceType]) if (isAllowed(code)) field |= 1 << code;
   return field;
 }

@@ -101,7 +101,10 @@ export class SecurityNode {
     readonly ports: SecurityPorts,
   ) {}
 
-  static async start(): Promise<SecurityNode> {
+  /** Starts the node; `properties` replaces securityProperties when given. */
+  static async start(
+    properties: (dir: string, ports: SecurityPorts) => string = securityProperties,
+  ): Promise<SecurityNode> {
     const dir = mkdtempSync(join(tmpdir(), "sluice-security-"));
     const ports = {
       ssl: await freePort(),
@@ -112,7 +115,7 @@ export class SecurityNode {
     };
     const node = new SecurityNode(dir, ports);
     await makeCertificates(dir);
-    writeFileSync(join(dir, "server.properties"), securityProperties(dir, ports));
+    writeFileSync(join(dir, "server.properties"), properties(dir, ports));
     const { stdout } = await run(process.execPath, [SLUICE, "random-uuid"]);
     await run(process.execPath, [
       SLUICE,

@@ -7,6 +7,7 @@
  * has started (it finishes in the background; DescribeLogDirs shows its future replica). A
  * partition named in several dirs goes to the last, as Kafka reads the request into a map.
  */
+import { AclOperation } from "../../metadata/index.js";
 import { ErrorCode } from "../../common/index.js";
 import { ApiKey, type AlterReplicaLogDirsRequest } from "../../protocol/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
@@ -37,6 +38,7 @@ export function alterReplicaLogDirsHandler(
 ): ApiHandler<typeof ApiKey.AlterReplicaLogDirs> {
   return defineHandler(ApiKey.AlterReplicaLogDirs, {
     ...ALTER_REPLICA_LOG_DIRS_VERSIONS,
+    authorization: { kind: "cluster", operation: AclOperation.ALTER },
     handle: async (request) => {
       const image = replicaManager.metadataImage;
       const results = [];

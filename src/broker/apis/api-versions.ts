@@ -34,6 +34,7 @@ export function apiVersionsHandler(
   return defineHandler(ApiKey.ApiVersions, {
     minVersion: API_VERSIONS_MIN_VERSION,
     maxVersion: API_VERSIONS_MAX_VERSION,
+    authorization: { kind: "none" },
     handle: (body, { header }) => {
       const answer = answerApiVersions({ header, body }, options.table, finalizedFeatures());
       // Only an unserved version is answered at another version, and those are not routed here.

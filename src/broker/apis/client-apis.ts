@@ -15,6 +15,7 @@ import type { ApiHandler } from "../router/handler.js";
 import { forwardedAdminHandlers } from "./admin-forwarding.driver.js";
 import { alterReplicaLogDirsHandler } from "./alter-replica-log-dirs.driver.js";
 import { AutoTopicCreator } from "./auto-topic-creation.driver.js";
+import { describeAclsHandler } from "./describe-acls.js";
 import { deleteRecordsHandler } from "./delete-records.driver.js";
 import { describeClientQuotasHandler } from "./describe-client-quotas.js";
 import { describeClusterHandler } from "./describe-cluster.js";
@@ -135,6 +136,7 @@ export function registerClientApis(
   router.register(describeProducersHandler(replicaManager, metadataCache));
   router.register(describeTopicPartitionsHandler(metadataCache));
   router.register(describeClientQuotasHandler(metadataCache));
+  router.register(describeAclsHandler(metadataCache));
   for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
   return { autoTopicCreator };
 }

@@ -6,6 +6,8 @@
  * Kafka waits for followers to catch up before answering (DelayedDeleteRecords), which Sluice
  * does not yet, so with followers the low watermark may be lower than the offset asked.
  */
+import { ErrorCode } from "../../common/index.js";
+import { AclOperation, AclResourceType } from "../../metadata/index.js";
 import { ApiKey } from "../../protocol/index.js";
 import type { DeleteRecordsOutcome, ReplicaManager } from "../../replication/index.js";
 import { defineHandler, respond, type ApiHandler } from "../router/handler.js";
@@ -17,17 +19,22 @@ export function deleteRecordsHandler(
 ): ApiHandler<typeof ApiKey.DeleteRecords> {
   return defineHandler(ApiKey.DeleteRecords, {
     ...DELETE_RECORDS_VERSIONS,
-    handle: async (request) => {
+    authorization: { kind: "handler" },
+    handle: async (request, { authorization }) => {
       const topics = [];
       for (const topic of request.topics) {
         const partitions = [];
+        // Kafka's KafkaApis: DELETE on each topic, checked before its existence.
+        const type = AclResourceType.TOPIC;
+        const isAllowed = authorization.authorize(AclOperation.DELETE, type, topic.name);
         for (const { partitionIndex, offset } of topic.partitions) {
           const lookup = replicaManager.getPartitionOrError({
             topic: topic.name,
             partition: partitionIndex,
           });
-          const outcome: DeleteRecordsOutcome =
-            lookup.kind === "error"
+          const outcome: DeleteRecordsOutcome = !isAllowed
+            ? { kind: "error", errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED }
+            : lookup.kind === "error"
               ? { kind: "error", errorCode: lookup.errorCode }
               : await lookup.partition.deleteRecordsOnLeader(offset);
           partitions.push(

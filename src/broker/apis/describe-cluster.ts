@@ -18,6 +18,8 @@ export function describeClusterHandler(
 ): ApiHandler<typeof ApiKey.DescribeCluster> {
   return defineHandler(ApiKey.DescribeCluster, {
     ...DESCRIBE_CLUSTER_VERSIONS,
+    // Kafka's brokers refuse no one; the authorizer shapes the operations the answer reports.
+    authorization: { kind: "handler" },
     handle: (request, context) => {
       const image = metadataCache.image;
       const response = describeCluster(
@@ -27,6 +29,7 @@ export function describeClusterHandler(
           controllerId: metadataCache.controllerIdForClients(image),
           listenerName: context.connection.listenerName,
           servedBy: "broker",
+          isAllowed: context.authorization.authorizeCluster,
         },
         request,
       );

@@ -5,6 +5,7 @@
  * behind the current log, and (v4) the total and usable bytes of the volume under the dir, -1
  * where the file system cannot tell or the dir is offline, as Kafka leaves them.
  */
+import { AclOperation } from "../../metadata/index.js";
 import { ApiKey, type DescribeLogDirsRequest } from "../../protocol/index.js";
 import { ErrorCode, dirname } from "../../common/index.js";
 import { volumeSpaceOf, type LogManager, type PartitionLog } from "../../storage/index.js";
@@ -70,6 +71,7 @@ export function describeLogDirsHandler(
 ): ApiHandler<typeof ApiKey.DescribeLogDirs> {
   return defineHandler(ApiKey.DescribeLogDirs, {
     ...DESCRIBE_LOG_DIRS_VERSIONS,
+    authorization: { kind: "cluster", operation: AclOperation.DESCRIBE },
     handle: async (request) => {
       const byDir = replicasByDir(logManager, wantedFilter(request));
       const results = [];

@@ -24,7 +24,10 @@ import type { BrokerTopicStats } from "./broker-topic-stats.js";
 /** One partition to read; `topicPartition` is undefined when its topic id is unknown. */
 export interface PartitionToRead {
   readonly request: FetchPartitionRequest;
+  /** Undefined for a partition not read: its topic id is unknown, or `refusal` says why. */
   readonly topicPartition: TopicPartition | undefined;
+  /** The error of a partition refused before any read (TOPIC_AUTHORIZATION_FAILED). */
+  readonly refusal?: number;
 }
 
 /** One partition's read, with its records' bytes. */
@@ -158,7 +161,7 @@ async function readOnce(
   let next = 0;
   for (const partition of partitions) {
     if (partition.topicPartition === undefined) {
-      const outcome = errorOutcome(ErrorCode.UNKNOWN_TOPIC_ID);
+      const outcome = errorOutcome(partition.refusal ?? ErrorCode.UNKNOWN_TOPIC_ID);
       reads.push({ ...partition, outcome, records: NO_RECORDS });
       continue;
     }

@@ -16,7 +16,6 @@
  * the quota is answered empty with the throttle time (a session's cached partitions unchanged),
  * and the connection is muted for that time, as Kafka does.
  */
-import { ZERO_UUID } from "../../common/index.js";
 import {
   ApiKey,
   type FetchRequest,
@@ -29,10 +28,8 @@ import {
   newFetchContext,
   type FetchAnswerFacts,
   type FetchContext,
-  type FetchPartitionRequest,
   type FetchSessionCache,
 } from "../fetch-session/index.js";
-import type { MetadataImage } from "../../metadata/index.js";
 import type { MetadataCache } from "../metadata-cache/index.js";
 import {
   defineHandler,
@@ -47,8 +44,8 @@ import {
   readPartitions,
   type FetchReadPorts,
   type PartitionRead,
-  type PartitionToRead,
 } from "./fetch-read.driver.js";
+import { forgottenPartitions, partitionsToRead, requestedPartitions } from "./fetch-partitions.js";
 import { throttledFetch } from "./fetch-throttle.js";
 import { LeaderHints } from "./leader-hints.js";
 
@@ -79,6 +76,7 @@ interface FetchAnswer extends FetchAnswerFacts {
 export function fetchHandler(options: FetchHandlerOptions): ApiHandler<typeof ApiKey.Fetch> {
   return defineHandler(ApiKey.Fetch, {
     ...FETCH_VERSIONS,
+    authorization: { kind: "handler" },
     handle: (request, context) => handleFetch(options, request, context),
     errorResponse: (request, _context, errorCode) => {
       const responses = request.topics.map((topic) => ({
@@ -109,28 +107,21 @@ async function handleFetch(
   // KIP-903: a follower's broker epoch, so that a replica back with an empty disk under its old
   // id cannot rejoin the ISR on the strength of fetches made before it lost its data.
   const brokerEpoch = version >= 15 ? request.replicaState.replicaEpoch : -1;
-  const partitions = requestedPartitions(request, usesTopicIds);
-  const sessionContext: FetchContext =
-    version >= 7
-      ? newFetchContext(
-          options.sessions,
-          {
-            sessionId: request.sessionId,
-            sessionEpoch: request.sessionEpoch,
-            partitions,
-            forgotten: forgottenPartitions(request, usesTopicIds),
-            usesTopicIds,
-            isPrivileged: replicaId >= 0,
-          },
-          context.nowMs,
-        )
-      : { kind: "sessionless", partitions };
+  const sessionContext = fetchContextOf(options.sessions, request, {
+    version,
+    replicaId,
+    nowMs: context.nowMs,
+  });
   if (sessionContext.kind === "error") {
     const { errorCode } = sessionContext;
     return respond({ throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] });
   }
   const image = options.metadataCache.image;
-  const toRead = partitionsToRead(image, sessionContext.partitions, usesTopicIds);
+  const toRead = partitionsToRead(image, sessionContext.partitions, {
+    usesTopicIds,
+    replicaId,
+    authorization: context.authorization,
+  });
   const isolation = request.isolationLevel === 1 ? "read_committed" : "read_uncommitted";
   const quotaBytesMax =
     replicaId < 0 ? (options.quotas?.fetchBytesMax(context) ?? Infinity) : Infinity;
@@ -166,55 +157,30 @@ async function handleFetch(
   });
 }
 
-/** The partitions of a fetch with their names, as the image knows them (by id from v13). */
-function partitionsToRead(
-  image: MetadataImage,
-  partitions: readonly FetchPartitionRequest[],
-  usesTopicIds: boolean,
-): PartitionToRead[] {
-  return partitions.map((partition) => {
-    const name = usesTopicIds
-      ? image.topics.byId.get(partition.topicId as Parameters<typeof image.topics.byId.get>[0])
-          ?.name
-      : partition.topicName;
-    const topicPartition =
-      name === undefined ? undefined : { topic: name, partition: partition.partition };
-    return { request: partition, topicPartition };
-  });
+/** The fetch session (KIP-227) a request opens, goes on with or closes; sessionless below v7. */
+function fetchContextOf(
+  sessions: FetchSessionCache,
+  request: FetchRequest,
+  at: { readonly version: number; readonly replicaId: number; readonly nowMs: number },
+): FetchContext {
+  const usesTopicIds = at.version >= 13;
+  const partitions = requestedPartitions(request, usesTopicIds);
+  if (at.version < 7) return { kind: "sessionless", partitions };
+  const fetch = {
+    sessionId: request.sessionId,
+    sessionEpoch: request.sessionEpoch,
+    partitions,
+    forgotten: forgottenPartitions(request, usesTopicIds),
+    usesTopicIds,
+    isPrivileged: at.replicaId >= 0,
+  };
+  return newFetchContext(sessions, fetch, at.nowMs);
 }
 
 /** Kafka's ClientMetadata, which lets a consumer read from any replica (KIP-392). */
 function clientMetadataOf(request: FetchRequest, context: HandlerContext) {
   if (context.header.apiVersion < CLIENT_METADATA_VERSION) return undefined;
   return { rackId: request.rackId, listenerName: context.connection.listenerName };
-}
-
-function requestedPartitions(
-  request: FetchRequest,
-  usesTopicIds: boolean,
-): FetchPartitionRequest[] {
-  return request.topics.flatMap((topic) =>
-    topic.partitions.map((partition) => ({
-      topicId: usesTopicIds ? topic.topicId : ZERO_UUID,
-      topicName: usesTopicIds ? "" : topic.topic,
-      partition: partition.partition,
-      fetchOffset: partition.fetchOffset,
-      partitionMaxBytes: partition.partitionMaxBytes,
-      currentLeaderEpoch: partition.currentLeaderEpoch,
-      lastFetchedEpoch: partition.lastFetchedEpoch,
-      logStartOffset: partition.logStartOffset,
-    })),
-  );
-}
-
-function forgottenPartitions(request: FetchRequest, usesTopicIds: boolean) {
-  return request.forgottenTopicsData.flatMap((topic) =>
-    topic.partitions.map((partition) => ({
-      topicId: usesTopicIds ? topic.topicId : ZERO_UUID,
-      topicName: usesTopicIds ? "" : topic.topic,
-      partition,
-    })),
-  );
 }
 
 function answerOf(

@@ -12,6 +12,8 @@
  *   coordinator (epoch bumps, fencing of the ongoing transaction, KIP-360 recovery), and is
  *   NOT_COORDINATOR on a broker that does not lead the id's `__transaction_state` partition.
  */
+import { AclOperation, AclResourceType } from "../../metadata/index.js";
+import type { RequestAuthorization } from "../security/index.js";
 import { ErrorCode } from "../../common/index.js";
 import type { ProducerIdManager, TransactionCoordinator } from "../../coordinator/index.js";
 import { ApiKey, type InitProducerIdRequest } from "../../protocol/index.js";
@@ -49,14 +51,37 @@ function refusalOf(
   return undefined;
 }
 
+/**
+ * Kafka's KafkaApis: a transactional producer needs WRITE on its transactional id; an
+ * idempotent one IDEMPOTENT_WRITE on the cluster or WRITE on some topic (KIP-679).
+ */
+function unauthorizedError(
+  request: InitProducerIdRequest,
+  authorization: RequestAuthorization,
+): number | undefined {
+  const { transactionalId } = request;
+  if (transactionalId !== null) {
+    const type = AclResourceType.TRANSACTIONAL_ID;
+    return authorization.authorize(AclOperation.WRITE, type, transactionalId)
+      ? undefined
+      : ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+  }
+  const isAllowed =
+    authorization.authorizeCluster(AclOperation.IDEMPOTENT_WRITE) ||
+    authorization.authorizeByResourceType(AclOperation.WRITE, AclResourceType.TOPIC);
+  return isAllowed ? undefined : ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
+}
+
 export function initProducerIdHandler(
   producerIds: ProducerIdManager,
   transactions?: TransactionCoordinator,
 ): ApiHandler<typeof ApiKey.InitProducerId> {
   return defineHandler(ApiKey.InitProducerId, {
     ...INIT_PRODUCER_ID_VERSIONS,
-    handle: async (request) => {
-      const refusal = refusalOf(request, transactions);
+    authorization: { kind: "handler" },
+    handle: async (request, context) => {
+      const refusal =
+        unauthorizedError(request, context.authorization) ?? refusalOf(request, transactions);
       if (refusal !== undefined) return respond(refused(refusal));
       const { transactionalId } = request;
       if (transactionalId !== null && transactions !== undefined) {

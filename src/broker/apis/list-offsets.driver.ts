@@ -8,6 +8,7 @@
  * (consumers that fetch from a follower still list offsets at the leader). A partition named
  * twice in one request gets INVALID_REQUEST at each mention, as in Kafka.
  */
+import { AclOperation, AclResourceType } from "../../metadata/index.js";
 import { ErrorCode } from "../../common/index.js";
 import { ApiKey, type ListOffsetsRequest } from "../../protocol/index.js";
 import type {
@@ -32,6 +33,7 @@ export function listOffsetsHandler(
 ): ApiHandler<typeof ApiKey.ListOffsets> {
   return defineHandler(ApiKey.ListOffsets, {
     ...LIST_OFFSETS_VERSIONS,
+    authorization: { kind: "handler" },
     handle: async (request, context) => {
       const isolation: IsolationLevel | undefined =
         request.replicaId !== CONSUMER_REPLICA_ID
@@ -44,17 +46,25 @@ export function listOffsetsHandler(
       const topics = [];
       for (const topic of request.topics) {
         const partitions = [];
+        // Kafka's KafkaApis: DESCRIBE on the topic, checked before anything else.
+        const isAuthorized = context.authorization.authorize(
+          AclOperation.DESCRIBE,
+          AclResourceType.TOPIC,
+          topic.name,
+        );
         for (const partition of topic.partitions) {
           const topicPartition = { topic: topic.name, partition: partition.partitionIndex };
           // Kafka refuses a partition named twice, every time it is named (INVALID_REQUEST).
-          const found: OffsetLookup = duplicates.has(partitionKey(topicPartition))
-            ? { kind: "error", errorCode: ErrorCode.INVALID_REQUEST }
-            : await lookUpOffset(replicaManager, topicPartition, {
-                timestamp: partition.timestamp,
-                isolation,
-                currentLeaderEpoch: partition.currentLeaderEpoch,
-                fetchOnlyFromLeader,
-              });
+          const found: OffsetLookup = !isAuthorized
+            ? { kind: "error", errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED }
+            : duplicates.has(partitionKey(topicPartition))
+              ? { kind: "error", errorCode: ErrorCode.INVALID_REQUEST }
+              : await lookUpOffset(replicaManager, topicPartition, {
+                  timestamp: partition.timestamp,
+                  isolation,
+                  currentLeaderEpoch: partition.currentLeaderEpoch,
+                  fetchOnlyFromLeader,
+                });
           partitions.push({
             partitionIndex: partition.partitionIndex,
             ...answerOf(found, context.header.apiVersion),

@@ -19,6 +19,7 @@
  * The appends are started before the handler's first await, so pipelined requests of one
  * connection append in request order.
  */
+import { AclOperation, AclResourceType } from "../../metadata/index.js";
 import { ErrorCode } from "../../common/index.js";
 import {
   ApiKey,
@@ -45,6 +46,7 @@ import {
 import type { ClientQuotas } from "../quotas/index.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { LeaderHints } from "./leader-hints.js";
+import { entriesOf, requestRefusal } from "./produce-checks.js";
 import { unverifiedPartitions, type TransactionVerifier } from "./produce-verification.js";
 
 export const PRODUCE_VERSIONS = { minVersion: 3, maxVersion: 11 } as const;
@@ -65,14 +67,21 @@ export interface ProduceHandlerOptions {
   readonly quotas?: ClientQuotas;
 }
 
+const REFUSAL_MESSAGES: ReadonlyMap<number, string> = new Map([
+  [ErrorCode.INVALID_RECORD, "the partition's records are null"],
+  [ErrorCode.TOPIC_AUTHORIZATION_FAILED, "Topic authorization failed."],
+]);
+const TRANSACTION_CHECK_FAILED = "the transactional batch failed the transaction check";
+
 /** The first version whose partition errors carry leader hints (KIP-951). */
 const LEADER_HINT_VERSION = 10;
 
 export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeof ApiKey.Produce> {
   return defineHandler(ApiKey.Produce, {
     ...PRODUCE_VERSIONS,
+    authorization: { kind: "handler" },
     handle: (request, context) => {
-      const refusal = requestRefusal(request);
+      const refusal = requestRefusal(request, context);
       if (refusal !== undefined) {
         const answer = answerAll(request, () =>
           refusedPartition(refusal.errorCode, refusal.message),
@@ -80,7 +89,9 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeo
         return request.acks === 0 ? closeConnection(refusal.message) : respond(answer);
       }
       // Started synchronously: the order of appends is the order of requests.
-      const { entries: all, malformed } = entriesOf(request);
+      const isWritable = (topic: string) =>
+        context.authorization.authorize(AclOperation.WRITE, AclResourceType.TOPIC, topic);
+      const { entries: all, malformed } = entriesOf(request, isWritable);
       const unverified = unverifiedPartitions(options.transactions, request.transactionalId, all);
       const entries = all.filter(
         ({ topicPartition: { topic, partition } }) =>
@@ -96,34 +107,6 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeo
     errorResponse: (request, _context, errorCode) =>
       respond(answerAll(request, () => refusedPartition(errorCode, null))),
   });
-}
-
-/** The refusal of the whole request, if any. */
-function requestRefusal(
-  request: ProduceRequest,
-): { readonly errorCode: number; readonly message: string } | undefined {
-  if (request.acks !== 0 && request.acks !== 1 && request.acks !== -1) {
-    return { errorCode: ErrorCode.INVALID_REQUIRED_ACKS, message: `acks ${request.acks}` };
-  }
-  return undefined;
-}
-
-/** The partitions to append, and those whose records field is null (INVALID_RECORD). */
-function entriesOf(request: ProduceRequest): {
-  readonly entries: ProduceEntry[];
-  readonly malformed: Map<string, number>;
-} {
-  const entries: ProduceEntry[] = [];
-  const malformed = new Map<string, number>();
-  for (const topic of request.topicData) {
-    for (const partition of topic.partitionData) {
-      const topicPartition = { topic: topic.name, partition: partition.index };
-      if (partition.records === null) {
-        malformed.set(topicPartitionKey(topic.name, partition.index), ErrorCode.INVALID_RECORD);
-      } else entries.push({ topicPartition, records: partition.records });
-    }
-  }
-  return { entries, malformed };
 }
 
 async function finishProduce(
@@ -159,10 +142,7 @@ async function finishProduce(
     const refusedCode = pending.malformed.get(key);
     if (refusedCode !== undefined) {
       hasError = true;
-      const message =
-        refusedCode === ErrorCode.INVALID_RECORD
-          ? "the partition's records are null"
-          : "the transactional batch failed the transaction check";
+      const message = REFUSAL_MESSAGES.get(refusedCode) ?? TRANSACTION_CHECK_FAILED;
       return refusedPartition(refusedCode, message);
     }
     const outcome = outcomes.get(key);

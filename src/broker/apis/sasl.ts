@@ -18,6 +18,7 @@ export const saslHandshakeHandler: ApiHandler<typeof ApiKey.SaslHandshake> = def
   ApiKey.SaslHandshake,
   {
     ...SASL_HANDSHAKE_VERSIONS,
+    authorization: { kind: "none" },
     handle: (request, context) => {
       if (context.sasl === undefined) {
         return respond({ errorCode: ErrorCode.ILLEGAL_SASL_STATE, mechanisms: [] });
@@ -32,6 +33,7 @@ export const saslAuthenticateHandler: ApiHandler<typeof ApiKey.SaslAuthenticate>
   ApiKey.SaslAuthenticate,
   {
     ...SASL_AUTHENTICATE_VERSIONS,
+    authorization: { kind: "none" },
     handle: (request, context) => {
       if (context.sasl === undefined) {
         return respond({

@@ -5,7 +5,7 @@
  * controllers and brokers are the same code and serve the same versions, so the controller's
  * answer can be relayed to the client unchanged, with no translation between versions. What that
  * costs is the principal: the controller sees the broker, so authorization of forwarded requests
- * must happen on the broker before forwarding (Sluice has no authorizer yet).
+ * happens on the broker before forwarding, and the controller serves brokers as super users.
  */
 import type { MetadataImage } from "../../metadata/index.js";
 import type { ApiCodec, MessageInput } from "../../protocol/index.js";

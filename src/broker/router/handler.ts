@@ -5,6 +5,7 @@ import type {
   MessageInput,
   RequestHeader,
 } from "../../protocol/index.js";
+import type { RequestAuthorization } from "../security/request-authorization.js";
 import {
   ANONYMOUS_PRINCIPAL,
   type KafkaPrincipal,
@@ -63,6 +64,8 @@ export interface HandlerContext {
    * without what it waited for elsewhere), which the request-time quota counts.
    */
   readonly localMs?: () => number;
+  /** The authorizer's answers for this request's principal and host. */
+  readonly authorization: RequestAuthorization;
 }
 
 /** Where a handler waits on others: the purgatory, the controller. */
@@ -75,7 +78,7 @@ export interface RemoteWait {
  * One decoded request as the connection hands it to the router. The body is untyped here; the
  * router gives it the request type of its API before any handler sees it.
  */
-export interface RequestContext extends HandlerContext {
+export interface RequestContext extends Omit<HandlerContext, "authorization"> {
   /** The body as the codec of `header.apiKey` decoded it, in the codec's field names. */
   readonly body: Record<string, unknown>;
 }
@@ -129,12 +132,37 @@ export function closeConnection(reason: string): CloseConnection {
 }
 
 /**
+ * What the router checks before a handler runs, when an authorizer is configured:
+ * - `none`: nothing (ApiVersions and the SASL exchange, which come before a principal exists);
+ * - `cluster`: the principal may do `operation` on the cluster, else the API's error response
+ *   with CLUSTER_AUTHORIZATION_FAILED (Kafka's authorizeClusterOperation);
+ * - `resource`: the principal may do `operation` on the one resource the request names (a
+ *   JoinGroup's group), else the API's error response with `errorCode`;
+ * - `handler`: the handler checks each resource itself, as Kafka's KafkaApis does.
+ * A handler that declares nothing is served to super users only: an API whose checks are not
+ * written refuses everyone else rather than allowing them.
+ */
+export type HandlerAuthorization<K extends ApiKey = ApiKey> =
+  | { readonly kind: "none" }
+  | { readonly kind: "cluster"; readonly operation: number }
+  | {
+      readonly kind: "resource";
+      readonly operation: number;
+      readonly resourceType: number;
+      resourceName(request: ApiRequest<K>): string;
+      readonly errorCode: number;
+    }
+  | { readonly kind: "handler" };
+
+/**
  * How one API is served over an inclusive range of versions; registering it advertises exactly
  * that range in ApiVersions.
  */
 export interface HandlerSpec<K extends ApiKey> {
   readonly minVersion: number;
   readonly maxVersion: number;
+  /** What the router checks before `handle`; undeclared: super users only. */
+  readonly authorization?: HandlerAuthorization<K>;
   /**
    * Answers a request. The router calls handlers in request order, each as soon as its request
    * is taken up; the part before a handler's first `await` runs before the next request of the

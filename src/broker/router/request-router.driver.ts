@@ -1,4 +1,4 @@
-import { AssertionError, assert, assertNever, ErrorCode, errorName } from "../../common/index.js";
+import { AssertionError, assert, ErrorCode, errorName } from "../../common/index.js";
 import type { Logger } from "../../ports/index.js";
 import {
   API_VERSIONS_KEY,
@@ -13,10 +13,15 @@ import {
   type RequestHeader,
   type SupportedFeature,
 } from "../../protocol/index.js";
-import { errorCountsOf } from "./error-counts.js";
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
-import type { ApiHandler, HandlerContext, HandlerOutcome, RequestContext } from "./handler.js";
+import {
+  ALLOW_EVERYTHING,
+  type NodeAuthorizer,
+  type RequestAuthorization,
+} from "../security/request-authorization.js";
+import type { ApiHandler, HandlerContext, RequestContext } from "./handler.js";
 import { requestBodyOf } from "./request-body.js";
+import { encodeOutcome, routeOf, type Route, type RoutedOutcome } from "./route.js";
 
 /**
  * The request-time quota (`request_percentage`): records a request's local time and answers
@@ -35,6 +40,8 @@ export interface RequestRouterOptions {
   readonly requestQuota?: RequestQuota;
   /** The features this broker can run (KIP-584), advertised by ApiVersions v3+. */
   readonly supportedFeatures?: readonly SupportedFeature[];
+  /** The ACL authorizer (`authorizer.class.name`); without it every request is allowed. */
+  readonly authorizer?: NodeAuthorizer | undefined;
 }
 
 /** What the connection does for one request, in its turn. */
@@ -63,10 +70,12 @@ export class RequestRouter {
   private readonly routes = new Map<number, Route>();
   private readonly logger: Logger;
   private readonly requestQuota: RequestQuota | undefined;
+  private readonly authorizer: NodeAuthorizer | undefined;
 
   constructor(options: RequestRouterOptions) {
     this.logger = options.logger;
     this.requestQuota = options.requestQuota;
+    this.authorizer = options.authorizer;
     this.apiVersions = new ApiVersionsTable(options.supportedFeatures ?? []);
   }
 
@@ -107,20 +116,24 @@ export class RequestRouter {
     const route = this.routes.get(apiKey);
     assert(route !== undefined, `no handler for API ${apiKey}`);
     assert(this.isSupported(apiKey, apiVersion), "only served versions are routed");
+    const { principal, remoteHost } = context.connection;
+    const authorization = this.authorizer?.forRequest(principal, remoteHost) ?? ALLOW_EVERYTHING;
+    const refusal = route.authorize(context, authorization);
+    if (refusal !== undefined) return this.encodeError(route, context, authorization, refusal);
     let outcome: RoutedOutcome;
     try {
-      outcome = await route.handle(context);
+      outcome = await route.handle(context, authorization);
     } catch (error) {
       if (error instanceof AssertionError) throw error;
       this.logFailure("request handler failed", context, error);
-      return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
+      return this.encodeError(route, context, authorization, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
     try {
       return encodeOutcome(context.header, this.withRequestQuota(context, outcome));
     } catch (error) {
       if (!isEncodeError(error)) throw error;
       this.logFailure("a handler's response does not encode", context, error);
-      return this.encodeError(route, context, ErrorCode.UNKNOWN_SERVER_ERROR);
+      return this.encodeError(route, context, authorization, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
   }
 
@@ -190,11 +203,16 @@ export class RequestRouter {
   }
 
   /** The error response of `errorCode`; the connection is closed when even that fails. */
-  private encodeError(route: Route, context: RequestContext, errorCode: number): RoutedResponse {
+  private encodeError(
+    route: Route,
+    context: RequestContext,
+    authorization: RequestAuthorization,
+    errorCode: number,
+  ): RoutedResponse {
     const { apiKey, apiVersion } = context.header;
     try {
       const body =
-        route.errorResponse(context, errorCode) ??
+        route.errorResponse(context, authorization, errorCode) ??
         topLevelErrorResponse(apiKey, apiVersion, errorCode);
       assert(body !== undefined, "register checked that an error response exists");
       return encodeOutcome(context.header, { kind: "respond", body });
@@ -228,65 +246,4 @@ const SELF_THROTTLED_API_KEYS: ReadonlySet<number> = new Set([
   ApiKey.WriteTxnMarkers,
 ]);
 
-/** What the router keeps of a handler: its API's types stay inside, bound by `routeOf`. */
-interface Route {
-  handle(context: RequestContext): RoutedOutcome | Promise<RoutedOutcome>;
-  /** The handler's error response, or undefined when it leaves that to the router. */
-  errorResponse(context: RequestContext, errorCode: number): object | undefined;
-}
-
-/** A handler's outcome once its response type has done its work (the handler is checked). */
-type RoutedOutcome = HandlerOutcome<object>;
-
-/** The route of `handler`: each request's body is given the type of the handler's API. */
-function routeOf<K extends ApiKey>(handler: ApiHandler<K>): Route {
-  const contextOf = (context: RequestContext): HandlerContext => {
-    const { header, connection, nowMs, requestBytesDone, sasl, remote, requestSizeBytes } = context;
-    const { localMs } = context;
-    return {
-      ...{ header, connection, nowMs, sasl },
-      ...(localMs === undefined ? {} : { localMs }),
-      ...(requestBytesDone === undefined ? {} : { requestBytesDone }),
-      ...(remote === undefined ? {} : { remote }),
-      ...(requestSizeBytes === undefined ? {} : { requestSizeBytes }),
-    };
-  };
-  const { apiKey } = handler;
-  return {
-    handle: (context) => handler.handle(requestBodyOf(apiKey, context), contextOf(context)),
-    errorResponse: (context, errorCode) => {
-      const request = requestBodyOf(apiKey, context);
-      return handler.errorResponse?.(request, contextOf(context), errorCode).body;
-    },
-  };
-}
-
-/** The bytes (or the absence of bytes) an outcome stands for. Throws EncodeError. */
-function encodeOutcome(header: RequestHeader, outcome: RoutedOutcome): RoutedResponse {
-  switch (outcome.kind) {
-    case "respond": {
-      const { correlationId, apiKey, apiVersion } = header;
-      const chunks = encodeResponse({ correlationId }, apiKey, apiVersion, outcome.body);
-      const frame = { kind: "frame", chunks, errorCounts: errorCountsOf(outcome.body) } as const;
-      return withThrottle(frame, outcome.throttleTimeMs);
-    }
-    case "noResponse":
-      return withThrottle({ kind: "none" }, outcome.throttleTimeMs);
-    case "closeConnection":
-      return { kind: "close", reason: outcome.reason };
-    default:
-      return assertNever(outcome, "handler outcome");
-  }
-}
-
-/** How long the connection stays muted after `response` (KIP-219); 0 for a close. */
-export function throttleTimeOf(response: RoutedResponse): number {
-  return response.kind === "close" ? 0 : (response.throttleTimeMs ?? 0);
-}
-
-function withThrottle<Response extends RoutedResponse>(
-  response: Response,
-  throttleTimeMs: number | undefined,
-): Response {
-  return throttleTimeMs === undefined ? response : { ...response, throttleTimeMs };
-}
+export { throttleTimeOf } from "./route.js";

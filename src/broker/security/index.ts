@@ -47,3 +47,8 @@ export {
 export { PlainServerExchange } from "./plain-server.js";
 export { ScramServerExchange, type ScramCredentialLookup } from "./scram-server.js";
 export type { SaslServerExchange, SaslStep } from "./sasl-mechanism.js";
+export {
+  ALLOW_EVERYTHING,
+  NodeAuthorizer,
+  type RequestAuthorization,
+} from "./request-authorization.js";

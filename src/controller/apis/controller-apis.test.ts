@@ -24,6 +24,22 @@ const SAMPLE_REQUESTS: Readonly<Record<number, object>> = {
     timeoutMs: 1000,
   },
   20: { topicNames: ["t0"], topics: [{ name: "t0" }], timeoutMs: 1000 },
+  30: {
+    creations: [
+      {
+        ...{ resourceType: 2, resourceName: "t0", resourcePatternType: 3 },
+        ...{ principal: "User:alice", host: "*", operation: 3, permissionType: 3 },
+      },
+    ],
+  },
+  31: {
+    filters: [
+      {
+        ...{ resourceTypeFilter: 1, resourceNameFilter: null, patternTypeFilter: 1 },
+        ...{ principalFilter: null, hostFilter: null, operation: 1, permissionType: 1 },
+      },
+    ],
+  },
   32: {
     resources: [{ resourceType: 2, resourceName: "t0", configurationKeys: null }],
     includeSynonyms: true,
@@ -134,7 +150,7 @@ test("each controller API serves a range within its codec's, once per API key", 
     assert.equal(keys.has(api.apiKey), false, `${api.name} once`);
     keys.add(api.apiKey);
   }
-  assert.equal(keys.size, 19);
+  assert.equal(keys.size, 21);
 });
 
 test("every controller API answers and encodes its response at every served version", async () => {

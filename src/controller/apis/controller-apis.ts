@@ -2,7 +2,9 @@
  * The table of the controller listener's APIs, and its binding to one controller in the shape
  * of src/broker's ApiHandler, for the node assembly to register on the controller's router.
  */
-import type { ApiKey, ApiRequest, RequestHeader } from "../../protocol/index.js";
+import { AclOperation } from "../../metadata/index.js";
+import { ApiKey, type ApiRequest, type RequestHeader } from "../../protocol/index.js";
+import { createAclsApi, deleteAclsApi } from "./acl-apis.js";
 import type { ControllerApi, ControllerApiHost, ControllerApiResponse } from "./controller-api.js";
 import {
   brokerHeartbeatApi,
@@ -28,6 +30,8 @@ import { createPartitionsApi, createTopicsApi, deleteTopicsApi } from "./topic-a
 export const controllerApis: readonly ControllerApi[] = [
   createTopicsApi,
   deleteTopicsApi,
+  createAclsApi,
+  deleteAclsApi,
   describeConfigsApi,
   alterConfigsApi,
   createPartitionsApi,
@@ -47,6 +51,29 @@ export const controllerApis: readonly ControllerApi[] = [
   assignReplicasToDirsApi,
 ];
 
+/**
+ * What Kafka's ControllerApis asks of the principal on the cluster, per API: CLUSTER_ACTION for
+ * the nodes' own traffic, ALTER or DESCRIBE for the cluster-wide admin APIs. The APIs that Kafka
+ * checks per resource (topics, configs) are not listed: on the controller listener they are
+ * served to super users only, the principals brokers forward them as.
+ */
+const CLUSTER_OPERATIONS: ReadonlyMap<number, number> = new Map<number, number>([
+  [ApiKey.CreateAcls, AclOperation.ALTER],
+  [ApiKey.DeleteAcls, AclOperation.ALTER],
+  [ApiKey.ElectLeaders, AclOperation.ALTER],
+  [ApiKey.AlterPartitionReassignments, AclOperation.ALTER],
+  [ApiKey.ListPartitionReassignments, AclOperation.DESCRIBE],
+  [ApiKey.AlterPartition, AclOperation.CLUSTER_ACTION],
+  [ApiKey.UpdateFeatures, AclOperation.ALTER],
+  [ApiKey.DescribeCluster, AclOperation.ALTER],
+  [ApiKey.BrokerRegistration, AclOperation.CLUSTER_ACTION],
+  [ApiKey.BrokerHeartbeat, AclOperation.CLUSTER_ACTION],
+  [ApiKey.UnregisterBroker, AclOperation.ALTER],
+  [ApiKey.AllocateProducerIds, AclOperation.CLUSTER_ACTION],
+  [ApiKey.ControllerRegistration, AclOperation.CLUSTER_ACTION],
+  [ApiKey.AssignReplicasToDirs, AclOperation.CLUSTER_ACTION],
+]);
+
 /** The request context the bound handlers read: src/broker's HandlerContext is one. */
 export interface ControllerRouterContext {
   readonly header: RequestHeader;
@@ -64,6 +91,8 @@ export interface BoundControllerApi<K extends ApiKey = ApiKey> {
   readonly apiKey: K;
   readonly minVersion: number;
   readonly maxVersion: number;
+  /** src/broker's HandlerAuthorization; undeclared: super users only. */
+  readonly authorization?: { readonly kind: "cluster"; readonly operation: number };
   handle(
     request: ApiRequest<K>,
     context: ControllerRouterContext,
@@ -89,10 +118,12 @@ function bind<K extends ApiKey>(
     body,
     listenerName: context.connection.listenerName,
   });
+  const operation = CLUSTER_OPERATIONS.get(api.apiKey);
   return {
     apiKey: api.apiKey,
     minVersion: api.minVersion,
     maxVersion: api.maxVersion,
+    ...(operation === undefined ? {} : { authorization: { kind: "cluster", operation } }),
     handle: async (request, context) => ({
       kind: "respond",
       body: await api.handle(controller, requestOf(request, context)),

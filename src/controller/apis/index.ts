@@ -35,3 +35,4 @@ export type {
   ControllerRouterOutcome,
 } from "./controller-apis.js";
 export { fitToVersion, requestForVersion, responseForVersion } from "./version-fit.js";
+export { createAclsApi, deleteAclsApi } from "./acl-apis.js";

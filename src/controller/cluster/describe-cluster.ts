@@ -1,11 +1,11 @@
 /**
  * DescribeCluster (v0-v1): the cluster id, a controller id, and the brokers (or, with endpoint
  * type CONTROLLER, the controllers, KIP-919) reachable on the listener the request came in on.
- * As Kafka's brokers do, only unfenced brokers are listed. Sluice has no authorizer, so when
- * asked the cluster's authorized operations are every operation a cluster supports.
+ * As Kafka's brokers do, only unfenced brokers are listed. When asked, the cluster's authorized
+ * operations are those `isAllowed` grants (all without an authorizer).
  */
 import { ErrorCode } from "../../common/index.js";
-import type { Endpoint, MetadataImage } from "../../metadata/index.js";
+import { AclOperation, type Endpoint, type MetadataImage } from "../../metadata/index.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
   authorizedOperations,
@@ -29,6 +29,11 @@ export interface DescribeClusterContext {
   readonly listenerName: string;
   /** A broker serves endpoint type BROKER, a controller serves CONTROLLER. */
   readonly servedBy: "broker" | "controller";
+  /**
+   * Whether the principal may do an operation on the cluster; absent, every one (no
+   * authorizer). Kafka answers 0 operations to a principal that may not DESCRIBE the cluster.
+   */
+  readonly isAllowed?: (operation: number) => boolean;
 }
 
 export function describeCluster(
@@ -41,10 +46,7 @@ export function describeCluster(
     endpointType: request.endpointType,
     clusterId: context.clusterId,
     controllerId: context.controllerId,
-    clusterAuthorizedOperations: authorizedOperations(
-      "cluster",
-      request.includeClusterAuthorizedOperations,
-    ),
+    clusterAuthorizedOperations: clusterOperationsOf(context, request),
   };
   if (request.endpointType !== wanted) {
     const errorMessage =
@@ -87,4 +89,14 @@ function controllerNodes(
     if (node !== undefined) nodes.push(node);
   }
   return nodes.sort((a, b) => a.brokerId - b.brokerId);
+}
+
+function clusterOperationsOf(
+  context: DescribeClusterContext,
+  request: DescribeClusterRequest,
+): number {
+  const isAllowed = context.isAllowed ?? (() => true);
+  const asked = request.includeClusterAuthorizedOperations;
+  if (asked && !isAllowed(AclOperation.DESCRIBE)) return 0;
+  return authorizedOperations("cluster", asked, isAllowed);
 }

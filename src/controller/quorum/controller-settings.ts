@@ -39,6 +39,8 @@ export interface QuorumControllerSettings {
   readonly maxSnapshotIntervalMs: number;
   /** The most operations that may wait in the queue; more are refused at once. */
   readonly queuedOperationsMax: number;
+  /** Whether `authorizer.class.name` names an authorizer; without one the ACL APIs are off. */
+  readonly isAuthorizerEnabled: boolean;
 }
 
 /** Kafka's defaults, with the cluster id left to the caller. */
@@ -55,5 +57,6 @@ export function defaultQuorumControllerSettings(clusterId: string): QuorumContro
     maxBytesBetweenSnapshots: 20 * 1024 * 1024,
     maxSnapshotIntervalMs: 60 * 60 * 1000,
     queuedOperationsMax: 10_000,
+    isAuthorizerEnabled: false,
   };
 }

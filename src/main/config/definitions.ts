@@ -1,6 +1,7 @@
 /**
  * Every configuration key Sluice knows, looked up by name or by environment variable.
  */
+import { authorizerDefinitions } from "./definitions-authorizer.js";
 import { clusterDefinitions } from "./definitions-cluster.js";
 import { groupDefinitions } from "./definitions-group.js";
 import { logDefinitions } from "./definitions-log.js";
@@ -16,6 +17,7 @@ export const ENVIRONMENT_PREFIX = "SLUICE_";
 
 /** Every key, sorted by name. */
 export const CONFIG_DEFINITIONS: readonly ConfigDefinition[] = [
+  ...authorizerDefinitions,
   ...clusterDefinitions,
   ...groupDefinitions,
   ...quorumDefinitions,

@@ -16,6 +16,11 @@ import type { ConfigValues } from "./config-values.js";
 import { parseConnectionOverrides } from "./connection-overrides.js";
 import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
+import {
+  STANDARD_AUTHORIZER,
+  superUsersOf,
+  type AuthorizerSettings,
+} from "./definitions-authorizer.js";
 import { securityOf, type SecuritySettings } from "./security-settings.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 import { replicationSettingsOf, type ReplicationSettings } from "./replication-settings.js";
@@ -76,6 +81,8 @@ export interface NodeConfig extends Roles, ListenerSettings {
   /** Sluice's HTTP endpoint (sluice.http.listener). */
   readonly httpListener: HostPort;
   readonly security: SecuritySettings;
+  /** The ACL authorizer, when `authorizer.class.name` names one. */
+  readonly authorizer: AuthorizerSettings | undefined;
   /** `sluice.metrics.partition.level.enable`: families with a series per partition. */
   readonly partitionLevelMetricsEnable: boolean;
   readonly values: ConfigValues;
@@ -127,6 +134,7 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
     replication: replicationSettingsOf(values),
     ...plainSettings(values),
     security,
+    authorizer: authorizerSettingsOf(values),
     values,
   };
   return { kind: "valid", config };
@@ -251,4 +259,12 @@ function overridesOf(values: ConfigValues): ReadonlyMap<string, number> {
   const parsed = parseConnectionOverrides(values.string("max.connections.per.ip.overrides"));
   // The validator has already accepted the text, so the fallback is never used.
   return parsed.ok ? parsed.value : new Map();
+}
+
+function authorizerSettingsOf(values: ConfigValues): AuthorizerSettings | undefined {
+  if (values.string("authorizer.class.name") !== STANDARD_AUTHORIZER) return undefined;
+  return {
+    superUsers: superUsersOf(values.string("super.users")),
+    allowEveryoneIfNoAclFound: values.boolean("allow.everyone.if.no.acl.found"),
+  };
 }

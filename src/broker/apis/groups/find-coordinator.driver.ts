@@ -7,6 +7,8 @@
  * brokers) and answers COORDINATOR_NOT_AVAILABLE until a leader exists; v4 batches keys. Other
  * key types (share groups) are INVALID_REQUEST.
  */
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
+import type { RequestAuthorization } from "../../security/index.js";
 import { ErrorCode } from "../../../common/index.js";
 import {
   OFFSETS_TOPIC,
@@ -54,13 +56,16 @@ export function findCoordinatorHandler(
   };
   return defineHandler(ApiKey.FindCoordinator, {
     ...FIND_COORDINATOR_VERSIONS,
+    authorization: { kind: "handler" },
     handle: (request, context) => {
       const version = context.header.apiVersion;
       const keys = version >= 4 ? request.coordinatorKeys : [request.key];
       const listenerName = context.connection.listenerName;
       const { keyType } = request;
       const found = keys.map((key) => {
-        const refusal = unservedKeyError(dependencies, keyType);
+        const refusal =
+          unauthorizedKeyError(context.authorization, keyType, key) ??
+          unservedKeyError(dependencies, keyType);
         if (refusal !== undefined) return notFound(key, refusal);
         return locate(dependencies, { key, keyType, listenerName, ensureTopic });
       });
@@ -76,6 +81,28 @@ export function findCoordinatorHandler(
       return respond({ throttleTimeMs: 0, coordinators });
     },
   });
+}
+
+/**
+ * Kafka's KafkaApis: a group's coordinator needs DESCRIBE on the group, a transaction's
+ * DESCRIBE on its transactional id.
+ */
+function unauthorizedKeyError(
+  authorization: RequestAuthorization,
+  keyType: number,
+  key: string,
+): number | undefined {
+  if (keyType === 0) {
+    return authorization.authorize(AclOperation.DESCRIBE, AclResourceType.GROUP, key)
+      ? undefined
+      : ErrorCode.GROUP_AUTHORIZATION_FAILED;
+  }
+  if (keyType === 1) {
+    return authorization.authorize(AclOperation.DESCRIBE, AclResourceType.TRANSACTIONAL_ID, key)
+      ? undefined
+      : ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+  }
+  return undefined;
 }
 
 function notFound(key: string, errorCode: number): Found {

@@ -4,6 +4,7 @@
  * deleted only when Empty (NON_EMPTY_GROUP otherwise); its offsets are removed with tombstones
  * written durably before the answer.
  */
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
 import {
@@ -22,9 +23,15 @@ export function describeGroupsHandler(
 ): ApiHandler<typeof ApiKey.DescribeGroups> {
   return defineHandler(ApiKey.DescribeGroups, {
     ...DESCRIBE_GROUPS_VERSIONS,
-    handle: (request) => {
+    authorization: { kind: "handler" },
+    handle: (request, { authorization }) => {
       const groups = request.groups.map((groupId) => {
-        const refused = coordinator.errorCodeFor(groupId);
+        const isAllowed = (operation: number) =>
+          authorization.authorize(operation, AclResourceType.GROUP, groupId);
+        // Kafka's KafkaApis: DESCRIBE on each group, checked before the coordinator is asked.
+        const refused = !isAllowed(AclOperation.DESCRIBE)
+          ? ErrorCode.GROUP_AUTHORIZATION_FAILED
+          : coordinator.errorCodeFor(groupId);
         const described = coordinator.state.describe(groupId);
         const base = {
           groupId,
@@ -39,7 +46,7 @@ export function describeGroupsHandler(
         const asked = request.includeAuthorizedOperations && described.errorCode === ErrorCode.NONE;
         return {
           ...base,
-          authorizedOperations: authorizedOperations("group", asked),
+          authorizedOperations: authorizedOperations("group", asked, isAllowed),
           errorCode: described.errorCode,
           groupState: described.state,
           protocolType: described.protocolType,
@@ -70,12 +77,20 @@ export function listGroupsHandler(
 ): ApiHandler<typeof ApiKey.ListGroups> {
   return defineHandler(ApiKey.ListGroups, {
     ...LIST_GROUPS_VERSIONS,
-    handle: (request) => {
+    authorization: { kind: "handler" },
+    handle: (request, { authorization }) => {
+      // Kafka's KafkaApis: DESCRIBE on the cluster lists every group, else those the principal
+      // may DESCRIBE.
+      const mayListAll = authorization.authorizeCluster(AclOperation.DESCRIBE);
+      const mayDescribe = (groupId: string) =>
+        mayListAll ||
+        authorization.authorize(AclOperation.DESCRIBE, AclResourceType.GROUP, groupId);
       const states = new Set((request.statesFilter ?? []).map((state) => state.toLowerCase()));
       const types = new Set((request.typesFilter ?? []).map((type) => type.toLowerCase()));
       const groups = coordinator.state
         .list()
         .filter((group) => coordinator.statusOf(group.groupId) === "active")
+        .filter((group) => mayDescribe(group.groupId))
         .filter((group) => states.size === 0 || states.has(group.state.toLowerCase()))
         .filter((group) => types.size === 0 || types.has(group.groupType))
         .map((group) => ({
@@ -94,10 +109,19 @@ export function deleteGroupsHandler(
 ): ApiHandler<typeof ApiKey.DeleteGroups> {
   return defineHandler(ApiKey.DeleteGroups, {
     ...DELETE_GROUPS_VERSIONS,
-    handle: async (request) => {
+    authorization: { kind: "handler" },
+    handle: async (request, { authorization }) => {
       const results = [];
       for (const groupId of request.groupsNames) {
-        results.push({ groupId, errorCode: await deleteGroup(coordinator, groupId) });
+        // Kafka's KafkaApis: DELETE on each group.
+        const errorCode = authorization.authorize(
+          AclOperation.DELETE,
+          AclResourceType.GROUP,
+          groupId,
+        )
+          ? await deleteGroup(coordinator, groupId)
+          : ErrorCode.GROUP_AUTHORIZATION_FAILED;
+        results.push({ groupId, errorCode });
       }
       return respond({ throttleTimeMs: 0, results });
     },

@@ -4,6 +4,8 @@
  * (`group.instance.id`, KIP-345) included from JoinGroup v5, SyncGroup, Heartbeat and
  * LeaveGroup v3.
  */
+import { AclOperation } from "../../../metadata/index.js";
+import { groupAuthorization } from "../resource-authorizations.js";
 import type { GroupCoordinator } from "../../../coordinator/index.js";
 import { ApiKey } from "../../../protocol/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
@@ -13,12 +15,15 @@ export const SYNC_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 export const HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 4 } as const;
 export const LEAVE_GROUP_VERSIONS = { minVersion: 0, maxVersion: 5 } as const;
 
+const GROUP_READ = groupAuthorization(AclOperation.READ);
+
 /** The JoinGroup handler; it waits for the join phase of the rebalance to complete. */
 export function joinGroupHandler(
   coordinator: GroupCoordinator,
 ): ApiHandler<typeof ApiKey.JoinGroup> {
   return defineHandler(ApiKey.JoinGroup, {
     ...JOIN_GROUP_VERSIONS,
+    authorization: GROUP_READ,
     handle: async (request, context) => {
       const version = context.header.apiVersion;
       const clientId = context.header.clientId ?? "";
@@ -61,6 +66,7 @@ export function syncGroupHandler(
 ): ApiHandler<typeof ApiKey.SyncGroup> {
   return defineHandler(ApiKey.SyncGroup, {
     ...SYNC_GROUP_VERSIONS,
+    authorization: GROUP_READ,
     handle: async (request) => {
       const result = await coordinator.sync(request.groupId, {
         memberId: request.memberId,
@@ -80,6 +86,7 @@ export function heartbeatHandler(
 ): ApiHandler<typeof ApiKey.Heartbeat> {
   return defineHandler(ApiKey.Heartbeat, {
     ...HEARTBEAT_VERSIONS,
+    authorization: GROUP_READ,
     handle: (request) => {
       const errorCode = coordinator.heartbeat(request.groupId, {
         memberId: request.memberId,
@@ -97,6 +104,7 @@ export function leaveGroupHandler(
 ): ApiHandler<typeof ApiKey.LeaveGroup> {
   return defineHandler(ApiKey.LeaveGroup, {
     ...LEAVE_GROUP_VERSIONS,
+    authorization: GROUP_READ,
     handle: (request, context) => {
       const version = context.header.apiVersion;
       const members =

@@ -6,6 +6,8 @@
  * UNKNOWN_TOPIC_OR_PARTITION and not stored, before the group is looked at, as Kafka's
  * handleOffsetCommitRequest filters with its metadata cache; the other partitions still commit.
  */
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
+import { groupAuthorization } from "../resource-authorizations.js";
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
 import {
@@ -28,9 +30,21 @@ export function offsetCommitHandler(
 ): ApiHandler<typeof ApiKey.OffsetCommit> {
   return defineHandler(ApiKey.OffsetCommit, {
     ...OFFSET_COMMIT_VERSIONS,
+    authorization: groupAuthorization(AclOperation.READ),
     handle: async (request, context) => {
       const version = context.header.apiVersion;
+      // Kafka's KafkaApis: READ on each topic, checked before the topic's existence.
+      const isReadable = (topic: string) =>
+        context.authorization.authorize(AclOperation.READ, AclResourceType.TOPIC, topic);
+      const unauthorized = new Set(
+        request.topics
+          .filter((topic) => !isReadable(topic.name))
+          .flatMap((topic) =>
+            topic.partitions.map((p) => partitionKey(topic.name, p.partitionIndex)),
+          ),
+      );
       const unknown = unknownPartitionsOf(request, metadataCache);
+      for (const key of unauthorized) unknown.add(key);
       const answer = (codeOf: (topic: string, partition: number) => number) =>
         respond<OffsetCommitResponse>({
           throttleTimeMs: 0,
@@ -38,9 +52,11 @@ export function offsetCommitHandler(
             name: topic.name,
             partitions: topic.partitions.map(({ partitionIndex }) => ({
               partitionIndex,
-              errorCode: unknown.has(partitionKey(topic.name, partitionIndex))
-                ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                : codeOf(topic.name, partitionIndex),
+              errorCode: unauthorized.has(partitionKey(topic.name, partitionIndex))
+                ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+                : unknown.has(partitionKey(topic.name, partitionIndex))
+                  ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                  : codeOf(topic.name, partitionIndex),
             })),
           })),
         });
@@ -179,13 +195,24 @@ export function offsetFetchHandler(
 ): ApiHandler<typeof ApiKey.OffsetFetch> {
   return defineHandler(ApiKey.OffsetFetch, {
     ...OFFSET_FETCH_VERSIONS,
+    authorization: groupAuthorization(AclOperation.DESCRIBE),
     handle: (request, context) => {
       const version = context.header.apiVersion;
       const refused = coordinator.errorCodeFor(request.groupId);
-      const asked = request.topics ?? allCommitted(coordinator, request.groupId);
+      // Kafka's KafkaApis: DESCRIBE on each topic; all topics means those the principal may
+      // DESCRIBE, a named one it may not is answered TOPIC_AUTHORIZATION_FAILED.
+      const mayDescribe = (topic: string) =>
+        context.authorization.authorize(AclOperation.DESCRIBE, AclResourceType.TOPIC, topic);
+      const asked =
+        request.topics ??
+        allCommitted(coordinator, request.groupId).filter((topic) => mayDescribe(topic.name));
       const topics = asked.map((topic) => ({
         name: topic.name,
         partitions: topic.partitionIndexes.map((partitionIndex) => {
+          if (!mayDescribe(topic.name)) {
+            const errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+            return { partitionIndex, committedOffset: -1, metadata: "", errorCode };
+          }
           const committed =
             refused === ErrorCode.NONE
               ? coordinator.state.offsets.get({

@@ -12,6 +12,8 @@
  *
  * Below v2 PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH, which older clients know.
  */
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
+import { TRANSACTIONAL_ID_WRITE } from "../resource-authorizations.js";
 import { ErrorCode } from "../../../common/index.js";
 import {
   OFFSETS_TOPIC,
@@ -102,8 +104,14 @@ export function addOffsetsToTxnHandler(
 ): ApiHandler<typeof ApiKey.AddOffsetsToTxn> {
   return defineHandler(ApiKey.AddOffsetsToTxn, {
     ...ADD_OFFSETS_TO_TXN_VERSIONS,
+    authorization: TRANSACTIONAL_ID_WRITE,
     handle: async (request, context) => {
       const { transactionalId, producerId, producerEpoch } = request;
+      // Kafka's KafkaApis: READ on the group whose offsets join the transaction.
+      const type = AclResourceType.GROUP;
+      if (!context.authorization.authorize(AclOperation.READ, type, request.groupId)) {
+        return respond({ throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED });
+      }
       const partition = { topic: OFFSETS_TOPIC, partition: groups.partitionFor(request.groupId) };
       const errorCode =
         transactionalId === ""
@@ -123,6 +131,7 @@ export function endTxnHandler(
 ): ApiHandler<typeof ApiKey.EndTxn> {
   return defineHandler(ApiKey.EndTxn, {
     ...END_TXN_VERSIONS,
+    authorization: TRANSACTIONAL_ID_WRITE,
     handle: async (request, context) => {
       const { transactionalId, producerId, producerEpoch } = request;
       const errorCode =

@@ -6,6 +6,7 @@
  * acks=-1, and is answered once the high watermark covers it. A marker on a
  * `__consumer_offsets` partition then decides the transaction's pending offsets there.
  */
+import { AclOperation } from "../../../metadata/index.js";
 import { ErrorCode } from "../../../common/index.js";
 import {
   awaitHighWatermark,
@@ -89,6 +90,7 @@ export function writeTxnMarkersHandler(
 ): ApiHandler<typeof ApiKey.WriteTxnMarkers> {
   return defineHandler(ApiKey.WriteTxnMarkers, {
     ...WRITE_TXN_MARKERS_VERSIONS,
+    authorization: { kind: "cluster", operation: AclOperation.CLUSTER_ACTION },
     handle: async (request) => {
       const markers = await Promise.all(
         request.markers.map(async (marker) => {
