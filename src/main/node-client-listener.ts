@@ -89,6 +89,7 @@ export async function openClientListener(
     logger: ports.logger.child({ component: "request" }),
     transactions: coordinators.transactions,
     topicStats: broker.topicStats,
+    servesScramAlter: ports.crypto !== undefined,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
   registerSaslApis(router);

@@ -1,10 +1,11 @@
 /**
  * The admin APIs a KRaft broker forwards to the active controller (Kafka's KafkaApis with its
  * ForwardingManager): CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs,
- * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments
- * and UpdateFeatures. The broker serves the versions the controller serves (the request travels
- * at the client's version and the answer comes back unchanged), and a failed forward is answered
- * with the API's own error response, as the controller builds it.
+ * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments,
+ * AlterUserScramCredentials (where the node can derive SCRAM keys) and UpdateFeatures. The broker
+ * serves the versions the controller serves (the request travels at the client's version and
+ * the answer comes back unchanged), and a failed forward is answered with the API's own error
+ * response, as the controller builds it.
  *
  * BROKER_LOGGER resources of AlterConfigs and IncrementalAlterConfigs are a broker's own
  * business in Kafka (its ConfigAdminManager answers them before forwarding the rest). Sluice
@@ -15,6 +16,7 @@ import { assert, ErrorCode } from "../../common/index.js";
 import {
   alterConfigsApi,
   alterPartitionReassignmentsApi,
+  alterUserScramCredentialsApi,
   createPartitionsApi,
   createTopicsApi,
   deleteTopicsApi,
@@ -46,6 +48,7 @@ import {
   createdTopicsShown,
   deletedTopicsShown,
   featureLevelsShown,
+  scramChangesShown,
 } from "./forwarded-effects.js";
 import type { Forwarder } from "./forwarder.js";
 
@@ -55,7 +58,13 @@ type ConfigChangeKey = typeof ApiKey.AlterConfigs | typeof ApiKey.IncrementalAlt
 const BROKER_LOGGER_REFUSAL = "this broker has no loggers that can be changed at runtime";
 
 /** The handlers of the forwarded admin APIs, in API key order. */
-export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandler<ApiKey>[] {
+export function forwardedAdminHandlers(
+  forwarder: Forwarder,
+  options: { readonly servesScramAlter: boolean },
+): readonly ApiHandler<ApiKey>[] {
+  const scram = options.servesScramAlter
+    ? [forwardedAdminHandler(alterUserScramCredentialsApi, forwarder, forward, scramChangesShown)]
+    : [];
   return [
     forwardedAdminHandler(createTopicsApi, forwarder, forward, createdTopicsShown),
     forwardedAdminHandler(deleteTopicsApi, forwarder, forward, (_request, response, image) =>
@@ -67,6 +76,7 @@ export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandle
     forwardedAdminHandler(incrementalAlterConfigsApi, forwarder, forwardConfigChange),
     forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
     forwardedAdminHandler(listPartitionReassignmentsApi, forwarder),
+    ...scram,
     forwardedAdminHandler(updateFeaturesApi, forwarder, forward, featureLevelsShown),
   ];
 }

@@ -20,6 +20,7 @@ import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
 import { describeProducersHandler } from "./describe-producers.js";
+import { describeUserScramCredentialsHandler } from "./describe-user-scram-credentials.js";
 import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { fetchHandler } from "./fetch.driver.js";
@@ -63,6 +64,11 @@ export interface ClientApiDependencies {
   readonly transactions?: TransactionVerifier;
   /** Kafka's BrokerTopicMetrics, counted by Produce and Fetch. */
   readonly topicStats?: BrokerTopicStats;
+  /**
+   * True when the node has the Crypto port: its controllers, built the same way, derive SCRAM
+   * keys, so AlterUserScramCredentials is forwarded and advertised.
+   */
+  readonly servesScramAlter?: boolean;
 }
 
 /** What registration made that the node must shut down. */
@@ -73,7 +79,7 @@ export interface ClientApis {
 /**
  * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
  * DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs, DescribeCluster,
- * DescribeTopicPartitions and the forwarded admin APIs. ApiVersions
+ * DescribeTopicPartitions, DescribeUserScramCredentials and the forwarded admin APIs. ApiVersions
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
@@ -126,6 +132,10 @@ export function registerClientApis(
   router.register(describeClusterHandler(metadataCache));
   router.register(describeProducersHandler(replicaManager, metadataCache));
   router.register(describeTopicPartitionsHandler(metadataCache));
-  for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
+  router.register(describeUserScramCredentialsHandler(metadataCache));
+  const forwarded = forwardedAdminHandlers(dependencies.forwarder, {
+    servesScramAlter: dependencies.servesScramAlter === true,
+  });
+  for (const handler of forwarded) router.register(handler);
   return { autoTopicCreator };
 }

@@ -5,6 +5,7 @@
  * and the inter-node client share. No channel binding: the client must send the gs2 header
  * "n,," (or "y,,"), as Kafka requires.
  */
+import { scramKeysOf } from "../../controller/index.js";
 import type { Crypto, HashAlgorithm } from "../../ports/index.js";
 
 export const SCRAM_MECHANISMS = ["SCRAM-SHA-256", "SCRAM-SHA-512"] as const;
@@ -16,10 +17,7 @@ export const SCRAM_MECHANISM_TYPES: Record<ScramMechanism, number> = {
   "SCRAM-SHA-512": 2,
 };
 
-/** Kafka's lowest iteration count for a SCRAM credential (ScramMechanism.minIterations). */
-export const SCRAM_ITERATIONS_MIN = 4096;
-/** Kafka's highest (ControllerQuorum's ScramControlManager.MAX_ITERATIONS). */
-export const SCRAM_ITERATIONS_MAX = 16384;
+export { SCRAM_ITERATIONS_MAX, SCRAM_ITERATIONS_MIN } from "../../controller/index.js";
 
 export function hashOf(mechanism: ScramMechanism): HashAlgorithm {
   return mechanism === "SCRAM-SHA-256" ? "sha256" : "sha512";
@@ -50,13 +48,7 @@ export function scramCredentialOf(
 ): ScramCredential {
   const hash = hashOf(mechanism);
   const saltedPassword = crypto.pbkdf2(hash, utf8(password), salt, iterations);
-  const clientKey = crypto.hmac(hash, saltedPassword, utf8("Client Key"));
-  return {
-    salt,
-    storedKey: crypto.hash(hash, clientKey),
-    serverKey: crypto.hmac(hash, saltedPassword, utf8("Server Key")),
-    iterations,
-  };
+  return { salt, ...scramKeysOf(crypto, hash, saltedPassword), iterations };
 }
 
 export function xor(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -21,6 +21,7 @@ import {
   listPartitionReassignmentsApi,
 } from "./partition-apis.js";
 import { updateFeaturesApi } from "./feature-apis.js";
+import { alterUserScramCredentialsApi } from "./scram-apis.js";
 import { createPartitionsApi, createTopicsApi, deleteTopicsApi } from "./topic-apis.js";
 
 /** Every controller API, in API key order. */
@@ -34,6 +35,7 @@ export const controllerApis: readonly ControllerApi[] = [
   incrementalAlterConfigsApi,
   alterPartitionReassignmentsApi,
   listPartitionReassignmentsApi,
+  alterUserScramCredentialsApi,
   alterPartitionApi,
   updateFeaturesApi,
   describeClusterApi,
@@ -75,7 +77,10 @@ export interface BoundControllerApi<K extends ApiKey = ApiKey> {
 
 /** The table bound to `controller`, for `router.register(api)`. */
 export function controllerApiHandlers(controller: ControllerApiHost): BoundControllerApi[] {
-  return controllerApis.map((api) => bind(api, controller));
+  const served = controllerApis.filter(
+    (api) => api.needsCrypto !== true || controller.crypto !== undefined,
+  );
+  return served.map((api) => bind(api, controller));
 }
 
 function bind<K extends ApiKey>(

@@ -27,6 +27,7 @@ export {
   listPartitionReassignmentsApi,
 } from "./partition-apis.js";
 export { updateFeaturesApi } from "./feature-apis.js";
+export { alterUserScramCredentialsApi } from "./scram-apis.js";
 export { controllerApiHandlers, controllerApis } from "./controller-apis.js";
 export type {
   BoundControllerApi,
