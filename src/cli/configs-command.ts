@@ -3,16 +3,19 @@
  * of Kafka's kafka-configs.sh (`--entity-type`, `--entity-name` or `--entity-default`,
  * `--add-config k=v,...`, `--delete-config k,...`, `--all`). Describe reads DescribeConfigs and
  * shows, as Kafka's tool does, only the configs set dynamically on the entity unless `--all`;
- * alter sends IncrementalAlterConfigs. A broker's own configs are asked of that broker.
+ * alter sends IncrementalAlterConfigs. A broker's own configs are asked of that broker. Users'
+ * SCRAM credentials are configs-users.ts.
  */
 import { ErrorCode } from "../common/index.js";
 import { incrementalAlterConfigs } from "../protocol/index.js";
 import { EXIT, type CommandOutput } from "./command-options.js";
 import { CommandFailure, kafkaFailure, type ClusterSession } from "./cluster-session.js";
 import { isJson, printRows, type AdminCommand, type AdminOptions } from "./admin-command.js";
+import { alterUserCredentials, describeUserCredentials } from "./configs-users.js";
 import {
   dynamicSourceOf,
   entityConfigs,
+  parseAddConfig,
   entityNameOf,
   entityTypeOf,
   ENTITY_TYPES,
@@ -21,7 +24,7 @@ import {
 } from "./configs-entity.js";
 
 const CONFIGS_USAGE =
-  "usage: sluice configs describe|alter --entity-type topics|brokers|groups " +
+  "usage: sluice configs describe|alter --entity-type topics|brokers|groups|users " +
   "(--entity-name NAME | --entity-default) [--add-config K=V,...] [--delete-config K,...] [--all]";
 
 /** IncrementalAlterConfigs' operations. */
@@ -36,6 +39,8 @@ export const CONFIGS_COMMAND: AdminCommand = {
     "            without --entity-name, every topic, broker (and the default) or group",
     "  alter     --add-config K=V,K2=[A,B] sets, --delete-config K,K2 returns keys to their",
     "            defaults (IncrementalAlterConfigs); --entity-default alters the brokers' default",
+    "  users     SCRAM credentials: --add-config 'SCRAM-SHA-512=[iterations=8192,password=P]'",
+    "            sets one, --delete-config SCRAM-SHA-512 deletes it; describe lists mechanisms",
   ],
   subcommands: ["describe", "alter"],
   options: {
@@ -44,10 +49,16 @@ export const CONFIGS_COMMAND: AdminCommand = {
   },
   errorPrefix: "Error while executing config command : ",
   isRetried: () => true,
-  run: (subcommand, session, options, io) =>
-    subcommand === "describe"
+  run: (subcommand, session, options, io) => {
+    if (options.values.get("--entity-type") === "users") {
+      return subcommand === "describe"
+        ? describeUserCredentials(session, options, io)
+        : alterUserCredentials(session, options, io, io);
+    }
+    return subcommand === "describe"
       ? describeEntityConfigs(session, options, io)
-      : alterEntityConfigs(session, options, io),
+      : alterEntityConfigs(session, options, io);
+  },
 };
 
 async function describeEntityConfigs(
@@ -93,41 +104,6 @@ async function describeEntityConfigs(
 }
 
 const HEADERS = ["NAME", "VALUE", "SOURCE", "SENSITIVE", "READ-ONLY"];
-
-/**
- * Kafka's `--add-config` list: pairs split at commas outside square brackets, each at its first
- * `=`, the brackets of a list value dropped (`k=[a,b]` sets `a,b`).
- */
-export function parseAddConfig(text: string): { name: string; value: string }[] {
-  const pairs: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const char of text) {
-    if (char === "[") depth += 1;
-    if (char === "]") depth = Math.max(0, depth - 1);
-    if (char === "," && depth === 0) {
-      pairs.push(current);
-      current = "";
-    } else current += char;
-  }
-  pairs.push(current);
-  return pairs.map((pair) => {
-    const equals = pair.indexOf("=");
-    const name = pair.slice(0, Math.max(0, equals)).trim();
-    if (equals <= 0 || !/^[a-zA-Z0-9._-]+$/.test(name)) {
-      throw new CommandFailure(
-        `Invalid entity config "${pair}": all configs to be added must be in the format "key=val".`,
-      );
-    }
-    return {
-      name,
-      value: pair
-        .slice(equals + 1)
-        .replace(/[[\]]/g, "")
-        .trim(),
-    };
-  });
-}
 
 async function alterEntityConfigs(
   session: ClusterSession,

@@ -134,9 +134,9 @@ test("refusals name the Kafka error or the mistake", async () => {
   );
   assert.equal(missingTopic.code, 1);
   assert.match(missingTopic.stderr, /UNKNOWN_TOPIC_OR_PARTITION/);
-  const badType = await configs("describe", "--entity-type", "users");
+  const badType = await configs("describe", "--entity-type", "clients");
   assert.equal(badType.code, 1);
-  assert.match(badType.stderr, /--entity-type topics, brokers or groups, not "users"/);
+  assert.match(badType.stderr, /--entity-type topics, brokers, groups or users, not "clients"/);
   const badPair = await configs("alter", ...TOPIC, "--add-config", "retention.ms");
   assert.match(badPair.stderr, /must be in the format "key=val"/);
   const badBroker = await configs("describe", "--entity-type", "brokers", "--entity-name", "x");

@@ -11,7 +11,6 @@ import { execFile } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import kafkajs from "kafkajs";
 import { ErrorCode } from "../../src/common/index.js";
 import { withConnection } from "../../src/client/index.js";
 import {
@@ -19,7 +18,7 @@ import {
   describeUserScramCredentials,
   type AlterUserScramCredentialsRequest,
 } from "../../src/protocol/index.js";
-import { SecurityNode } from "./security-node.js";
+import { SecurityNode, scramLogin } from "./security-node.js";
 import { clientPorts } from "./sluice-process.js";
 
 const run = promisify(execFile);
@@ -75,21 +74,8 @@ function upsertion(name: string, password: string, mechanism = SHA_512, iteratio
   return { name, mechanism, iterations, salt, saltedPassword };
 }
 
-async function kafkajsLogin(username: string, password: string): Promise<void> {
-  const kafka = new kafkajs.Kafka({
-    brokers: [`127.0.0.1:${node.ports.saslPlaintext}`],
-    logLevel: kafkajs.logLevel.NOTHING,
-    retry: { retries: 0 },
-    sasl: { mechanism: "scram-sha-512", username, password },
-  });
-  const admin = kafka.admin();
-  try {
-    await admin.connect();
-    await admin.describeCluster();
-  } finally {
-    await admin.disconnect();
-  }
-}
+const kafkajsLogin = (username: string, password: string) =>
+  scramLogin(node.ports.saslPlaintext, username, password);
 
 test("a user created by @platformatic/kafka logs in with kafkajs until it is deleted", async () => {
   const { stdout } = await run(
