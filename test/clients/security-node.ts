@@ -37,6 +37,23 @@ const CERTIFICATE_COMMANDS: readonly string[] = [
     " -out stranger.pem -days 2",
 ];
 
+/**
+ * The settings of a cluster's TLS listeners with the certificates of `makeCertificates(dir)`,
+ * and three replicas of every topic with two in sync.
+ */
+export function replicatedOverTls(dir: string): Record<string, string> {
+  return {
+    "ssl.keystore.type": "PEM",
+    "ssl.truststore.type": "PEM",
+    "ssl.keystore.location": join(dir, "server-keystore.pem"),
+    "ssl.key.password": "key-secret",
+    "ssl.truststore.location": join(dir, "ca.pem"),
+    "default.replication.factor": "3",
+    "min.insync.replicas": "2",
+    "offsets.topic.replication.factor": "3",
+  };
+}
+
 /** Makes the test certificates in `dir`, and the PEM keystore file (key, then certificate). */
 export async function makeCertificates(dir: string): Promise<void> {
   writeFileSync(join(dir, "san.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");

@@ -16,7 +16,7 @@ import type { ConfigValues } from "./config-values.js";
 import { parseConnectionOverrides } from "./connection-overrides.js";
 import { groupSettingsOf, type GroupSettings } from "./group-settings.js";
 import { resolveListeners, type ListenerSettings, type Roles } from "./listener-rules.js";
-import { securityOf, type SecuritySettings } from "./security-settings.js";
+import { checkControllerScram, securityOf, type SecuritySettings } from "./security-settings.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 import { replicationSettingsOf, type ReplicationSettings } from "./replication-settings.js";
 
@@ -107,6 +107,10 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
   checkSocketServer(values, problem);
   const security =
     listeners?.ok === true ? securityOf(values, listeners.value, problems) : undefined;
+  const quorumSize = Math.max(quorum.voters.length, quorum.bootstrapServers.length);
+  if (roles.isController && security !== undefined && quorumSize > 1) {
+    checkControllerScram(security.controller, problem);
+  }
   if (
     problems.length > 0 ||
     listeners === undefined ||
