@@ -5,7 +5,7 @@
  * either as an aligned table or, with `--json`, as a JSON array.
  */
 import type { ClientPorts } from "../client/index.js";
-import type { FileSystem } from "../ports/index.js";
+import type { Crypto, FileSystem } from "../ports/index.js";
 import {
   EXIT,
   parseCommandOptions,
@@ -23,6 +23,8 @@ import { formatTable } from "./quorum-describe-format.js";
 export interface AdminIo extends CommandOutput, ClientPorts {
   /** For the JSON files of `reassign` and `elect-leaders --path-to-json-file`. */
   readonly fileSystem: FileSystem;
+  /** For the salted passwords of `configs alter --entity-type users`. */
+  readonly crypto?: Crypto | undefined;
 }
 
 /** A parsed command line of an administration command. */

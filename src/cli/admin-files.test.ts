@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CommandFailure } from "./cluster-session.js";
-import { parseAddConfig } from "./configs-command.js";
+import { parseAddConfig } from "./configs-entity.js";
 import { parseDatetime } from "./groups-reset.js";
 import {
   parseBrokerList,

@@ -4,16 +4,19 @@
  * `--add-config k=v,...`, `--delete-config k,...`, `--all`). Describe reads DescribeConfigs and
  * shows, as Kafka's tool does, only the configs set dynamically on the entity unless `--all`;
  * alter sends IncrementalAlterConfigs. A broker's own configs are asked of that broker. Users'
- * and client ids' quotas (`--entity-type users|clients`) go through `configs-quotas.ts`.
+ * and client ids' quotas (`--entity-type users|clients`) go through `configs-quotas.ts`. A user's
+ * SCRAM credentials (`SCRAM-SHA-256`/`SCRAM-SHA-512` keys) go through configs-users.ts.
  */
 import { ErrorCode } from "../common/index.js";
 import { incrementalAlterConfigs } from "../protocol/index.js";
 import { EXIT, type CommandOutput } from "./command-options.js";
 import { CommandFailure, kafkaFailure, type ClusterSession } from "./cluster-session.js";
 import { isJson, printRows, type AdminCommand, type AdminOptions } from "./admin-command.js";
+import { alterUserCredentials, describeUserCredentials, type ScramPorts } from "./configs-users.js";
 import {
   dynamicSourceOf,
   entityConfigs,
+  parseAddConfig,
   entityNameOf,
   entityTypeOf,
   ENTITY_TYPES,
@@ -40,6 +43,8 @@ export const CONFIGS_COMMAND: AdminCommand = {
     "            defaults (IncrementalAlterConfigs); --entity-default alters the brokers' default",
     "  users, clients: quotas (producer_byte_rate, consumer_byte_rate, request_percentage),",
     "            --entity-default for the default one (DescribeClientQuotas, AlterClientQuotas)",
+    "  users     also SCRAM credentials: --add-config 'SCRAM-SHA-512=[iterations=8192,password=P]'",
+    "            sets one, --delete-config SCRAM-SHA-512 deletes it; describe lists mechanisms",
   ],
   subcommands: ["describe", "alter"],
   options: {
@@ -48,11 +53,67 @@ export const CONFIGS_COMMAND: AdminCommand = {
   },
   errorPrefix: "Error while executing config command : ",
   isRetried: () => true,
-  run: (subcommand, session, options, io) =>
-    subcommand === "describe"
+  run: (subcommand, session, options, io) => {
+    if (options.values.get("--entity-type") === "users") {
+      return subcommand === "describe"
+        ? describeUser(session, options, io)
+        : alterUser(session, options, io);
+    }
+    return subcommand === "describe"
       ? describeEntityConfigs(session, options, io)
-      : alterEntityConfigs(session, options, io),
+      : alterEntityConfigs(session, options, io);
+  },
 };
+
+/**
+ * A user's quotas, then its SCRAM credentials, as kafka-configs.sh describes a user; with
+ * `--json`, one object: `{ "quotas": [...], "credentials": [...] }`.
+ */
+async function describeUser(session: ClusterSession, options: AdminOptions, io: CommandOutput) {
+  if (!isJson(options)) {
+    const quotas = await describeEntityConfigs(session, options, io);
+    if (quotas !== EXIT.ok) return quotas;
+    return describeUserCredentials(session, options, io);
+  }
+  const captured = { quotas: "", credentials: "" };
+  const into = (key: keyof typeof captured): CommandOutput => ({
+    ...io,
+    write: (line) => (captured[key] += `${line}\n`),
+  });
+  const quotas = await describeEntityConfigs(session, options, into("quotas"));
+  if (quotas !== EXIT.ok) return quotas;
+  const credentials = await describeUserCredentials(session, options, into("credentials"));
+  if (credentials !== EXIT.ok) return credentials;
+  const parse = (text: string): unknown => (text.trim() === "" ? [] : JSON.parse(text));
+  const combined = { quotas: parse(captured.quotas), credentials: parse(captured.credentials) };
+  io.write(JSON.stringify(combined, null, 2));
+  return EXIT.ok;
+}
+
+/**
+ * Alters a user's SCRAM credentials or its quotas, by the keys named; one command does not do
+ * both.
+ */
+async function alterUser(
+  session: ClusterSession,
+  options: AdminOptions,
+  io: CommandOutput & ScramPorts,
+) {
+  // The keys named, without the bracketed SCRAM parameters (`[iterations=...,password=...]`).
+  const named = [options.values.get("--add-config"), options.values.get("--delete-config")]
+    .filter((text) => text !== undefined)
+    .join(",")
+    .replace(/\[[^\]]*\]/g, "")
+    .split(",")
+    .map((pair) => (pair.split("=")[0] ?? "").trim())
+    .filter((key) => key !== "");
+  const scram = named.filter((key) => key.startsWith("SCRAM-"));
+  if (scram.length === 0) return alterEntityConfigs(session, options, io);
+  if (scram.length < named.length) {
+    throw new CommandFailure("SCRAM credentials and quotas cannot be altered in one command");
+  }
+  return alterUserCredentials(session, options, io, io);
+}
 
 async function describeEntityConfigs(
   session: ClusterSession,
@@ -99,41 +160,6 @@ async function describeEntityConfigs(
 }
 
 const HEADERS = ["NAME", "VALUE", "SOURCE", "SENSITIVE", "READ-ONLY"];
-
-/**
- * Kafka's `--add-config` list: pairs split at commas outside square brackets, each at its first
- * `=`, the brackets of a list value dropped (`k=[a,b]` sets `a,b`).
- */
-export function parseAddConfig(text: string): { name: string; value: string }[] {
-  const pairs: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const char of text) {
-    if (char === "[") depth += 1;
-    if (char === "]") depth = Math.max(0, depth - 1);
-    if (char === "," && depth === 0) {
-      pairs.push(current);
-      current = "";
-    } else current += char;
-  }
-  pairs.push(current);
-  return pairs.map((pair) => {
-    const equals = pair.indexOf("=");
-    const name = pair.slice(0, Math.max(0, equals)).trim();
-    if (equals <= 0 || !/^[a-zA-Z0-9._-]+$/.test(name)) {
-      throw new CommandFailure(
-        `Invalid entity config "${pair}": all configs to be added must be in the format "key=val".`,
-      );
-    }
-    return {
-      name,
-      value: pair
-        .slice(equals + 1)
-        .replace(/[[\]]/g, "")
-        .trim(),
-    };
-  });
-}
 
 async function alterEntityConfigs(
   session: ClusterSession,

@@ -132,3 +132,38 @@ export async function entityConfigs(
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/**
+ * Kafka's `--add-config` list: pairs split at commas outside square brackets, each at its first
+ * `=`, the brackets of a list value dropped (`k=[a,b]` sets `a,b`).
+ */
+export function parseAddConfig(text: string): { name: string; value: string }[] {
+  const pairs: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of text) {
+    if (char === "[") depth += 1;
+    if (char === "]") depth = Math.max(0, depth - 1);
+    if (char === "," && depth === 0) {
+      pairs.push(current);
+      current = "";
+    } else current += char;
+  }
+  pairs.push(current);
+  return pairs.map((pair) => {
+    const equals = pair.indexOf("=");
+    const name = pair.slice(0, Math.max(0, equals)).trim();
+    if (equals <= 0 || !/^[a-zA-Z0-9._-]+$/.test(name)) {
+      throw new CommandFailure(
+        `Invalid entity config "${pair}": all configs to be added must be in the format "key=val".`,
+      );
+    }
+    return {
+      name,
+      value: pair
+        .slice(equals + 1)
+        .replace(/[[\]]/g, "")
+        .trim(),
+    };
+  });
+}

@@ -71,6 +71,7 @@ export async function main(args: readonly string[]): Promise<number> {
       return adminCommand(command, args.slice(1), {
         ...clientIo(),
         fileSystem: new NodeFileSystem(),
+        crypto: new NodeCrypto(),
       });
     case undefined:
     case "help":

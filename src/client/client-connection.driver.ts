@@ -243,7 +243,7 @@ export class ClientConnection {
 
   /** Logs in when the options ask for SASL, else the connection is ready. */
   private afterNegotiation(link: Link, served: ServedVersions): void {
-    const credentials = this.options.security?.sasl;
+    const { sasl: credentials, crypto } = this.options.security ?? {};
     if (credentials === undefined) {
       this.becomeReady(link, served);
       return;
@@ -252,7 +252,7 @@ export class ClientConnection {
       this.endLink("negotiationFailed", "the peer serves no SaslHandshake v1 and SaslAuthenticate");
       return;
     }
-    const login = new SaslLogin(credentials, served);
+    const login = new SaslLogin(credentials, served, { crypto, random: this.ports.random });
     const state: State = { kind: "authenticating", link, served, login };
     this.state = state;
     this.ports.timers.schedule(this.options.requestTimeoutMs, () => {

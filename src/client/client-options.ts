@@ -3,13 +3,15 @@
  * limit has a default; callers pass what their config says (the Raft driver its
  * `controller.quorum.request.timeout.ms`, the command line its own).
  */
-import type { TlsClientSettings } from "../ports/index.js";
+import type { Crypto, TlsClientSettings } from "../ports/index.js";
 import type { SaslCredentials } from "./sasl-login.js";
 
 /** How the client secures its connections: TLS, and a SASL login after ApiVersions. */
 export interface ClientSecurity {
   readonly tls?: TlsClientSettings | undefined;
   readonly sasl?: SaslCredentials | undefined;
+  /** Hashes for a SCRAM login; a SCRAM login without them fails. */
+  readonly crypto?: Crypto | undefined;
 }
 
 export interface ClientOptions {

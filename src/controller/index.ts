@@ -10,6 +10,7 @@ export * from "./producer-ids/index.js";
 export * from "./election/index.js";
 export * from "./isr/index.js";
 export * from "./reassignment/index.js";
+export * from "./scram/index.js";
 export * from "./quorum/index.js";
 export * from "./apis/index.js";
 export { QuorumController } from "./quorum-controller.driver.js";

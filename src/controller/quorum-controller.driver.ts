@@ -32,7 +32,7 @@
 import { AssertionError } from "../common/index.js";
 import { imageToRecords, MetadataLoader } from "../metadata/index.js";
 import type { CommittedBatch, LoadedSnapshot, MetadataImage } from "../metadata/index.js";
-import type { Clock, Logger, MetricsSink, Random, Timer, Timers } from "../ports/index.js";
+import type { Crypto, Timer } from "../ports/index.js";
 import { encodeMetadataRecord } from "../protocol/index.js";
 import { BrokerHeartbeats, heartbeatsAfterActivation, imageAfter } from "./cluster/index.js";
 import type { PartitionHooks } from "./cluster/index.js";
@@ -44,10 +44,10 @@ import { ControllerMetrics } from "./quorum/controller-metrics.js";
 import type {
   ControllerProposeOptions,
   ControllerProposeResult,
-  ControllerRaft,
   ControllerRaftListener,
   LeaderAndEpoch,
 } from "./quorum/controller-raft.js";
+import type { QuorumControllerOptions } from "./quorum/controller-options.js";
 import type { QuorumControllerSettings } from "./quorum/controller-settings.js";
 import type {
   ControllerOperation,
@@ -66,15 +66,7 @@ import {
   refusalLeaderId,
 } from "./quorum/refusals.js";
 
-export interface QuorumControllerOptions {
-  readonly raft: ControllerRaft;
-  readonly settings: QuorumControllerSettings;
-  readonly clock: Clock;
-  readonly timers: Timers;
-  readonly random: Random;
-  readonly logger: Logger;
-  readonly metrics: MetricsSink;
-}
+export type { QuorumControllerOptions };
 
 /** Where the controller stands; see the state diagram above. */
 export type ControllerState =
@@ -155,6 +147,10 @@ export class QuorumController implements ControllerRaftListener {
   get activeControllerId(): number | null {
     const state = this.state;
     return state.kind === "inactive" ? state.leader.leaderId : this.nodeId;
+  }
+
+  get crypto(): Crypto | undefined {
+    return this.options.crypto;
   }
 
   get committedImage(): MetadataImage {
@@ -484,6 +480,7 @@ export class QuorumController implements ControllerRaftListener {
       settings: this.settings,
       nodeId: this.nodeId,
       voterIds: this.options.raft.voterIds(),
+      crypto: this.options.crypto,
     };
   }
 

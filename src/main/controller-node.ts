@@ -67,7 +67,7 @@ export async function startControllerNode(
   if (config.nodeId === undefined) throw new ControllerStartError("node.id is required");
   const nodeId = config.nodeId;
   const identity = await metadataDirIdentity(ports, config, options.clusterIdToFormat);
-  const peerSecurity = await loadPeerSecurity(ports.fs, config);
+  const peerSecurity = await loadPeerSecurity(ports, config);
   const transport = new ClientRaftTransport({ ...ports, peerSecurity }, config, nodeId);
   const raft = await RaftDriver.start({
     ...ports,

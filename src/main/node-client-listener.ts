@@ -88,6 +88,7 @@ export async function openClientListener(
     transactions: coordinators.transactions,
     quotas,
     topicStats: broker.topicStats,
+    servesScramAlter: ports.crypto !== undefined,
   });
   registerCoordinatorApis(router, parts, broker, coordinators);
   registerSaslApis(router);

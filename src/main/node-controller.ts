@@ -86,6 +86,7 @@ export function createControllerSide(
     random: ports.random,
     logger: ports.logger.child({ component: "controller" }),
     metrics: ports.metrics,
+    crypto: ports.crypto,
   });
   // The adapter holds back a leader change that comes before `attach` (a single voter elects
   // itself while its driver starts), so it is the Raft listener as it stands.

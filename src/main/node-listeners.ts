@@ -32,10 +32,14 @@ export async function listenController(
     controller.controller,
   );
   registerSaslApis(router);
-  // SCRAM credentials live in the metadata log the controllers serve, so a controller listener
-  // authenticates with PLAIN only, as Kafka's controllers do.
+  // A SCRAM login on the controller listener is checked against the controller's own committed
+  // image, as Kafka's ControllerServer does with its ScramPublisher: a broker logs in before it
+  // has replayed anything, with credentials the active controller committed (at first from
+  // `sluice format --add-scram`).
   const metrics = labelledMetrics(parts.ports.metrics, "controller");
-  const server = serverFor(parts, router, metrics, () => undefined);
+  const scramCredential = (mechanism: ScramMechanism, user: string) =>
+    scramCredentialIn(controller.controller.committedImage, mechanism, user);
+  const server = serverFor(parts, router, metrics, scramCredential);
   parts.servers.push(server);
   for (const listener of parts.config.listeners) {
     if (!parts.config.controllerListenerNames.includes(listener.name)) continue;

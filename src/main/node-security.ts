@@ -8,7 +8,7 @@ import { NodeAuthorizer, SCRAM_MECHANISM_TYPES } from "../broker/index.js";
 import type { ClientSecurity } from "../client/index.js";
 import type { MetadataImage } from "../metadata/index.js";
 import { scramCredentialKey } from "../metadata/index.js";
-import type { FileSystem, TlsClientSettings, TlsServerSettings } from "../ports/index.js";
+import type { Crypto, FileSystem, TlsClientSettings, TlsServerSettings } from "../ports/index.js";
 import { readTextFileIfExists } from "../storage/index.js";
 import type { ClientSecurityConfig, PemSource, TlsSource } from "./config/security-settings.js";
 import type { NodeConfig } from "./config/node-config.js";
@@ -99,17 +99,21 @@ export async function listenerTlsOf(
 export async function clientSecurityOf(
   fs: FileSystem,
   config: ClientSecurityConfig | undefined,
+  crypto: Crypto | undefined,
 ): Promise<ClientSecurity> {
   if (config === undefined) return {};
   const tls = config.tls === undefined ? undefined : await tlsClientSettingsOf(fs, config.tls);
-  return { tls, sasl: config.sasl };
+  return { tls, sasl: config.sasl, crypto };
 }
 
 /** Loads the client security of the controller and inter-broker connections. */
-export async function loadPeerSecurity(fs: FileSystem, config: NodeConfig): Promise<PeerSecurity> {
+export async function loadPeerSecurity(
+  ports: { readonly fs: FileSystem; readonly crypto?: Crypto | undefined },
+  config: NodeConfig,
+): Promise<PeerSecurity> {
   return {
-    controller: await clientSecurityOf(fs, config.security.controller),
-    interBroker: await clientSecurityOf(fs, config.security.interBroker),
+    controller: await clientSecurityOf(ports.fs, config.security.controller, ports.crypto),
+    interBroker: await clientSecurityOf(ports.fs, config.security.interBroker, ports.crypto),
   };
 }
 

@@ -69,7 +69,7 @@ export interface RunningNode {
  * touched its dirs (`sluice start` binds the HTTP endpoint before calling this).
  */
 export async function startNode(ports: NodePorts, options: NodeOptions): Promise<RunningNode> {
-  const peerSecurity = await loadPeerSecurity(ports.fs, options.config);
+  const peerSecurity = await loadPeerSecurity(ports, options.config);
   const tls = await listenerTlsOf(ports.fs, options.config);
   const reserved = await PortReservation.reserve(ports.network, options.config, (name) => {
     const settings = tls.get(name);

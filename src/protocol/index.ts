@@ -31,3 +31,4 @@ export * from "./error-response.js";
 export * from "./api-versions.js";
 export * from "./records/index.js";
 export * from "./authorized-operations.js";
+export * from "./sasl-scram.js";

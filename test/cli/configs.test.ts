@@ -166,10 +166,10 @@ test("client-id and user quotas are set, described and removed, as by kafka-conf
     described.stdout,
     "Quota configs for client-id 'reporting' are producer_byte_rate=1048576\n",
   );
-  const everyUser = json<{ entityName: string | null; quotas: object }[]>(
+  const everyUser = json<{ quotas: { entityName: string | null; quotas: object }[] }>(
     await configs("describe", "--entity-type", "users", "--json"),
   );
-  assert.deepEqual(everyUser, [{ entityName: null, quotas: { consumer_byte_rate: 2048 } }]);
+  assert.deepEqual(everyUser.quotas, [{ entityName: null, quotas: { consumer_byte_rate: 2048 } }]);
   const removed = await configs("alter", ...client, "--delete-config", "producer_byte_rate");
   assert.equal(removed.code, 0, removed.stderr);
   assert.equal((await configs("describe", ...client)).stdout, "");

@@ -3,7 +3,8 @@
  * certificates made with `openssl` in a temporary folder (a CA, the server's certificate with
  * an encrypted key, a client certificate, and an untrusted CA's client certificate), SCRAM users
  * bootstrapped by `sluice format --add-scram`, and listeners SSL (mTLS required, a mapping rule),
- * SASL_SSL and SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) beside the controller's.
+ * SASL_SSL and SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) and PLAINTEXT beside the
+ * controller's.
  */
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -11,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import kafkajs from "kafkajs";
 import { freePort, SLUICE, withDeadline } from "./sluice-process.js";
 
 const run = promisify(execFile);
@@ -35,6 +37,23 @@ const CERTIFICATE_COMMANDS: readonly string[] = [
     " -out stranger.pem -days 2",
 ];
 
+/**
+ * The settings of a cluster's TLS listeners with the certificates of `makeCertificates(dir)`,
+ * and three replicas of every topic with two in sync.
+ */
+export function replicatedOverTls(dir: string): Record<string, string> {
+  return {
+    "ssl.keystore.type": "PEM",
+    "ssl.truststore.type": "PEM",
+    "ssl.keystore.location": join(dir, "server-keystore.pem"),
+    "ssl.key.password": "key-secret",
+    "ssl.truststore.location": join(dir, "ca.pem"),
+    "default.replication.factor": "3",
+    "min.insync.replicas": "2",
+    "offsets.topic.replication.factor": "3",
+  };
+}
+
 /** Makes the test certificates in `dir`, and the PEM keystore file (key, then certificate). */
 export async function makeCertificates(dir: string): Promise<void> {
   writeFileSync(join(dir, "san.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
@@ -46,6 +65,8 @@ export async function makeCertificates(dir: string): Promise<void> {
 }
 
 export interface SecurityPorts {
+  /** A PLAINTEXT listener, for the `sluice` commands, which log in with nothing. */
+  readonly plaintext: number;
   readonly ssl: number;
   readonly saslSsl: number;
   readonly saslPlaintext: number;
@@ -63,12 +84,12 @@ export function securityProperties(dir: string, ports: SecurityPorts): string {
     `controller.quorum.voters=1@127.0.0.1:${ports.controller}`,
     `listeners=SSL://127.0.0.1:${ports.ssl},SASL_SSL://127.0.0.1:${ports.saslSsl},` +
       `SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},` +
-      `CONTROLLER://127.0.0.1:${ports.controller}`,
+      `PLAINTEXT://127.0.0.1:${ports.plaintext},CONTROLLER://127.0.0.1:${ports.controller}`,
     `advertised.listeners=SSL://127.0.0.1:${ports.ssl},SASL_SSL://127.0.0.1:${ports.saslSsl},` +
-      `SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext}`,
+      `SASL_PLAINTEXT://127.0.0.1:${ports.saslPlaintext},PLAINTEXT://127.0.0.1:${ports.plaintext}`,
     "controller.listener.names=CONTROLLER",
     "listener.security.protocol.map=CONTROLLER:PLAINTEXT,SSL:SSL,SASL_SSL:SASL_SSL," +
-      "SASL_PLAINTEXT:SASL_PLAINTEXT",
+      "SASL_PLAINTEXT:SASL_PLAINTEXT,PLAINTEXT:PLAINTEXT",
     "inter.broker.listener.name=SASL_PLAINTEXT",
     "sasl.mechanism.inter.broker.protocol=PLAIN",
     "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
@@ -107,6 +128,7 @@ export class SecurityNode {
   ): Promise<SecurityNode> {
     const dir = mkdtempSync(join(tmpdir(), "sluice-security-"));
     const ports = {
+      plaintext: await freePort(),
       ssl: await freePort(),
       saslSsl: await freePort(),
       saslPlaintext: await freePort(),
@@ -179,5 +201,22 @@ export class SecurityNode {
     }
     assert.ok(this.dir.includes("sluice-security-"));
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A kafkajs admin's SCRAM-SHA-512 login on the SASL_PLAINTEXT listener at `port`, one try. */
+export async function scramLogin(port: number, username: string, password: string) {
+  const kafka = new kafkajs.Kafka({
+    brokers: [`127.0.0.1:${port}`],
+    logLevel: kafkajs.logLevel.NOTHING,
+    retry: { retries: 0 },
+    sasl: { mechanism: "scram-sha-512", username, password },
+  });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    await admin.describeCluster();
+  } finally {
+    await admin.disconnect();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Real clients against a node's TLS and SASL listeners (security-node.ts): kcat over mTLS (the
  * certificate's subject mapped to the principal), SASL/PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512
- * over TLS; kafkajs over SASL/PLAIN and SCRAM; and the refusals: a wrong password gets Kafka's
+ * over TLS; kafkajs over SASL/PLAIN and SCRAM; @platformatic/kafka (under Node 22) over mTLS and
+ * SCRAM-SHA-512 over TLS; and the refusals: a wrong password gets Kafka's
  * SASL_AUTHENTICATION_FAILED message, an untrusted certificate and a plaintext client on a TLS
  * port fail their handshake, a request before authentication closes the connection; the node
  * serves on after each.
@@ -9,6 +10,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { connect } from "node:net";
 import { promisify } from "node:util";
 import kafkajs from "kafkajs";
@@ -242,4 +245,43 @@ test("a v0 SaslHandshake then a raw PLAIN token log in, and the connection serve
   } finally {
     socket.destroy();
   }
+});
+
+const PLATFORMATIC = join(import.meta.dirname, "..", "..", "..", "test", "node22");
+
+/** test/node22/platformatic-client.mjs under Node 22 with `security` as its client options. */
+async function platformatic(bootstrap: string, topic: string, security: object) {
+  const { stdout } = await run(
+    "npx",
+    [
+      "-y",
+      "node@22",
+      join(PLATFORMATIC, "platformatic-client.mjs"),
+      bootstrap,
+      topic,
+      "20",
+      "plain",
+    ],
+    {
+      cwd: join(PLATFORMATIC, "..", ".."),
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, PLATFORMATIC_SECURITY: JSON.stringify(security) },
+    },
+  );
+  const lines = stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1] ?? "{}") as { acknowledged: string[]; read: string[] };
+}
+
+test("@platformatic/kafka produces and reads back over mutual TLS and SCRAM over TLS", async () => {
+  const ca = readFileSync(node.file("ca.pem"), "utf8");
+  const cert = readFileSync(node.file("client.pem"), "utf8");
+  const key = readFileSync(node.file("client.key"), "utf8");
+  const overMtls = await platformatic(ssl(), "platformatic-mtls", { tls: { ca, cert, key } });
+  assert.equal(overMtls.acknowledged.length, 20);
+  assert.deepEqual(overMtls.read, overMtls.acknowledged);
+  const sasl = { mechanism: "SCRAM-SHA-512", username: "alice", password: "alice-secret" };
+  const overScram = await platformatic(saslSsl(), "platformatic-scram", { tls: { ca }, sasl });
+  assert.equal(overScram.acknowledged.length, 20);
+  assert.deepEqual(overScram.read, overScram.acknowledged);
 });

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { makeCertificates } from "../clients/security-node.js";
+import { makeCertificates, replicatedOverTls } from "../clients/security-node.js";
 import { killAll, pollUntil, temporaryDir } from "./cluster-process.js";
 import { bootstrapServers, startThreeNodes } from "./three-nodes.js";
 
@@ -38,14 +38,7 @@ test("SASL_SSL controller and inter-broker listeners replicate acks=all", async 
     "listener.name.controller.plain.sasl.jaas.config": jaas(
       'username="controller" password="controller-secret" user_controller="controller-secret"',
     ),
-    "ssl.keystore.type": "PEM",
-    "ssl.truststore.type": "PEM",
-    "ssl.keystore.location": join(certificates, "server-keystore.pem"),
-    "ssl.key.password": "key-secret",
-    "ssl.truststore.location": join(certificates, "ca.pem"),
-    "default.replication.factor": "3",
-    "min.insync.replicas": "2",
-    "offsets.topic.replication.factor": "3",
+    ...replicatedOverTls(certificates),
   });
   const client = [
     "-b",

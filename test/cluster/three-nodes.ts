@@ -55,8 +55,9 @@ export interface PartitionView {
   readonly isr: readonly number[];
 }
 
-/** Settings of one node, by its id, on top of those every node gets. */
-type NodeSettings = (nodeId: number, node: ClusterNode) => Readonly<Record<string, string>>;
+/** Settings of one node (by id, with every node's ports) on top of those every node gets. */
+type NodeSettings = (id: number, node: ClusterNode, all: readonly Member[]) => Settings;
+type Settings = Readonly<Record<string, string>>;
 
 /**
  * Formats (with `formatArgs` added to `sluice format`) and starts three combined nodes on new
@@ -116,7 +117,7 @@ async function configure(
       "controller.quorum.voters": voters,
       "sluice.http.listener": `${member.http.host}:${member.http.port}`,
       ...settings,
-      ...nodeSettings(member.nodeId, member.node),
+      ...nodeSettings(member.nodeId, member.node, members),
     });
     await member.node.format(clusterId, formatArgs);
   }

@@ -1,12 +1,16 @@
 // Run by platformatic.test.ts under Node 22 (@platformatic/kafka needs Node >= 22.22): produces
 // keyed messages with acks=-1 (idempotent when the fourth argument is "idempotent") and
 // reads them back from offset 0 with the Consumer's group-less `fetch` (Sluice has no group
-// coordinator yet). Prints one JSON line: what was acknowledged and what was read.
+// coordinator yet). Prints one JSON line: what was acknowledged and what was read. The
+// environment variable PLATFORMATIC_SECURITY, when set, is JSON with the clients' `tls` and
+// `sasl` options (security.test.ts: TLS, mutual TLS, SASL/SCRAM over TLS).
 import { Consumer, Producer, stringSerializers } from "@platformatic/kafka";
 
 const [bootstrap, topic, countText, mode] = process.argv.slice(2);
 const count = Number(countText);
+const security = JSON.parse(process.env.PLATFORMATIC_SECURITY ?? "{}");
 const producer = new Producer({
+  ...security,
   clientId: "sluice-platformatic-producer",
   bootstrapBrokers: [bootstrap],
   serializers: stringSerializers,
@@ -14,6 +18,7 @@ const producer = new Producer({
   autocreateTopics: true,
 });
 const consumer = new Consumer({
+  ...security,
   clientId: "sluice-platformatic-consumer",
   groupId: "unused-no-group-is-joined",
   bootstrapBrokers: [bootstrap],

@@ -2,9 +2,10 @@
  * The admin APIs a KRaft broker forwards to the active controller (Kafka's KafkaApis with its
  * ForwardingManager): CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs,
  * IncrementalAlterConfigs, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments,
- * AlterClientQuotas and UpdateFeatures. The broker serves the versions the controller serves
- * (the request travels at the client's version and the answer comes back unchanged), and a
- * failed forward is answered with the API's own error response, as the controller builds it.
+ * AlterClientQuotas, AlterUserScramCredentials (where the node can derive SCRAM keys) and
+ * UpdateFeatures. The broker serves the versions the controller serves (the request travels at
+ * the client's version and the answer comes back unchanged), and a failed forward is answered
+ * with the API's own error response, as the controller builds it.
  *
  * BROKER_LOGGER resources of AlterConfigs and IncrementalAlterConfigs are a broker's own
  * business in Kafka (its ConfigAdminManager answers them before forwarding the rest). Sluice
@@ -18,6 +19,7 @@ import {
   alterPartitionReassignmentsApi,
   createAclsApi,
   deleteAclsApi,
+  alterUserScramCredentialsApi,
   createPartitionsApi,
   createTopicsApi,
   deleteTopicsApi,
@@ -50,6 +52,7 @@ import {
   createdTopicsShown,
   deletedTopicsShown,
   featureLevelsShown,
+  scramChangesShown,
 } from "./forwarded-effects.js";
 import type { Forwarder } from "./forwarder.js";
 import {
@@ -63,7 +66,13 @@ type ConfigChangeKey = typeof ApiKey.AlterConfigs | typeof ApiKey.IncrementalAlt
 const BROKER_LOGGER_REFUSAL = "this broker has no loggers that can be changed at runtime";
 
 /** The handlers of the forwarded admin APIs, in API key order. */
-export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandler<ApiKey>[] {
+export function forwardedAdminHandlers(
+  forwarder: Forwarder,
+  options: { readonly servesScramAlter: boolean },
+): readonly ApiHandler<ApiKey>[] {
+  const scram = options.servesScramAlter
+    ? [forwardedAdminHandler(alterUserScramCredentialsApi, forwarder, forward, scramChangesShown)]
+    : [];
   return [
     forwardedAdminHandler(createTopicsApi, forwarder, forwardCreateTopics, createdTopicsShown),
     forwardedAdminHandler(deleteTopicsApi, forwarder, forward, (_request, response, image) =>
@@ -78,6 +87,7 @@ export function forwardedAdminHandlers(forwarder: Forwarder): readonly ApiHandle
     forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
     forwardedAdminHandler(listPartitionReassignmentsApi, forwarder),
     forwardedAdminHandler(alterClientQuotasApi, forwarder, forward, clientQuotasShown),
+    ...scram,
     forwardedAdminHandler(updateFeaturesApi, forwarder, forward, featureLevelsShown),
   ];
 }
@@ -96,6 +106,7 @@ const CLUSTER_OPERATIONS: ReadonlyMap<number, number> = new Map<number, number>(
   [listPartitionReassignmentsApi.apiKey, AclOperation.DESCRIBE],
   [updateFeaturesApi.apiKey, AclOperation.ALTER],
   [alterClientQuotasApi.apiKey, AclOperation.ALTER_CONFIGS],
+  [alterUserScramCredentialsApi.apiKey, AclOperation.ALTER],
 ]);
 
 /** What the router checks of API `apiKey` (CreateTopics checks its topics itself). */

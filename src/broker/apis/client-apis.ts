@@ -22,6 +22,7 @@ import { describeClusterHandler } from "./describe-cluster.js";
 import { describeConfigsHandler } from "./describe-configs.js";
 import { describeLogDirsHandler } from "./describe-log-dirs.js";
 import { describeProducersHandler } from "./describe-producers.js";
+import { describeUserScramCredentialsHandler } from "./describe-user-scram-credentials.js";
 import { describeTopicPartitionsHandler } from "./describe-topic-partitions.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { fetchHandler } from "./fetch.driver.js";
@@ -68,6 +69,11 @@ export interface ClientApiDependencies {
   readonly topicStats?: BrokerTopicStats;
   /** The client quotas that throttle Produce and consumer Fetch. */
   readonly quotas?: ClientQuotas;
+  /**
+   * True when the node has the Crypto port: its controllers, built the same way, derive SCRAM
+   * keys, so AlterUserScramCredentials is forwarded and advertised.
+   */
+  readonly servesScramAlter?: boolean;
 }
 
 /** What registration made that the node must shut down. */
@@ -78,7 +84,8 @@ export interface ClientApis {
 /**
  * Registers Produce, Fetch, ListOffsets, Metadata, OffsetForLeaderEpoch, DeleteRecords,
  * DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs, DescribeCluster,
- * DescribeTopicPartitions, DescribeClientQuotas and the forwarded admin APIs. ApiVersions
+ * DescribeTopicPartitions, DescribeClientQuotas, DescribeUserScramCredentials and the forwarded
+ * admin APIs. ApiVersions
  * is registered by the caller (registerApiVersions), last, so that it sees the whole table.
  */
 export function registerClientApis(
@@ -137,6 +144,10 @@ export function registerClientApis(
   router.register(describeTopicPartitionsHandler(metadataCache));
   router.register(describeClientQuotasHandler(metadataCache));
   router.register(describeAclsHandler(metadataCache));
-  for (const handler of forwardedAdminHandlers(dependencies.forwarder)) router.register(handler);
+  router.register(describeUserScramCredentialsHandler(metadataCache));
+  const forwarded = forwardedAdminHandlers(dependencies.forwarder, {
+    servesScramAlter: dependencies.servesScramAlter === true,
+  });
+  for (const handler of forwarded) router.register(handler);
   return { autoTopicCreator };
 }

@@ -10,11 +10,14 @@ import type { Uuid } from "../../common/index.js";
 import {
   METADATA_VERSION_FEATURE,
   clientQuotaEntityKey,
+  scramCredentialKey,
   type MetadataImage,
 } from "../../metadata/index.js";
 import type {
   AlterClientQuotasRequest,
   AlterClientQuotasResponse,
+  AlterUserScramCredentialsRequest,
+  AlterUserScramCredentialsResponse,
   CreatePartitionsRequest,
   CreatePartitionsResponse,
   CreateTopicsRequest,
@@ -111,4 +114,36 @@ export function clientQuotasShown(
       remove === true ? quotas?.has(quotaKey) !== true : quotas?.get(quotaKey) === value,
     );
   });
+}
+
+/**
+ * The users AlterUserScramCredentials reports altered have their new state in `image`: a
+ * deleted credential is gone, an upserted one holds the salt and iterations asked for. So a
+ * client that logs in through this broker right after the answer uses the new credential.
+ */
+export function scramChangesShown(
+  request: AlterUserScramCredentialsRequest,
+  response: AlterUserScramCredentialsResponse,
+  image: MetadataImage,
+): boolean {
+  const altered = new Set(response.results.filter((r) => r.errorCode === 0).map((r) => r.user));
+  const credentialOf = (change: { name: string; mechanism: number }) =>
+    image.security.scramCredentials.get(scramCredentialKey(change));
+  const isDeleted = request.deletions.every(
+    (deletion) => !altered.has(deletion.name) || credentialOf(deletion) === undefined,
+  );
+  const isUpserted = request.upsertions.every((upsertion) => {
+    if (!altered.has(upsertion.name)) return true;
+    const credential = credentialOf(upsertion);
+    return (
+      credential !== undefined &&
+      credential.iterations === upsertion.iterations &&
+      sameBytes(credential.salt, upsertion.salt)
+    );
+  });
+  return isDeleted && isUpserted;
+}
+
+function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
+  return left.length === right.length && left.every((byte, index) => byte === right[index]);
 }

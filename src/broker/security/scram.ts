@@ -5,6 +5,16 @@
  * and the inter-node client share. No channel binding: the client must send the gs2 header
  * "n,," (or "y,,"), as Kafka requires.
  */
+import { scramKeysOf } from "../../controller/index.js";
+export {
+  decodeSaslName,
+  encodeSaslName,
+  fromBase64,
+  isValidNonce,
+  scramAttributes,
+  toBase64,
+  xor,
+} from "../../protocol/index.js";
 import type { Crypto, HashAlgorithm } from "../../ports/index.js";
 
 export const SCRAM_MECHANISMS = ["SCRAM-SHA-256", "SCRAM-SHA-512"] as const;
@@ -16,10 +26,7 @@ export const SCRAM_MECHANISM_TYPES: Record<ScramMechanism, number> = {
   "SCRAM-SHA-512": 2,
 };
 
-/** Kafka's lowest iteration count for a SCRAM credential (ScramMechanism.minIterations). */
-export const SCRAM_ITERATIONS_MIN = 4096;
-/** Kafka's highest (ControllerQuorum's ScramControlManager.MAX_ITERATIONS). */
-export const SCRAM_ITERATIONS_MAX = 16384;
+export { SCRAM_ITERATIONS_MAX, SCRAM_ITERATIONS_MIN } from "../../controller/index.js";
 
 export function hashOf(mechanism: ScramMechanism): HashAlgorithm {
   return mechanism === "SCRAM-SHA-256" ? "sha256" : "sha512";
@@ -50,55 +57,5 @@ export function scramCredentialOf(
 ): ScramCredential {
   const hash = hashOf(mechanism);
   const saltedPassword = crypto.pbkdf2(hash, utf8(password), salt, iterations);
-  const clientKey = crypto.hmac(hash, saltedPassword, utf8("Client Key"));
-  return {
-    salt,
-    storedKey: crypto.hash(hash, clientKey),
-    serverKey: crypto.hmac(hash, saltedPassword, utf8("Server Key")),
-    iterations,
-  };
-}
-
-export function xor(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const result = new Uint8Array(a.length);
-  for (let index = 0; index < a.length; index++) {
-    result[index] = (a[index] as number) ^ (b[index] as number);
-  }
-  return result;
-}
-
-/** The attributes of a SCRAM message (`k=value,...`); undefined when one is not k=value. */
-export function scramAttributes(message: string): Map<string, string> | undefined {
-  const attributes = new Map<string, string>();
-  for (const part of message.split(",")) {
-    if (part.length < 2 || part[1] !== "=") return undefined;
-    attributes.set(part[0] as string, part.slice(2));
-  }
-  return attributes;
-}
-
-/** A saslname (RFC 5802 5.1): "=2C" stands for ",", "=3D" for "="; any other "=" is invalid. */
-export function decodeSaslName(name: string): string | undefined {
-  if (/=(?!2C|3D)/.test(name)) return undefined;
-  return name.replaceAll("=2C", ",").replaceAll("=3D", "=");
-}
-
-export function encodeSaslName(name: string): string {
-  return name.replaceAll("=", "=3D").replaceAll(",", "=2C");
-}
-
-const PRINTABLE_NONCE = /^[\x21-\x2b\x2d-\x7e]+$/;
-
-export function isValidNonce(nonce: string): boolean {
-  return PRINTABLE_NONCE.test(nonce);
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("base64");
-}
-
-/** Strict base64: undefined for text that is not. */
-export function fromBase64(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return undefined;
-  return Uint8Array.from(Buffer.from(text, "base64"));
+  return { salt, ...scramKeysOf(crypto, hash, saltedPassword), iterations };
 }

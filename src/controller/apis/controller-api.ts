@@ -7,6 +7,7 @@
  */
 import { ErrorCode } from "../../common/index.js";
 import type { MetadataImage } from "../../metadata/index.js";
+import type { Crypto } from "../../ports/index.js";
 import {
   typedApiCodec,
   type ApiKey,
@@ -29,6 +30,8 @@ export interface ControllerApiHost {
   readonly settings: QuorumControllerSettings;
   readonly committedImage: MetadataImage;
   readonly activeControllerId: number | null;
+  /** Hashes for the APIs that need them; those are not served without. */
+  readonly crypto?: Crypto | undefined;
   submit<Response>(operation: ControllerOperation<Response>): Promise<Response>;
 }
 
@@ -53,6 +56,8 @@ export interface ControllerApi<K extends ApiKey = ApiKey> {
   readonly name: string;
   readonly minVersion: number;
   readonly maxVersion: number;
+  /** True when the API is served only by a controller with the Crypto port. */
+  readonly needsCrypto?: boolean;
   /** Answers a request through the controller's queue. */
   handle(
     controller: ControllerApiHost,
@@ -70,6 +75,8 @@ export interface ControllerApi<K extends ApiKey = ApiKey> {
 export interface QueuedApiSpec<K extends ApiKey> {
   readonly minVersion: number;
   readonly maxVersion: number;
+  /** The API computes with `context.crypto`: it is not served without it. */
+  readonly needsCrypto?: boolean;
   errorResponse(
     request: ApiRequest<K>,
     version: number,
@@ -161,6 +168,7 @@ function queuedApi<K extends ApiKey>(
     name,
     minVersion,
     maxVersion,
+    needsCrypto: spec.needsCrypto === true,
     handle: (controller, request) => {
       const { body } = request;
       const version = request.header.apiVersion;

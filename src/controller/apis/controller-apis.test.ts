@@ -75,6 +75,18 @@ const SAMPLE_REQUESTS: Readonly<Record<number, object>> = {
     ],
     validateOnly: false,
   },
+  51: {
+    deletions: [{ name: "ghost", mechanism: 1 }],
+    upsertions: [
+      {
+        name: "alice",
+        mechanism: 2,
+        iterations: 4096,
+        salt: new Uint8Array(8).fill(1),
+        saltedPassword: new Uint8Array(64).fill(2),
+      },
+    ],
+  },
   56: { brokerId: 1, brokerEpoch: 0, topics: [] },
   57: {
     timeoutMs: 1000,
@@ -150,7 +162,7 @@ test("each controller API serves a range within its codec's, once per API key", 
     assert.equal(keys.has(api.apiKey), false, `${api.name} once`);
     keys.add(api.apiKey);
   }
-  assert.equal(keys.size, 21);
+  assert.equal(keys.size, 22);
 });
 
 test("every controller API answers and encodes its response at every served version", async () => {

@@ -24,6 +24,7 @@ import {
 } from "./partition-apis.js";
 import { updateFeaturesApi } from "./feature-apis.js";
 import { alterClientQuotasApi } from "./quota-apis.js";
+import { alterUserScramCredentialsApi } from "./scram-apis.js";
 import { createPartitionsApi, createTopicsApi, deleteTopicsApi } from "./topic-apis.js";
 
 /** Every controller API, in API key order. */
@@ -40,6 +41,7 @@ export const controllerApis: readonly ControllerApi[] = [
   alterPartitionReassignmentsApi,
   listPartitionReassignmentsApi,
   alterClientQuotasApi,
+  alterUserScramCredentialsApi,
   alterPartitionApi,
   updateFeaturesApi,
   describeClusterApi,
@@ -106,7 +108,10 @@ export interface BoundControllerApi<K extends ApiKey = ApiKey> {
 
 /** The table bound to `controller`, for `router.register(api)`. */
 export function controllerApiHandlers(controller: ControllerApiHost): BoundControllerApi[] {
-  return controllerApis.map((api) => bind(api, controller));
+  const served = controllerApis.filter(
+    (api) => api.needsCrypto !== true || controller.crypto !== undefined,
+  );
+  return served.map((api) => bind(api, controller));
 }
 
 function bind<K extends ApiKey>(

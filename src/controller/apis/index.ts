@@ -28,6 +28,7 @@ export {
 } from "./partition-apis.js";
 export { updateFeaturesApi } from "./feature-apis.js";
 export { alterClientQuotasApi } from "./quota-apis.js";
+export { alterUserScramCredentialsApi } from "./scram-apis.js";
 export { controllerApiHandlers, controllerApis } from "./controller-apis.js";
 export type {
   BoundControllerApi,

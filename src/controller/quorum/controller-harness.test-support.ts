@@ -3,6 +3,7 @@
  * steps the tests repeat: activate it, run an API request through commit, register brokers.
  */
 import type { Uuid } from "../../common/index.js";
+import type { Crypto, HashAlgorithm } from "../../ports/index.js";
 import { ByteReader, ByteWriter, apiCodec } from "../../protocol/index.js";
 import type { BrokerRegistrationResponse, BrokerHeartbeatResponse } from "../../protocol/index.js";
 import type { ControllerApi } from "../apis/index.js";
@@ -21,6 +22,29 @@ import {
 } from "./quorum.test-support.js";
 
 export const CLUSTER_ID = "sluice-test-cluster-0001";
+
+/**
+ * The Crypto port for controller tests: deterministic bytes as long as each hash's, folded from
+ * the input. It stands in for the platform's hashes; it secures nothing.
+ */
+const TEST_CRYPTO: Crypto = {
+  hash: (algorithm, data) => fold(algorithm, [data]),
+  hmac: (algorithm, key, data) => fold(algorithm, [key, data]),
+  pbkdf2: (algorithm, password, salt) => fold(algorithm, [password, salt]),
+  equalInConstantTime: (a, b) => a.length === b.length && a.every((byte, i) => byte === b[i]),
+};
+
+function fold(algorithm: HashAlgorithm, inputs: readonly Uint8Array[]): Uint8Array {
+  const result = new Uint8Array(algorithm === "sha256" ? 32 : 64);
+  let at = 0;
+  for (const input of inputs) {
+    for (const byte of input) {
+      const index = at++ % result.length;
+      result[index] = (result[index] ?? 0) ^ byte;
+    }
+  }
+  return result;
+}
 
 /** Everything one test controller is made of. */
 export interface Harness {
@@ -45,6 +69,7 @@ export function newHarness(settings: Partial<QuorumControllerSettings> = {}): Ha
     random: new SequenceRandom(42),
     logger,
     metrics,
+    crypto: TEST_CRYPTO,
   });
   return { raft, timers, logger, metrics, controller };
 }

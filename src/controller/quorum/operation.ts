@@ -5,7 +5,7 @@
  * A read computes its response from the committed image once every earlier write has committed.
  */
 import type { MetadataImage } from "../../metadata/index.js";
-import type { Random } from "../../ports/index.js";
+import type { Crypto, Random } from "../../ports/index.js";
 import type { MetadataRecord } from "../../protocol/index.js";
 import type { BrokerHeartbeats, PartitionHooks } from "../cluster/index.js";
 import type { ElectionReport } from "../election/index.js";
@@ -27,6 +27,8 @@ export interface WriteContext {
   readonly nodeId: number;
   /** The ids of the quorum's voters in the voter set in force. */
   readonly voterIds: readonly number[];
+  /** Hashes for SCRAM credentials; undefined on a controller that serves no SCRAM API. */
+  readonly crypto: Crypto | undefined;
 }
 
 export interface WriteResult<Response> {

@@ -50,6 +50,10 @@ export class ConfigValues {
   }
 
   source(key: string): ConfigSource {
+    const scoped = this.entries.has(key) ? undefined : this.scoped.get(key);
+    if (scoped !== undefined) return scoped.source;
+    // A listener's or mechanism's key that is not set (a JAAS entry a problem asks for).
+    if (!this.entries.has(key) && key.startsWith("listener.name.")) return { kind: "default" };
     return this.entry(key).source;
   }
 

@@ -143,7 +143,9 @@ export const securityDefinitions: readonly ConfigDefinition[] = [
     defaultValue: "GSSAPI",
     validator: oneOf(["GSSAPI", ...SERVED_SASL_MECHANISMS]),
     importance: "medium",
-    description: "The mechanism brokers log in with to each other on a SASL listener.",
+    description:
+      "The mechanism brokers log in with to each other on a SASL listener: PLAIN, or SCRAM " +
+      "with the username and password of the listener's ScramLoginModule entry.",
   },
   {
     name: "sasl.mechanism.controller.protocol",
@@ -152,8 +154,10 @@ export const securityDefinitions: readonly ConfigDefinition[] = [
     validator: oneOf(["GSSAPI", ...SERVED_SASL_MECHANISMS]),
     importance: "medium",
     description:
-      "The mechanism nodes log in with to a SASL controller listener (PLAIN: SCRAM " +
-      "credentials live in the metadata log the controllers serve).",
+      "The mechanism nodes log in with to a SASL controller listener. With SCRAM the " +
+      "controllers check logins against their own metadata image (credentials from " +
+      "`sluice format --add-scram`), so the controllers of a quorum of more than one voter " +
+      "cannot log in to each other with it, as in Kafka: use PLAIN there.",
   },
   {
     name: "connections.max.reauth.ms",

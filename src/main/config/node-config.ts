@@ -21,7 +21,7 @@ import {
   superUsersOf,
   type AuthorizerSettings,
 } from "./definitions-authorizer.js";
-import { securityOf, type SecuritySettings } from "./security-settings.js";
+import { checkControllerScram, securityOf, type SecuritySettings } from "./security-settings.js";
 import { logSettings, type LogSettings } from "./log-settings.js";
 import { replicationSettingsOf, type ReplicationSettings } from "./replication-settings.js";
 
@@ -114,6 +114,10 @@ export function buildNodeConfig(values: ConfigValues): NodeConfigResult {
   checkSocketServer(values, problem);
   const security =
     listeners?.ok === true ? securityOf(values, listeners.value, problems) : undefined;
+  const quorumSize = Math.max(quorum.voters.length, quorum.bootstrapServers.length);
+  if (roles.isController && security !== undefined && quorumSize > 1) {
+    checkControllerScram(security.controller, problem);
+  }
   if (
     problems.length > 0 ||
     listeners === undefined ||

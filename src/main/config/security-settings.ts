@@ -15,6 +15,7 @@ import {
   type ListenerSecurity,
   type SecurityProtocol,
 } from "../../broker/index.js";
+import type { SaslCredentials } from "../../client/index.js";
 import type { ConfigProblem } from "./config-types.js";
 import { protocolMap, type ListenerSettings } from "./listener-rules.js";
 import type { ConfigValues } from "./config-values.js";
@@ -41,7 +42,7 @@ export interface ListenerSecurityConfig {
 export interface ClientSecurityConfig {
   readonly securityProtocol: SecurityProtocol;
   readonly tls: TlsSource | undefined;
-  readonly sasl: { readonly mechanism: "PLAIN"; username: string; password: string } | undefined;
+  readonly sasl: SaslCredentials | undefined;
 }
 
 type Problem = (key: string, message: string) => void;
@@ -163,8 +164,8 @@ function tlsSourceOf(values: ConfigValues, problem: Problem, isServer: boolean):
 
 /**
  * How this node logs in to listener `name` (the inter-broker or a controller listener) with
- * protocol `protocol` and SASL `mechanism`: TLS with the listener's stores, PLAIN with the
- * `username` and `password` of its JAAS entry.
+ * protocol `protocol` and SASL `mechanism`: TLS with the listener's stores, PLAIN or SCRAM with
+ * the `username` and `password` of that mechanism's JAAS entry on the listener.
  */
 export function clientSecurityOf(
   all: ConfigValues,
@@ -181,19 +182,22 @@ export function clientSecurityOf(
   if (protocol !== "SASL_PLAINTEXT" && protocol !== "SASL_SSL") {
     return { securityProtocol: protocol, tls, sasl: undefined };
   }
-  const mechanism = all.string(mechanismKey);
-  if (mechanism !== "PLAIN") {
-    problem(mechanismKey, `is ${mechanism}; nodes log in to each other with PLAIN only so far`);
+  const mechanism = SERVED_SASL_MECHANISMS.find((served) => served === all.string(mechanismKey));
+  if (mechanism === undefined) {
+    const served = SERVED_SASL_MECHANISMS.join(", ");
+    problem(mechanismKey, `is ${all.string(mechanismKey)}; nodes log in with ${served}`);
     return { securityProtocol: protocol, tls, sasl: undefined };
   }
-  const credentials = jaasCredentialsOf(all, name, "PLAIN", problem);
+  // PlainLoginModule's or ScramLoginModule's username and password, as Kafka's login modules
+  // give the node's own credentials.
+  const credentials = jaasCredentialsOf(all, name, mechanism, problem);
   const { username, password } = credentials ?? {};
   if (username === undefined || password === undefined) {
-    const key = `listener.name.${name.toLowerCase()}.plain.sasl.jaas.config`;
+    const key = `listener.name.${name.toLowerCase()}.${mechanism.toLowerCase()}.sasl.jaas.config`;
     problem(key, "needs username and password: the node logs in with them");
     return { securityProtocol: protocol, tls, sasl: undefined };
   }
-  return { securityProtocol: protocol, tls, sasl: { mechanism: "PLAIN", username, password } };
+  return { securityProtocol: protocol, tls, sasl: { mechanism, username, password } };
 }
 
 /** TLS and SASL: of each listener, and of the connections the node opens. */
@@ -242,4 +246,22 @@ export function securityOf(
     problems,
   );
   return { listeners: byName, interBroker, controller };
+}
+
+/**
+ * A controller of a quorum of several voters cannot log in to the others with SCRAM: they check
+ * SCRAM logins against the credentials they have committed, and none is committed before a
+ * leader is elected, which needs those logins (Kafka's controllers fail the same way).
+ */
+export function checkControllerScram(
+  controller: ClientSecurityConfig,
+  problem: (key: string, message: string) => void,
+): void {
+  const mechanism = controller.sasl?.mechanism;
+  if (mechanism === undefined || mechanism === "PLAIN") return;
+  problem(
+    "sasl.mechanism.controller.protocol",
+    `is ${mechanism}, but the controllers of a quorum log in to each other before any SCRAM ` +
+      "credential is committed; use PLAIN on the controller listener",
+  );
 }
