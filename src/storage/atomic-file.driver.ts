@@ -91,3 +91,14 @@ async function readAll(handle: FileHandle): Promise<Uint8Array> {
   }
   return bytes;
 }
+
+/** Syncs the file at `path` to the disk, if it is there (a file deleted since needs nothing). */
+export async function syncFileIfExists(fileSystem: FileSystem, path: string): Promise<void> {
+  if ((await fileSystem.stat(path)) === undefined) return;
+  const handle = await fileSystem.open(path);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

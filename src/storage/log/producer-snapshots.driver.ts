@@ -6,7 +6,7 @@
  */
 import { joinPath } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
-import { readFileIfExists } from "../atomic-file.driver.js";
+import { readFileIfExists, syncFileIfExists } from "../atomic-file.driver.js";
 import { offsetToFileName, parseSegmentFileName, SNAPSHOT_FILE_SUFFIX } from "../file-names.js";
 import {
   decodeProducerSnapshot,
@@ -74,15 +74,7 @@ export class ProducerSnapshots {
   /** Syncs the files written since the last flush. */
   async flush(): Promise<void> {
     for (const offset of [...this.unsynced]) {
-      const path = this.pathOf(offset);
-      if ((await this.fileSystem.stat(path)) !== undefined) {
-        const handle = await this.fileSystem.open(path);
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }
+      await syncFileIfExists(this.fileSystem, this.pathOf(offset));
       this.unsynced.delete(offset);
     }
   }

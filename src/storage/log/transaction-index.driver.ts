@@ -16,6 +16,7 @@
  */
 import { joinPath } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
+import { syncFileIfExists } from "../atomic-file.driver.js";
 import type { AppendedCompletion } from "./producer-append.js";
 import {
   offsetToFileName,
@@ -172,15 +173,7 @@ export class TransactionIndex {
    */
   async flush(): Promise<boolean> {
     for (const base of [...this.unsynced]) {
-      const path = this.pathOf(base);
-      if ((await this.fileSystem.stat(path)) !== undefined) {
-        const handle = await this.fileSystem.open(path);
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }
+      await syncFileIfExists(this.fileSystem, this.pathOf(base));
       this.unsynced.delete(base);
     }
     const hadNewFile = this.hasNewFile;
