@@ -125,6 +125,7 @@ const context = (
   nowMs: 5000,
   deleteRetentionMs: 100,
   isLastBatchOfProducer: false,
+  isDiscardable: false,
   ...overrides,
 });
 
