@@ -134,7 +134,7 @@ async function dirtyAgain(harness: LogHarness, log: PartitionLog, from: number):
 const abortMarkers = (batches: readonly SeenBatch[]) =>
   batches.filter((batch) => batch.isControl && batch.producerId === 7 && batch.records.length > 0);
 
-test("aborted records go, committed ones compact, and the ABORT marker goes after its horizon", async () => {
+test("aborted data goes, committed data compacts, the ABORT marker goes later", async () => {
   const harness = new LogHarness(31);
   const log = await transactionalLog(harness);
   const before = await batchesOf(harness, log);
@@ -181,7 +181,7 @@ test("aborted records go, committed ones compact, and the ABORT marker goes afte
   await harness.run(log.close());
 });
 
-test("a restart after cleaning rebuilds the same producer state and aborted transactions", async () => {
+test("a restart after cleaning rebuilds the same producers and aborts", async () => {
   const harness = new LogHarness(32);
   const log = await transactionalLog(harness);
   const cleaner = cleanerOf(harness, () => log);
