@@ -4,13 +4,17 @@
  * latest record of its key and either has a value or is a tombstone still inside its delete
  * horizon. Keyless records are dropped (Kafka counts them as invalid in a compacted log). A
  * tombstone that stays in a batch without a delete horizon makes the batch get one:
- * now + delete.retention.ms (KIP-534). Pure.
+ * now + delete.retention.ms (KIP-534).
  *
- * Transactions are not modelled yet (no aborted-transaction index), so control batches and
- * transactional batches are kept whole, and transactional records never enter the offset map:
- * an aborted record must not hide a committed one. Kafka removes aborted data and old markers.
+ * Transactions (cleaned-transactions.ts says which batches may be discarded): a batch of an
+ * aborted transaction loses all its records; an end marker whose transaction has no data left
+ * first gets a delete horizon, as a tombstone does, and goes once it passed; other control
+ * batches stay. The batch holding the last data of an active producer (or, when it has none,
+ * its last marker of the current epoch) is kept, emptied if need be, so that the producer's
+ * sequence and epoch survive (Kafka's BatchRetention.RETAIN_EMPTY). Pure.
  */
 import type { DecodedBatch, DecodedRecord } from "../../protocol/index.js";
+import type { LastRecordOfProducer } from "../producer-state/index.js";
 
 /** What to write for a batch. */
 export type BatchDecision =
@@ -34,15 +38,29 @@ export interface FilterContext {
   readonly nowMs: number;
   readonly deleteRetentionMs: number;
   /**
-   * Whether no later batch of this batch's producer is in the range being cleaned: Kafka keeps
-   * such a batch, emptied, so the producer's sequence state survives (BatchRetention.RETAIN_EMPTY).
+   * Whether the batch holds the last record of an active producer that the producer state
+   * needs (see the file comment): Kafka keeps such a batch, emptied if need be.
    */
   readonly isLastBatchOfProducer: boolean;
+  /**
+   * Whether the transaction walk lets the batch go: a batch of an aborted transaction, or an end
+   * marker whose transaction has no data left (CleanedTransactions).
+   */
+  readonly isDiscardable: boolean;
 }
 
-/** Whether a batch must be kept untouched whatever its records say. */
-export function isKeptWhole(batch: DecodedBatch): boolean {
-  return batch.header.isControl || batch.header.isTransactional;
+/** Whether `batch` holds the last record of `last`, its producer's (Kafka's three cases). */
+export function holdsLastRecord(
+  batch: {
+    readonly lastOffset: number;
+    readonly isControl: boolean;
+    readonly producerEpoch: number;
+  },
+  last: LastRecordOfProducer | undefined,
+): boolean {
+  if (last === undefined) return false;
+  if (last.lastDataOffset !== undefined) return batch.lastOffset === last.lastDataOffset;
+  return batch.isControl && batch.producerEpoch === last.producerEpoch;
 }
 
 function shouldRetain(batch: DecodedBatch, record: DecodedRecord, context: FilterContext): boolean {
@@ -54,23 +72,37 @@ function shouldRetain(batch: DecodedBatch, record: DecodedRecord, context: Filte
   return !batch.header.hasDeleteHorizon || context.nowMs < batch.header.deleteHorizonMs;
 }
 
+/** Whether the batch's records all go: discarded data, or a marker past its delete horizon. */
+function discardsRecords(batch: DecodedBatch, context: FilterContext): boolean {
+  const { header } = batch;
+  if (!header.isControl) return context.isDiscardable;
+  return (
+    context.isDiscardable && header.hasDeleteHorizon && header.deleteHorizonMs <= context.nowMs
+  );
+}
+
 export function filterBatch(batch: DecodedBatch, context: FilterContext): BatchDecision {
-  if (isKeptWhole(batch)) return { kind: "keep" };
-  const retained = batch.records.filter((record) => shouldRetain(batch, record, context));
-  const hasTombstones = retained.some((record) => record.value === null);
-  const needsHorizon = hasTombstones && !batch.header.hasDeleteHorizon;
-  if (retained.length === batch.records.length && !needsHorizon) return { kind: "keep" };
+  const { header } = batch;
+  const isDiscarded = discardsRecords(batch, context);
+  const retainsEmpty = header.producerId >= 0 && context.isLastBatchOfProducer;
+  if (isDiscarded && !retainsEmpty) return { kind: "drop" };
+  const retained = isDiscarded
+    ? []
+    : header.isControl
+      ? batch.records
+      : batch.records.filter((record) => shouldRetain(batch, record, context));
+  const hasTombstones = !header.isControl && retained.some((record) => record.value === null);
+  const isMarkerOfEmptyTransaction = header.isControl && context.isDiscardable;
+  const needsHorizon = (hasTombstones || isMarkerOfEmptyTransaction) && !header.hasDeleteHorizon;
   if (retained.length === 0) {
-    const isIdempotent = batch.header.producerId >= 0;
-    if (isIdempotent && context.isLastBatchOfProducer) {
-      return { kind: "rewrite", records: [], deleteHorizonMs: undefined };
-    }
+    if (retainsEmpty) return { kind: "rewrite", records: [], deleteHorizonMs: undefined };
     return { kind: "drop" };
   }
+  if (retained.length === batch.records.length && !needsHorizon) return { kind: "keep" };
   const deleteHorizonMs = needsHorizon
     ? context.nowMs + context.deleteRetentionMs
-    : batch.header.hasDeleteHorizon
-      ? batch.header.deleteHorizonMs
+    : header.hasDeleteHorizon
+      ? header.deleteHorizonMs
       : undefined;
   return { kind: "rewrite", records: retained, deleteHorizonMs };
 }

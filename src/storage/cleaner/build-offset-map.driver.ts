@@ -2,12 +2,15 @@
  * The first step of a cleaning pass: fill the offset map with the latest offset of every key in
  * the dirty range, segment by segment, as Kafka's Cleaner.buildOffsetMap. When the map fills,
  * the pass stops there and cleans only up to the last offset mapped; the rest stays dirty for
- * the next pass. Transactional and control batches put nothing in the map (see batch-filter.ts).
+ * the next pass. As Kafka's, batches of aborted transactions (per the aborted transactions of
+ * the range, walked as the cleaning walks them) and control batches put nothing in the map:
+ * an aborted record must not hide a committed one. Committed transactional records take part.
  */
 import type { FileSystem } from "../../ports/index.js";
 import type { SegmentInfo } from "../log/log-segment.driver.js";
 import type { OffsetMap } from "./offset-map.js";
-import { isKeptWhole } from "./batch-filter.js";
+import type { AbortedTransaction } from "../log/transaction-index.driver.js";
+import { CleanedTransactions } from "./cleaned-transactions.js";
 import {
   decodeSegmentBatch,
   readSegmentBatches,
@@ -32,10 +35,12 @@ export async function buildOffsetMap(
   range: { readonly firstDirtyOffset: number; readonly firstUncleanableOffset: number },
   map: OffsetMap,
   options: SegmentReadOptions,
+  transactions: { readonly aborted: readonly AbortedTransaction[] },
 ): Promise<OffsetMapResult> {
   map.clear();
+  const walk = { map, options, transactions: new CleanedTransactions(transactions.aborted) };
   for (const segment of dirtySegments) {
-    const isFull = await mapSegment(fileSystem, segment, range.firstDirtyOffset, map, options);
+    const isFull = await mapSegment(fileSystem, segment, range.firstDirtyOffset, walk);
     if (isFull) return { endOffset: map.latestOffset + 1, isComplete: false };
   }
   return { endOffset: range.firstUncleanableOffset, isComplete: true };
@@ -46,14 +51,20 @@ async function mapSegment(
   fileSystem: FileSystem,
   segment: SegmentInfo,
   startOffset: number,
-  map: OffsetMap,
-  options: SegmentReadOptions,
+  walk: {
+    readonly map: OffsetMap;
+    readonly options: SegmentReadOptions;
+    readonly transactions: CleanedTransactions;
+  },
 ): Promise<boolean> {
+  const { map, options, transactions } = walk;
   for await (const batch of readSegmentBatches(fileSystem, segment, options)) {
-    if (batch.header.lastOffset < startOffset) continue;
-    if (!batch.header.isControl && !batch.header.isTransactional) {
+    const { header } = batch;
+    if (header.isControl) {
       const decoded = decodeSegmentBatch(segment.path, batch, options);
-      if (isKeptWhole(decoded)) continue;
+      transactions.onRead(header, decoded.records);
+    } else if (!transactions.onBatchRead(header) && header.lastOffset >= startOffset) {
+      const decoded = decodeSegmentBatch(segment.path, batch, options);
       for (const record of decoded.records) {
         if (record.key === null || record.offset < startOffset) continue;
         if (!map.hasRoomFor(record.key)) return true;

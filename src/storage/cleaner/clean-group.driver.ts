@@ -3,6 +3,8 @@
  * Cleaner.cleanSegments: every batch of the group is kept, re-encoded with fewer records, or
  * dropped (batch-filter.ts); the survivors are appended with their original offsets to a new
  * segment based at the group's first base offset, whose indexes are built as the log builds them.
+ * The pass's transaction walk (cleaned-transactions.ts) goes on from group to group; the aborted
+ * transactions whose markers a group kept become the cleaned segment's `.txnindex` entries.
  */
 import type { FileSystem } from "../../ports/index.js";
 import { readBatchHeader } from "../../protocol/index.js";
@@ -11,7 +13,10 @@ import type { LogConfig } from "../log/log-config.js";
 import { LogSegment } from "../log/log-segment.driver.js";
 import type { SegmentInfo } from "../log/log-segment.driver.js";
 import type { AppendedBatch } from "../log/segment-indexing.js";
-import { filterBatch } from "./batch-filter.js";
+import type { LastRecordOfProducer } from "../producer-state/index.js";
+import type { AbortedTransaction } from "../log/transaction-index.driver.js";
+import { filterBatch, holdsLastRecord } from "./batch-filter.js";
+import type { CleanedTransactions } from "./cleaned-transactions.js";
 import type { OffsetMap } from "./offset-map.js";
 import { encodeRetainedBatch } from "./retained-batch.js";
 import {
@@ -29,8 +34,9 @@ export interface GroupCleaning {
   readonly nowMs: number;
   readonly map: OffsetMap;
   readonly readOptions: SegmentReadOptions;
-  /** For each producer id, the base offset of its last batch in the range being cleaned. */
-  readonly lastBatchOfProducer: ReadonlyMap<number, number>;
+  /** Each producer's last record, which stays (the log's producer state). */
+  readonly lastRecords: ReadonlyMap<number, LastRecordOfProducer>;
+  readonly transactions: CleanedTransactions;
 }
 
 /** Counts of one cleaned group, for the cleaner's report. */
@@ -86,7 +92,8 @@ function cleanBatch(
     mapLatestOffset: context.map.latestOffset,
     nowMs: context.nowMs,
     deleteRetentionMs: context.config.deleteRetentionMs,
-    isLastBatchOfProducer: context.lastBatchOfProducer.get(header.producerId) === header.baseOffset,
+    isLastBatchOfProducer: holdsLastRecord(header, context.lastRecords.get(header.producerId)),
+    isDiscardable: context.transactions.onRead(header, decoded.records),
   });
   stats.recordsRead += decoded.records.length;
   switch (decision.kind) {
@@ -108,7 +115,7 @@ function cleanBatch(
 export async function cleanGroup(
   context: GroupCleaning,
   group: readonly SegmentInfo[],
-): Promise<{ segment: LogSegment; stats: GroupStats }> {
+): Promise<{ segment: LogSegment; stats: GroupStats; keptAborts: AbortedTransaction[] }> {
   const first = group[0];
   assert(first !== undefined, "a group has a segment");
   const segment = await LogSegment.create(
@@ -132,7 +139,7 @@ export async function cleanGroup(
     await segment.deleteFiles();
     throw error;
   }
-  return { segment, stats };
+  return { segment, stats, keptAborts: context.transactions.takeKeptAborts() };
 }
 
 async function copyRetained(

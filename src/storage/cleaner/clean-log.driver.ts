@@ -2,19 +2,20 @@
  * One cleaning pass over one log, as Kafka's Cleaner.clean: build the offset map over the dirty
  * range, then recopy every segment below the end of the map, group by group, each group into a
  * `.cleaned` segment that the log swaps in for the group (PartitionLog.replaceSegments, Kafka's
- * .cleaned -> .swap -> live protocol). Offsets never change; only records are removed.
+ * .cleaned -> .swap -> live protocol). Offsets never change; only records are removed. Both
+ * walks know the aborted transactions of what they read, from the log's `.txnindex` entries.
  */
 import { assert } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
 import type { LogConfig, TopicPartition } from "../log/log-config.js";
 import type { PartitionLog } from "../log/log.driver.js";
-import type { SegmentInfo } from "../log/log-segment.driver.js";
 import { buildOffsetMap } from "./build-offset-map.driver.js";
 import type { CleanableRange } from "./cleanable-range.js";
 import { segmentsOverlapping } from "./cleanable-range.js";
 import { cleanGroup, type GroupStats } from "./clean-group.driver.js";
 import type { OffsetMap } from "./offset-map.js";
-import { CleanerReadError, readSegmentBatches } from "./segment-batches.driver.js";
+import { CleanedTransactions } from "./cleaned-transactions.js";
+import { CleanerReadError } from "./segment-batches.driver.js";
 import type { SegmentReadOptions } from "./segment-batches.driver.js";
 import { groupSegmentsBySize } from "./segment-groups.js";
 
@@ -31,6 +32,9 @@ export type CleanableLog = Pick<
   | "segments"
   | "replaceSegments"
   | "deleteOldSegments"
+  | "firstUnstableOffset"
+  | "transactionIndex"
+  | "lastRecordsOfProducers"
 >;
 
 /** What one pass did. */
@@ -44,21 +48,6 @@ export interface CleaningStats extends GroupStats {
   readonly groupCount: number;
   /** Groups the log refused to swap in because it changed meanwhile. */
   readonly abandonedGroupCount: number;
-}
-
-/** For each producer id, the base offset of its last batch among `segments`. */
-async function findLastBatchOfProducers(
-  fileSystem: FileSystem,
-  segments: readonly SegmentInfo[],
-  options: SegmentReadOptions,
-): Promise<Map<number, number>> {
-  const last = new Map<number, number>();
-  for (const segment of segments) {
-    for await (const batch of readSegmentBatches(fileSystem, segment, options)) {
-      if (batch.header.producerId >= 0) last.set(batch.header.producerId, batch.header.baseOffset);
-    }
-  }
-  return last;
 }
 
 export async function cleanLog(context: {
@@ -76,7 +65,11 @@ export async function cleanLog(context: {
   assert(active !== undefined, "a log has an active segment");
   const inactive = all.slice(0, -1);
   const dirty = segmentsOverlapping(inactive, range.firstDirtyOffset, range.firstUncleanableOffset);
-  const mapped = await buildOffsetMap(fileSystem, dirty, range, context.map, readOptions);
+  const { firstDirtyOffset, firstUncleanableOffset } = range;
+  const abortedOfDirty = log.transactionIndex.collect(firstDirtyOffset, firstUncleanableOffset);
+  const mapped = await buildOffsetMap(fileSystem, dirty, range, context.map, readOptions, {
+    aborted: abortedOfDirty,
+  });
   if (mapped.endOffset <= range.firstDirtyOffset) {
     throw new CleanerReadError(log.dir, 0, "the offset map cannot hold even one key");
   }
@@ -85,15 +78,18 @@ export async function cleanLog(context: {
     toClean.every((segment) => segment.baseOffset < active.baseOffset),
     "never the active",
   );
-  const lastBatchOfProducer = await findLastBatchOfProducers(fileSystem, toClean, readOptions);
-  const groupContext = { ...context, dir: log.dir, lastBatchOfProducer };
+  const transactions = new CleanedTransactions(
+    log.transactionIndex.collect(log.logStartOffset, mapped.endOffset),
+  );
+  const lastRecords = log.lastRecordsOfProducers();
+  const groupContext = { ...context, dir: log.dir, lastRecords, transactions };
   const totals: GroupStats = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRetained: 0 };
   const groups = groupSegmentsBySize(toClean, context.config.segmentBytes);
   let abandonedGroupCount = 0;
   for (const group of groups) {
-    const { segment, stats } = await cleanGroup(groupContext, group);
+    const { segment, stats, keptAborts } = await cleanGroup(groupContext, group);
     const oldBaseOffsets = group.map((old) => old.baseOffset);
-    const isSwapped = await log.replaceSegments([segment], oldBaseOffsets);
+    const isSwapped = await log.replaceSegments([segment], oldBaseOffsets, keptAborts);
     if (!isSwapped) abandonedGroupCount++;
     totals.bytesRead += stats.bytesRead;
     totals.bytesWritten += stats.bytesWritten;

@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeRecords, encodeBatch, validateBatch, type NewRecord } from "../../protocol/index.js";
-import { filterBatch, type FilterContext } from "./batch-filter.js";
+import { encodeTransactionMarkerBatch } from "../../protocol/index.js";
+import { filterBatch, holdsLastRecord, type FilterContext } from "./batch-filter.js";
+import { CleanedTransactions } from "./cleaned-transactions.js";
 import { chooseFilthiestLog, cleanableRange, type LogView } from "./cleanable-range.js";
 import { OffsetMap } from "./offset-map.js";
 import { encodeRetainedBatch } from "./retained-batch.js";
@@ -125,6 +127,7 @@ const context = (
   nowMs: 5000,
   deleteRetentionMs: 100,
   isLastBatchOfProducer: false,
+  isDiscardable: false,
   ...overrides,
 });
 
@@ -211,4 +214,74 @@ test("records past the offset map and batches with nothing to remove are kept as
     "keep",
   );
   assert.equal(filterBatch(decoded(original), context({ a: 100 })).kind, "keep");
+});
+
+const data = (producerId: number, lastOffset: number) => ({
+  producerId,
+  lastOffset,
+  isTransactional: true,
+  isControl: false,
+});
+const control = (producerId: number, lastOffset: number) => ({
+  ...data(producerId, lastOffset),
+  isControl: true,
+});
+
+test("the transaction walk discards aborted batches and keeps markers while data was met", () => {
+  const aborted = { producerId: 1, firstOffset: 10, lastOffset: 20, lastStableOffset: 21 };
+  const walk = new CleanedTransactions([aborted]);
+  assert.equal(walk.onBatchRead(data(1, 5)), false, "before the aborted range: committed");
+  assert.equal(walk.onControlBatchRead(control(1, 6), "commit"), false, "its data was met");
+  assert.equal(walk.onBatchRead(data(1, 12)), true, "inside the aborted transaction");
+  assert.equal(walk.onBatchRead({ ...data(2, 13), isTransactional: false }), false);
+  assert.equal(walk.onControlBatchRead(control(1, 20), "abort"), false, "data was met");
+  assert.deepEqual(walk.takeKeptAborts(), [aborted]);
+  assert.deepEqual(walk.takeKeptAborts(), [], "taken once");
+  assert.equal(walk.onControlBatchRead(control(3, 30), "commit"), true, "no data met");
+  assert.equal(walk.onControlBatchRead(control(3, 31), "other"), false);
+  const empty = new CleanedTransactions([{ ...aborted, producerId: 4 }]);
+  assert.equal(empty.onControlBatchRead(control(4, 20), "abort"), true, "its data is gone");
+  assert.deepEqual(empty.takeKeptAborts(), []);
+});
+
+function markerBatch(deleteHorizonMs?: number) {
+  const bytes = encodeTransactionMarkerBatch({
+    ...{ baseOffset: 100, partitionLeaderEpoch: 0, producerId: 9, producerEpoch: 2 },
+    ...{ coordinatorEpoch: 1, type: "abort", timestamp: 10 },
+  });
+  const header = decoded(bytes).header;
+  const records = decoded(bytes).records;
+  return deleteHorizonMs === undefined
+    ? bytes
+    : encodeRetainedBatch(header, records, deleteHorizonMs);
+}
+
+test("a marker of an empty transaction gets a delete horizon, then goes once it passed", () => {
+  const kept = filterBatch(decoded(markerBatch()), context({}));
+  assert.equal(kept.kind, "keep", "its transaction still has data");
+  const first = filterBatch(decoded(markerBatch()), context({}, { isDiscardable: true }));
+  assert.ok(first.kind === "rewrite" && first.records.length === 1);
+  assert.equal(first.deleteHorizonMs, 5100, "now + delete.retention.ms");
+  const early = context({}, { isDiscardable: true, nowMs: 5099 });
+  assert.equal(filterBatch(decoded(markerBatch(5100)), early).kind, "keep");
+  const late = context({}, { isDiscardable: true, nowMs: 5100 });
+  assert.equal(filterBatch(decoded(markerBatch(5100)), late).kind, "drop");
+  const last = context({}, { isDiscardable: true, nowMs: 5100, isLastBatchOfProducer: true });
+  const emptied = filterBatch(decoded(markerBatch(5100)), last);
+  assert.ok(emptied.kind === "rewrite" && emptied.records.length === 0, "the epoch's last");
+});
+
+test("an aborted batch loses every record; the batch of a producer's last record stays", () => {
+  const original = batchOf([{ timestamp: 10, key: bytes("a"), value: bytes("1") }]);
+  const aborted = context({ a: 100 }, { isDiscardable: true });
+  assert.equal(filterBatch(decoded(original), aborted).kind, "drop");
+  const last = filterBatch(decoded(original), { ...aborted, isLastBatchOfProducer: true });
+  assert.ok(last.kind === "rewrite" && last.records.length === 0);
+  const batch = { lastOffset: 100, isControl: false, producerEpoch: 2 };
+  assert.equal(holdsLastRecord(batch, { lastDataOffset: 100, producerEpoch: 2 }), true);
+  assert.equal(holdsLastRecord(batch, { lastDataOffset: 101, producerEpoch: 2 }), false);
+  assert.equal(holdsLastRecord(batch, undefined), false, "not an active producer");
+  const marker = { ...batch, isControl: true };
+  assert.equal(holdsLastRecord(marker, { lastDataOffset: undefined, producerEpoch: 2 }), true);
+  assert.equal(holdsLastRecord(marker, { lastDataOffset: undefined, producerEpoch: 3 }), false);
 });

@@ -27,7 +27,7 @@ export interface CleanerLogEntry {
   /** The log dir holding the partition folder (and the cleaner-offset-checkpoint). */
   readonly logDir: string;
   readonly config: LogConfig;
-  /** The cleaner never reaches this offset: the high watermark (the last stable offset later). */
+  /** The cleaner never reaches this offset, nor the log's first unstable offset. */
   readonly highWatermark: number;
 }
 
@@ -121,7 +121,8 @@ export class LogCleaner {
       segments: log.segments(),
       logStartOffset: log.logStartOffset,
       logEndOffset: log.logEndOffset,
-      uncleanableFromOffset: entry.highWatermark,
+      // Never past the last stable offset: an open transaction's outcome is not known yet.
+      uncleanableFromOffset: Math.min(entry.highWatermark, log.firstUnstableOffset ?? Infinity),
       checkpointOffset: await checkpoint.read(log.topicPartition),
       minCompactionLagMs: config.minCompactionLagMs,
     };

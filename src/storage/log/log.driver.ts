@@ -19,7 +19,8 @@
 import { assert, dirname } from "../../common/index.js";
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
 import type { LeaderEpochFileCache } from "../leader-epoch-cache.driver.js";
-import { activeProducersOf, type ActiveProducer } from "../producer-state/index.js";
+import { activeProducersOf, lastRecordsOf } from "../producer-state/index.js";
+import type { ActiveProducer, LastRecordOfProducer } from "../producer-state/index.js";
 import {
   appendGroupSize,
   planGroup,
@@ -48,13 +49,13 @@ import {
 import { LogSegment, type SegmentInfo, type SegmentOptions } from "./log-segment.driver.js";
 import { fetchOffsetByTimestamp, type TimestampAndOffset } from "./log-timestamp.driver.js";
 import { deletableSegmentCount, retentionReasons, type RetentionReason } from "./retention.js";
-import { SegmentList, isCoveredBy } from "./segment-list.js";
-import { swapInCleaned } from "./segment-swap.driver.js";
+import { SegmentList } from "./segment-list.js";
+import { replaceWithCleaned } from "./segment-swap.driver.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
 import type { LeaderOrigin } from "./producer-append.js";
 import { ProducerStateFiles } from "./producer-state-files.driver.js";
-import type { TransactionIndex } from "./transaction-index.driver.js";
+import type { AbortedTransaction, TransactionIndex } from "./transaction-index.driver.js";
 
 type LogState =
   | { readonly kind: "open" }
@@ -170,6 +171,10 @@ export class PartitionLog {
   /** The producers this partition holds state for (DescribeProducers). */
   activeProducers(): ActiveProducer[] {
     return activeProducersOf(this.producerState.producers);
+  }
+  /** Each producer's last record, which the cleaner keeps (lastRecordsOfActiveProducers). */
+  lastRecordsOfProducers(): Map<number, LastRecordOfProducer> {
+    return lastRecordsOf(this.producerState.producers);
   }
   /** Oldest first. */
   segments(): readonly SegmentInfo[] {
@@ -306,32 +311,23 @@ export class PartitionLog {
    * The cleaner's swap (Kafka's replaceSegments): `newSegments` (flushed, stage `cleaned`)
    * replace the live segments at `oldBaseOffsets`: new files `.swap` (durably), old ones
    * `.deleted` (readable for slices handed out until file.delete.delay.ms), then the swap files
-   * live; a crash is completed or rolled back at the next load. Resolves to false, deleting the
-   * new segments, when the log no longer holds exactly those inactive old segments.
+   * live; a crash is completed or rolled back at the next load. `keptAborts` (the aborted
+   * transactions that still have data) replace the old segments' `.txnindex` entries. Resolves
+   * to false, deleting the new segments, when the log no longer holds exactly those inactive
+   * old segments.
    */
   replaceSegments(
     newSegments: readonly LogSegment[],
     oldBaseOffsets: readonly number[],
+    keptAborts: readonly AbortedTransaction[] = [],
   ): Promise<boolean> {
-    return this.queued(async () => {
-      const sorted = [...newSegments].sort((a, b) => a.baseOffset - b.baseOffset);
-      for (const segment of sorted)
-        assert(segment.stage === "cleaned", "swapped-in segments are cleaned ones");
-      const old = this.segmentList.inactiveRunAt(oldBaseOffsets);
-      if (old === undefined || !isCoveredBy(sorted, old)) {
-        for (const segment of sorted) await segment.deleteFiles();
-        const fields = { dir: this.dir, oldBaseOffsets: oldBaseOffsets.join(",") };
-        this.logger.info("dropped a cleaned group: the log changed while it was cleaned", fields);
-        return false;
-      }
-      await swapInCleaned(sorted, old, {
-        fileSystem: this.fileSystem,
-        dir: this.dir,
-        segmentList: this.segmentList,
+    return this.queued(() =>
+      replaceWithCleaned(newSegments, oldBaseOffsets, keptAborts, {
+        ...{ fileSystem: this.fileSystem, dir: this.dir, logger: this.logger },
+        ...{ segmentList: this.segmentList, transactionIndex: this.transactionIndex },
         removeReplaced: (segments) => this.removeSegments(segments, { isReplaced: true }),
-      });
-      return true;
-    });
+      }),
+    );
   }
 
   /** The options a new segment of this log needs (the cleaner creates its `.cleaned` ones so). */

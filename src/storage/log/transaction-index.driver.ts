@@ -12,11 +12,14 @@
  * entry is durable once its marker is. An entry a crash lost while its marker survived (a
  * marker above the recovery point) is written again when the log opens, from the aborts the
  * producer state's reload met in the batches, as Kafka rebuilds the index of the segments it
- * recovers.
+ * recovers. The cleaner's swap replaces the files of the segments it rewrote with one file of
+ * the aborted transactions that still have data (Kafka's cleaned txn index), written before the
+ * swap: the entries it drops have no data in the old segments either, so either state of the
+ * log is served right; an entry two files hold after a crash mid-way is read once.
  */
 import { joinPath } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
-import { syncFileIfExists } from "../atomic-file.driver.js";
+import { syncFileIfExists, writeFileAtomically } from "../atomic-file.driver.js";
 import type { AppendedCompletion } from "./producer-append.js";
 import {
   offsetToFileName,
@@ -111,7 +114,12 @@ export class TransactionIndex {
     }
     const isLive = (each: IndexedAbort) =>
       each.lastOffset < bounds.logEndOffset && each.lastOffset >= bounds.logStartOffset;
-    this.entries = loaded.filter(isLive);
+    const seen = new Set<number>();
+    this.entries = loaded.filter((each) => {
+      if (!isLive(each) || seen.has(each.lastOffset)) return false;
+      seen.add(each.lastOffset);
+      return true;
+    });
     const held = new Set(this.entries.map((each) => each.lastOffset));
     const lost = rebuilt.filter((each) => isLive(each) && !held.has(each.lastOffset));
     for (const base of new Set(lost.map((each) => each.segmentBaseOffset))) {
@@ -181,6 +189,27 @@ export class TransactionIndex {
     return hadNewFile;
   }
 
+  /**
+   * The cleaner's replacement of the segments at `oldBaseOffsets`: their entries become `kept`
+   * (each naming its new segment), one file per new segment written atomically, the other old
+   * files deleted.
+   */
+  async replaceSegments(
+    oldBaseOffsets: readonly number[],
+    kept: readonly IndexedAbort[],
+  ): Promise<void> {
+    const old = new Set(oldBaseOffsets);
+    this.entries = this.entries.filter((each) => !old.has(each.segmentBaseOffset));
+    this.entries.push(...kept);
+    this.entries.sort((a, b) => a.lastOffset - b.lastOffset);
+    const written = new Set(kept.map((each) => each.segmentBaseOffset));
+    for (const base of written) {
+      const entries = kept.filter((each) => each.segmentBaseOffset === base);
+      await writeFileAtomically(this.fileSystem, this.pathOf(base), concat(entries));
+    }
+    for (const base of old) if (!written.has(base)) await this.unlink(base);
+  }
+
   /** Deletes the index files of segments retention removed, and their entries. */
   async removeSegments(baseOffsets: readonly number[]): Promise<void> {
     const removed = new Set(baseOffsets);
@@ -230,6 +259,12 @@ export class TransactionIndex {
       await handle.close();
     }
   }
+}
+
+function concat(entries: readonly AbortedTransaction[]): Uint8Array {
+  const bytes = new Uint8Array(entries.length * ENTRY_BYTES);
+  entries.forEach((entry, index) => bytes.set(encodeEntry(entry), index * ENTRY_BYTES));
+  return bytes;
 }
 
 /**

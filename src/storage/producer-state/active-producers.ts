@@ -27,3 +27,20 @@ export function activeProducersOf(producers: ProducerStateManager): ActiveProduc
       currentTxnStartOffset: entry.currentTxnFirstOffset ?? -1,
     }));
 }
+
+/** A producer's last record as the cleaner must keep it (Kafka's LastRecord). */
+export interface LastRecordOfProducer {
+  /** The last offset of its last data batch, when its state retains one. */
+  readonly lastDataOffset: number | undefined;
+  readonly producerEpoch: number;
+}
+
+/** Each producer's last record (Kafka's lastRecordsOfActiveProducers), by producer id. */
+export function lastRecordsOf(producers: ProducerStateManager): Map<number, LastRecordOfProducer> {
+  const last = new Map<number, LastRecordOfProducer>();
+  for (const [producerId, entry] of producers.entries()) {
+    const lastDataOffset = entry.batches.at(-1)?.lastOffset;
+    last.set(producerId, { lastDataOffset, producerEpoch: entry.producerEpoch });
+  }
+  return last;
+}

@@ -7,7 +7,8 @@ export {
   isProducerBatch,
   lastSequenceOf,
 } from "./producer-state.js";
-export { activeProducersOf, type ActiveProducer } from "./active-producers.js";
+export { activeProducersOf, lastRecordsOf } from "./active-producers.js";
+export type { ActiveProducer, LastRecordOfProducer } from "./active-producers.js";
 export type {
   BatchMetadata,
   CompletedTransaction,
