@@ -36,7 +36,8 @@ before(async () => {
 });
 
 after(async () => {
-  await node.destroy();
+  // A failed start leaves no node to destroy.
+  if (node !== undefined) await node.destroy();
 });
 
 /** A connection to the SASL_PLAINTEXT listener, logged in as bob with PLAIN. */

@@ -24,6 +24,19 @@ const STOP_DEADLINE_MS = 30_000;
 
 /** A port that was free a moment ago: bound to 0, read, released. */
 export async function freePort(): Promise<number> {
+  // The OS may hand out a port it just freed again: never give this process the same port twice,
+  // so the ports of one node's listeners differ.
+  for (;;) {
+    const port = await anyFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+const handedOut = new Set<number>();
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
