@@ -3,7 +3,12 @@ import { test } from "node:test";
 import type { AccessControlEntryRecord } from "../protocol/index.js";
 import { AclAuthorizer } from "./acl-authorizer.js";
 import { aclFilterMatches } from "./acl-filter.js";
-import { AclOperation, AclPatternType, AclPermissionType, AclResourceType } from "./acl-types.js";
+import {
+  AclOperation,
+  AclPatternType,
+  AclPermissionType,
+  AclResourceType,
+} from "../protocol/index.js";
 
 const { TOPIC, GROUP, CLUSTER } = AclResourceType;
 const { LITERAL, PREFIXED } = AclPatternType;

@@ -15,7 +15,7 @@ import {
   WILDCARD_HOST,
   WILDCARD_PRINCIPAL,
   WILDCARD_RESOURCE,
-} from "./acl-types.js";
+} from "../protocol/index.js";
 
 /** Who asks and from where: "User:alice" and the client's address as Kafka prints it. */
 export interface AclRequester {

@@ -11,7 +11,7 @@ import {
   AclResourceType,
   WILDCARD_RESOURCE,
   isKnownAclCode,
-} from "./acl-types.js";
+} from "../protocol/index.js";
 
 /** An ACL as the protocol states it (an AccessControlEntryRecord without its id). */
 export interface AclBinding {

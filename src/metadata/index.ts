@@ -88,7 +88,7 @@ export {
   aclCodeName,
   aclCodeOf,
   isKnownAclCode,
-} from "./acl-types.js";
+} from "../protocol/index.js";
 export { AclAuthorizer } from "./acl-authorizer.js";
 export type { AclAuthorizerOptions, AclRequester } from "./acl-authorizer.js";
 export { aclFilterMatches, isUnknownAclFilter } from "./acl-filter.js";

@@ -6,22 +6,10 @@
  * Integer.MIN_VALUE, Kafka's "not asked for".
  */
 
+import { AclOperation } from "./acl-types.js";
+
 /** Kafka's value of an authorized-operations field that was not asked for. */
 export const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
-
-/** Kafka's AclOperation codes; a field sets bit `code` for each operation it grants. */
-const AclOperation = {
-  READ: 3,
-  WRITE: 4,
-  CREATE: 5,
-  DELETE: 6,
-  ALTER: 7,
-  DESCRIBE: 8,
-  CLUSTER_ACTION: 9,
-  DESCRIBE_CONFIGS: 10,
-  ALTER_CONFIGS: 11,
-  IDEMPOTENT_WRITE: 12,
-} as const;
 
 /** The resource types whose operations these APIs report. */
 export type AuthorizedResourceType = "topic" | "group" | "cluster";
@@ -57,9 +45,9 @@ const SUPPORTED_OPERATIONS: Readonly<Record<AuthorizedResourceType, readonly num
 };
 
 /**
- * The authorized-operations field for a resource of `resourceType`: the supported operations
- * `isAllowed` grants (every one when it is not given) when the request asked for them, else
- * AUTHORIZED_OPERATIONS_OMITTED.
+ * The authorized-operations field for a resource of `resourceType`: bit `code` set for each
+ * supported AclOperation `isAllowed` grants (every one when it is not given) when the request
+ * asked for them, else AUTHORIZED_OPERATIONS_OMITTED.
  */
 export function authorizedOperations(
   resourceType: AuthorizedResourceType,

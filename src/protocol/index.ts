@@ -30,5 +30,6 @@ export * from "./request.js";
 export * from "./error-response.js";
 export * from "./api-versions.js";
 export * from "./records/index.js";
+export * from "./acl-types.js";
 export * from "./authorized-operations.js";
 export * from "./sasl-scram.js";

@@ -19,7 +19,7 @@
  */
 import { joinPath } from "../../common/index.js";
 import type { FileSystem } from "../../ports/index.js";
-import { syncFileIfExists, writeFileAtomically } from "../atomic-file.driver.js";
+import { readFileIfExists, syncFileIfExists, writeFileAtomically } from "../atomic-file.driver.js";
 import type { AppendedCompletion } from "./producer-append.js";
 import {
   offsetToFileName,
@@ -109,7 +109,8 @@ export class TransactionIndex {
     for (const name of await this.fileSystem.readdir(this.dir)) {
       const parsed = parseSegmentFileName(name);
       if (parsed?.kind !== "txnindex" || parsed.stage !== "live") continue;
-      const bytes = await this.readFile(joinPath(this.dir, name));
+      const bytes = await readFileIfExists(this.fileSystem, joinPath(this.dir, name));
+      if (bytes === undefined) continue;
       loaded.push(...decodeEntries(bytes, parsed.baseOffset));
     }
     const isLive = (each: IndexedAbort) =>
@@ -246,18 +247,6 @@ export class TransactionIndex {
   private async unlink(segmentBaseOffset: number): Promise<void> {
     const path = this.pathOf(segmentBaseOffset);
     if ((await this.fileSystem.stat(path)) !== undefined) await this.fileSystem.unlink(path);
-  }
-
-  private async readFile(path: string): Promise<Uint8Array> {
-    const handle = await this.fileSystem.open(path);
-    try {
-      const size = await handle.size();
-      const bytes = new Uint8Array(size);
-      await handle.read(bytes, 0, size, 0);
-      return bytes;
-    } finally {
-      await handle.close();
-    }
   }
 }
 
