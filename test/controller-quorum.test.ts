@@ -2,14 +2,13 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CryptoRandom, NodeNetwork, NodeTimers, SystemClock } from "../src/adapters/index.js";
 import { withConnection } from "../src/client/index.js";
+import { freePort, SLUICE } from "./clients/sluice-process.js";
 import { describeQuorum } from "../src/protocol/index.js";
 
-const SLUICE = join(import.meta.dirname, "..", "..", "bin", "sluice.js");
 const children = new Map<number, ChildProcess>();
 const folder = mkdtempSync(join(tmpdir(), "sluice-quorum-"));
 
@@ -17,19 +16,6 @@ after(() => {
   for (const child of children.values()) child.kill("SIGKILL");
   rmSync(folder, { recursive: true, force: true });
 });
-
-/** A port that was free a moment ago: bound to 0, read, released. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      assert.ok(address !== null && typeof address === "object");
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 /** The leader and epoch as the controller at `port` describes them, or undefined. */
 async function describeLeader(
