@@ -3,7 +3,7 @@
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
 import type { BrokerId } from "../common/index.js";
-import type { LeaderOrigin } from "../storage/index.js";
+import type { LeaderOrigin, TransactionStability } from "../storage/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -155,13 +155,14 @@ export function divergedRead(
 }
 
 /**
- * The last stable offset (Kafka's lastStableOffset): the first offset of the oldest open
- * transaction when it is below the high watermark, else the high watermark.
+ * The last stable offset (Kafka's lastStableOffset): the first offset of the oldest transaction
+ * not stable at the high watermark when it is below it, else the high watermark.
  */
 export function lastStableOffsetOf(
   highWatermark: number,
-  firstUnstableOffset: number | undefined,
+  transactions: TransactionStability,
 ): number {
+  const firstUnstableOffset = transactions.firstUnstableOffset(highWatermark);
   return firstUnstableOffset !== undefined && firstUnstableOffset < highWatermark
     ? firstUnstableOffset
     : highWatermark;

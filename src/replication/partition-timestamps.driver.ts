@@ -39,7 +39,7 @@ export async function offsetForTimestamp(
     options.isolation === undefined
       ? log.logEndOffset
       : options.isolation === "read_committed"
-        ? lastStableOffsetOf(state.highWatermark, log.firstUnstableOffset)
+        ? lastStableOffsetOf(state.highWatermark, log.transactions)
         : state.highWatermark;
   const isHighWatermarkLagging =
     options.isolation !== undefined &&

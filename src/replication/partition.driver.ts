@@ -501,7 +501,7 @@ export class Partition {
       highWatermark: state.highWatermark,
       logStartOffset: this.log.logStartOffset,
       logEndOffset: this.log.logEndOffset,
-      lastStableOffset: lastStableOffsetOf(state.highWatermark, this.log.firstUnstableOffset),
+      lastStableOffset: lastStableOffsetOf(state.highWatermark, this.log.transactions),
     };
     if (request.lastFetchedEpoch >= 0) {
       const end = this.lastOffsetForLeaderEpoch(request.lastFetchedEpoch, {
@@ -563,6 +563,7 @@ export class Partition {
 
   private publishHighWatermark(): void {
     const highWatermark = this.state.highWatermark;
+    this.log.transactions.onHighWatermarkUpdated(highWatermark);
     this.options.checkpointHighWatermark(highWatermark);
     for (const listener of this.highWatermarkListeners) listener(highWatermark);
   }

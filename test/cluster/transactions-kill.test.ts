@@ -48,7 +48,7 @@ const available = await hasBinding();
 
 /** Watches the read_committed end (the LSO) of each output partition, at its leader. */
 class StableOffsetWatch {
-  readonly highest = new Map<number, number>();
+  readonly highest = new Map<number, { readonly offset: number; readonly by: string }>();
   readonly backwards: string[] = [];
   private isRunning = true;
   private readonly done: Promise<void>;
@@ -84,11 +84,14 @@ class StableOffsetWatch {
       const answer = await request(leader.client, listOffsets, body, { maxVersion: 7 });
       const partition = answer.topics[0]?.partitions[0];
       if (partition === undefined || partition.errorCode !== 0) continue;
-      const before = this.highest.get(index) ?? -1;
-      if (partition.offset < before) {
-        this.backwards.push(`partition ${index}: ${before} then ${partition.offset}`);
+      const by = `node ${leader.nodeId} in epoch ${partition.leaderEpoch}`;
+      const before = this.highest.get(index) ?? { offset: -1, by: "none" };
+      if (partition.offset < before.offset) {
+        const was = `${before.offset} (${before.by})`;
+        this.backwards.push(`partition ${index}: ${was} then ${partition.offset} (${by})`);
       }
-      this.highest.set(index, Math.max(before, partition.offset));
+      if (partition.offset > before.offset)
+        this.highest.set(index, { offset: partition.offset, by });
     }
   }
 }

@@ -15,6 +15,18 @@ function transactional(producerId: number): Uint8Array {
   return clientBatch([{ timestamp: 5 }], { isTransactional: true, ...producer });
 }
 
+/** The coordinator's end marker of producer `producerId`'s transaction. */
+function marker(producerId: number, type: "commit" | "abort"): Uint8Array {
+  const producer = { producerId, producerEpoch: 0, coordinatorEpoch: 0 };
+  return encodeTransactionMarkerBatch({
+    baseOffset: 0,
+    partitionLeaderEpoch: -1,
+    ...producer,
+    type,
+    timestamp: 11,
+  });
+}
+
 test("read_committed stops at the last stable offset and names aborted transactions", async () => {
   const { harness, partition } = await newPartition(41);
   partition.becomeLeader(registration({ replicas: [1], leader: 1, leaderEpoch: 2 }), 0);
@@ -23,16 +35,7 @@ test("read_committed stops at the last stable offset and names aborted transacti
   await append(clientBatch([{ timestamp: 1 }])); // 0
   await append(transactional(5)); // 1, stays open
   await append(transactional(6)); // 2
-  const abort = encodeTransactionMarkerBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    producerId: 6,
-    producerEpoch: 0,
-    coordinatorEpoch: 0,
-    type: "abort",
-    timestamp: 11,
-  });
-  await append(abort, "coordinator"); // 3
+  await append(marker(6, "abort"), "coordinator"); // 3
   assert.equal(partition.highWatermark, 4);
   const committed = await harness.run(
     partition.readRecords({ ...read, isolation: "read_committed" }),
@@ -62,20 +65,44 @@ test("read_committed stops at the last stable offset and names aborted transacti
   const latest = await lookup("read_uncommitted");
   assert.ok(latestCommitted.kind === "found" && latest.kind === "found");
   assert.deepEqual([latestCommitted.offset, latest.offset], [1, 4]);
-  const commit = encodeTransactionMarkerBatch({
-    baseOffset: 0,
-    partitionLeaderEpoch: -1,
-    producerId: 5,
-    producerEpoch: 0,
-    coordinatorEpoch: 0,
-    type: "commit",
-    timestamp: 12,
-  });
-  await append(commit, "coordinator"); // 4
+  await append(marker(5, "commit"), "coordinator"); // 4
   const after = await harness.run(partition.readRecords({ ...read, isolation: "read_committed" }));
   assert.ok(after.kind === "records");
   assert.equal(after.lastStableOffset, 5, "no transaction is open: the LSO is the HW");
   assert.deepEqual(after.abortedTransactions, [
     { producerId: 6, firstOffset: 2, lastOffset: 3, lastStableOffset: 1 },
   ]);
+});
+
+test("the last stable offset stays below a transaction until its marker is replicated", async () => {
+  const { harness, partition } = await newPartition(43);
+  const leaderEpoch = 3;
+  partition.becomeLeader(registration({ replicas: [1, 2], leader: 1, leaderEpoch }), 0);
+  const append = (records: Uint8Array, origin: "client" | "coordinator") =>
+    harness.run(partition.appendRecordsToLeader(records, { requiredAcks: 1, nowMs: 10, origin }));
+  const follower = {
+    ...consumerRead,
+    replicaId: 2,
+    currentLeaderEpoch: leaderEpoch,
+    brokerEpoch: 5,
+    logStartOffset: 0,
+  };
+  const followerFetch = (fetchOffset: number) =>
+    harness.run(partition.readRecords({ ...follower, fetchOffset, nowMs: 12 }));
+  const lastStable = async () => {
+    const fetched = await harness.run(
+      partition.readRecords({ ...read, isolation: "read_committed" }),
+    );
+    assert.ok(fetched.kind === "records");
+    return fetched.lastStableOffset;
+  };
+  await append(transactional(5), "client"); // 0
+  await append(transactional(6), "client"); // 1
+  await followerFetch(2);
+  await append(marker(5, "commit"), "coordinator"); // 2
+  assert.equal(partition.highWatermark, 2, "the follower has not fetched the marker");
+  assert.equal(await lastStable(), 0, "a new leader without the marker holds it open");
+  await followerFetch(3);
+  assert.equal(partition.highWatermark, 3);
+  assert.equal(await lastStable(), 1, "replicated, it is stable; producer 6's is still open");
 });

@@ -37,11 +37,16 @@ test("open transactions bound the stable offset and aborts are indexed and rerea
   const log = await harness.open(testConfig());
   await harness.run(log.appendAsLeader(transactionalBatch(7, 3, 0), client)); // 0-2
   await harness.run(log.appendAsLeader(transactionalBatch(8, 2, 0), client)); // 3-4
-  assert.equal(log.firstUnstableOffset, 0);
+  assert.equal(log.transactions.firstUnstableOffset(0), 0);
   await harness.run(log.appendAsLeader(marker(7, "abort"), coordinator)); // 5
-  assert.equal(log.firstUnstableOffset, 3, "the aborted transaction no longer holds it");
+  const stability = log.transactions;
+  assert.equal(stability.firstUnstableOffset(5), 0, "until the high watermark passes its marker");
+  assert.equal(stability.firstUnstableOffset(6), 3, "the aborted transaction no longer holds it");
   await harness.run(log.appendAsLeader(marker(8, "commit"), coordinator)); // 6
-  assert.equal(log.firstUnstableOffset, undefined);
+  assert.equal(stability.firstUnstableOffset(6), 3, "the commit at 6 is not replicated at 6");
+  assert.equal(stability.firstUnstableOffset(7), undefined);
+  stability.onHighWatermarkUpdated(6);
+  assert.equal(stability.firstUnstableOffset(0), 3, "a marker once below the high watermark stays");
   const aborted = { producerId: 7, firstOffset: 0, lastOffset: 5, lastStableOffset: 3 };
   assert.deepEqual(log.transactionIndex.collect(0, 7), [aborted]);
   assert.deepEqual(log.transactionIndex.collect(6, 7), [], "a read after the marker has none");
@@ -52,7 +57,7 @@ test("open transactions bound the stable offset and aborts are indexed and rerea
   assert.deepEqual(reopened.transactionIndex.collect(0, 7), [aborted], "the index is read back");
   await harness.run(reopened.truncateTo(5));
   assert.deepEqual(reopened.transactionIndex.collect(0, 7), [], "a truncated marker leaves");
-  assert.equal(reopened.firstUnstableOffset, 0, "its transaction is open again");
+  assert.equal(reopened.transactions.firstUnstableOffset(7), 0, "its transaction is open again");
   const left = await harness.run(harness.fs.stat(file));
   assert.equal(left, undefined, "the index file of the truncated entry goes");
   await harness.run(reopened.close());

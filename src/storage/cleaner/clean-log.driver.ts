@@ -32,7 +32,7 @@ export type CleanableLog = Pick<
   | "segments"
   | "replaceSegments"
   | "deleteOldSegments"
-  | "firstUnstableOffset"
+  | "transactions"
   | "transactionIndex"
   | "lastRecordsOfProducers"
 >;

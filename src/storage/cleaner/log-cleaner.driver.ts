@@ -122,7 +122,10 @@ export class LogCleaner {
       logStartOffset: log.logStartOffset,
       logEndOffset: log.logEndOffset,
       // Never past the last stable offset: an open transaction's outcome is not known yet.
-      uncleanableFromOffset: Math.min(entry.highWatermark, log.firstUnstableOffset ?? Infinity),
+      uncleanableFromOffset: Math.min(
+        entry.highWatermark,
+        log.transactions.firstUnstableOffset(entry.highWatermark) ?? Infinity,
+      ),
       checkpointOffset: await checkpoint.read(log.topicPartition),
       minCompactionLagMs: config.minCompactionLagMs,
     };

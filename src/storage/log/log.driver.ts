@@ -164,9 +164,9 @@ export class PartitionLog {
   get latestEpoch(): number | undefined {
     return this.epochCache.latestEpoch();
   }
-  /** The first offset of the oldest open transaction (the last stable offset's bound), if any. */
-  get firstUnstableOffset(): number | undefined {
-    return this.producerState.producers.firstUnstableOffset();
+  /** The transactions' stability: the last stable offset's bound at a high watermark. */
+  get transactions(): ProducerStateFiles["transactions"] {
+    return this.producerState.transactions;
   }
   /** The producers this partition holds state for (DescribeProducers). */
   activeProducers(): ActiveProducer[] {

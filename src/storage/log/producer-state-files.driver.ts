@@ -10,7 +10,7 @@
  * the log end (their batches lost, or truncated) and below the log start are deleted.
  */
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
-import { ProducerStateManager } from "../producer-state/index.js";
+import { ProducerStateManager, type TransactionStability } from "../producer-state/index.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogSegment } from "./log-segment.driver.js";
 import type { AppendedCompletion } from "./producer-append.js";
@@ -25,6 +25,11 @@ export class ProducerStateFiles {
   /** The aborted transactions, in `.txnindex` files beside the segments. */
   readonly transactionIndex: TransactionIndex;
   private readonly snapshots: ProducerSnapshots;
+
+  /** What the last stable offset needs of the producers. */
+  get transactions(): TransactionStability {
+    return this.producers;
+  }
 
   constructor(
     private readonly context: {
@@ -86,7 +91,7 @@ export class ProducerStateFiles {
     accepted: readonly { readonly completed: readonly AppendedCompletion[] }[],
     log: { readonly active: LogSegment; readonly rolled: boolean },
   ): Promise<boolean> {
-    const aborted = abortedOf(accepted, this.producers.firstUnstableOffset());
+    const aborted = abortedOf(accepted, this.producers.firstUndecidedOffset());
     await this.transactionIndex.append(aborted, log.active.baseOffset);
     // The active segment's next offset is the log end.
     return log.rolled && (await this.takeSnapshot(log.active.nextOffset));

@@ -84,7 +84,7 @@ async function takeIn(
     if (done === undefined || marker.type !== "abort") return undefined;
     return abortedOf(
       [{ completed: [{ ...done, isAborted: true }] }],
-      producers.firstUnstableOffset(),
+      producers.firstUndecidedOffset(),
     )[0];
   }
   producers.update({

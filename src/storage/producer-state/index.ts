@@ -2,11 +2,10 @@
 export {
   BATCHES_RETAINED,
   PRODUCER_EXPIRATION_CHECK_INTERVAL_MS,
-  NO_PRODUCER_ID,
   ProducerStateManager,
-  isProducerBatch,
-  lastSequenceOf,
 } from "./producer-state.js";
+export { isProducerBatch, lastSequenceOf, NO_PRODUCER_ID } from "./producer-batch.js";
+export type { ProducerBatchHeader } from "./producer-batch.js";
 export { activeProducersOf, lastRecordsOf } from "./active-producers.js";
 export type { ActiveProducer, LastRecordOfProducer } from "./active-producers.js";
 export type {
@@ -14,7 +13,7 @@ export type {
   CompletedTransaction,
   MarkerBatch,
   ProducerBatch,
-  ProducerBatchHeader,
   ProducerCheck,
   ProducerEntry,
+  TransactionStability,
 } from "./producer-state.js";

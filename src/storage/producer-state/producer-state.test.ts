@@ -5,9 +5,9 @@ import {
   BATCHES_RETAINED,
   PRODUCER_EXPIRATION_CHECK_INTERVAL_MS,
   ProducerStateManager,
-  lastSequenceOf,
   type ProducerBatch,
 } from "./producer-state.js";
+import { lastSequenceOf } from "./producer-batch.js";
 
 const PRODUCER = 7;
 

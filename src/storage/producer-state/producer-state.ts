@@ -10,9 +10,11 @@
  * goes through `update`. A producer unknown to the partition (new, expired, or whose batches
  * retention removed) may start at any sequence, as in Kafka since KIP-360, so UNKNOWN_PRODUCER_ID
  * is never answered. Producers whose last batch is `producer.id.expiration.ms` old are removed
- * (KIP-854), at most once per PRODUCER_EXPIRATION_CHECK_INTERVAL_MS.
+ * (KIP-854), at most once per PRODUCER_EXPIRATION_CHECK_INTERVAL_MS. A completed transaction
+ * keeps the last stable offset below its first offset until the high watermark passes its marker.
  */
 import { ErrorCode } from "../../common/index.js";
+import { isInSequence, lastSequenceOf, type ProducerBatchHeader } from "./producer-batch.js";
 
 /** How many of a producer's latest batches are kept for duplicate detection (Kafka's). */
 export const BATCHES_RETAINED = 5;
@@ -20,20 +22,8 @@ export const BATCHES_RETAINED = 5;
 /** Kafka's `producer.id.expiration.check.interval.ms` default. */
 export const PRODUCER_EXPIRATION_CHECK_INTERVAL_MS = 600_000;
 
-/** Kafka's RecordBatch.NO_PRODUCER_ID: a batch whose producer id is not above it has none. */
-export const NO_PRODUCER_ID = -1;
 const NO_PRODUCER_EPOCH = -1;
 const NO_SEQUENCE = -1;
-const INT32_MAX = 0x7fffffff;
-
-/** The producer fields of a batch header. */
-export interface ProducerBatchHeader {
-  readonly producerId: number;
-  readonly producerEpoch: number;
-  readonly baseSequence: number;
-  /** The batch's last offset minus its base offset. */
-  readonly lastOffsetDelta: number;
-}
 
 /** A batch the log holds, with its offsets and maxTimestamp. */
 export interface ProducerBatch extends ProducerBatchHeader {
@@ -87,30 +77,15 @@ export type ProducerCheck =
   | { readonly kind: "duplicate"; readonly original: BatchMetadata }
   | { readonly kind: "refused"; readonly errorCode: number; readonly message: string };
 
-/** A batch's last sequence, wrapping past 2^31 - 1 to 0 as Kafka's sequences do. */
-export function lastSequenceOf(batch: ProducerBatchHeader): number {
-  const { baseSequence, lastOffsetDelta } = batch;
-  if (baseSequence > INT32_MAX - lastOffsetDelta) {
-    return lastOffsetDelta - (INT32_MAX - baseSequence) - 1;
-  }
-  return baseSequence + lastOffsetDelta;
-}
-
-/** Whether a batch takes part in producer state: a data batch with a producer id. */
-export function isProducerBatch(header: {
-  readonly producerId: number;
-  readonly isControl: boolean;
-}): boolean {
-  return header.producerId > NO_PRODUCER_ID && !header.isControl;
-}
-
-function isInSequence(lastSequence: number, nextSequence: number): boolean {
-  return nextSequence === lastSequence + 1 || (nextSequence === 0 && lastSequence === INT32_MAX);
-}
+/** What the last stable offset needs of a partition's producers. */
+export type TransactionStability = Pick<ProducerStateManager, StabilityMethods>;
+type StabilityMethods = "firstUnstableOffset" | "onHighWatermarkUpdated";
 
 /** The producers of one partition; see the file comment. */
 export class ProducerStateManager {
   private readonly producers = new Map<number, ProducerEntry>();
+  /** Completed transactions whose markers may not be replicated yet, in marker order. */
+  private unreplicated: CompletedTransaction[] = [];
   private lastExpirationCheckMs: number | undefined;
 
   get producerCount(): number {
@@ -241,17 +216,38 @@ export class ProducerStateManager {
       coordinatorEpoch: marker.coordinatorEpoch,
     });
     if (firstOffset === undefined) return undefined;
-    return { producerId: marker.producerId, firstOffset, lastOffset: marker.offset };
+    const completed = { producerId: marker.producerId, firstOffset, lastOffset: marker.offset };
+    this.unreplicated.push(completed);
+    return completed;
   }
 
-  /** The first offset of the oldest ongoing transaction (Kafka's firstUnstableOffset), if any. */
-  firstUnstableOffset(): number | undefined {
+  /** The first offset of the oldest ongoing transaction (Kafka's firstUndecidedOffset). */
+  firstUndecidedOffset(): number | undefined {
     let first: number | undefined;
     for (const entry of this.producers.values()) {
       const offset = entry.currentTxnFirstOffset;
       if (offset !== undefined && (first === undefined || offset < first)) first = offset;
     }
     return first;
+  }
+
+  /**
+   * The first offset of the oldest transaction ongoing, or with its marker not yet below
+   * `highWatermark`, which a new leader may still hold open (Kafka's firstUnstableOffset).
+   */
+  firstUnstableOffset(highWatermark: number): number | undefined {
+    let first = this.firstUndecidedOffset();
+    for (const done of this.unreplicated) {
+      if (done.lastOffset < highWatermark) continue;
+      if (first === undefined || done.firstOffset < first) first = done.firstOffset;
+    }
+    return first;
+  }
+
+  /** Forgets the completed transactions whose markers are below `highWatermark`: replicated. */
+  onHighWatermarkUpdated(highWatermark: number): void {
+    const firstKept = this.unreplicated.findIndex((done) => done.lastOffset >= highWatermark);
+    this.unreplicated = firstKept < 0 ? [] : this.unreplicated.slice(firstKept);
   }
 
   /**
@@ -287,6 +283,7 @@ export class ProducerStateManager {
   /** Forgets every producer: the log is rebuilt from its batches after a truncation. */
   clear(): void {
     this.producers.clear();
+    this.unreplicated = [];
   }
 }
 
