@@ -6,46 +6,15 @@
  * over ALLOW; prefixed patterns match the names that start with them. `sluice acls`, which logs
  * in to no SASL listener, runs as User:ANONYMOUS on a PLAINTEXT listener, a super user here.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import kafkajs from "kafkajs";
 import { SLUICE } from "./sluice-process.js";
-import { aclProperties, errorTypeOf, outcomeOf } from "./acl-test-support.js";
-import { SecurityNode } from "./security-node.js";
+import { aclNodeOfFile, bobAcl, errorTypeOf, outcomeOf, withAdmin } from "./acl-test-support.js";
 
-let node: SecurityNode;
-
-before(async () => {
-  node = await SecurityNode.start(aclProperties);
-});
-
-after(async () => {
-  await node.destroy();
-});
-
-function kafkaAs(username: string, password: string, retries = 0): kafkajs.Kafka {
-  return new kafkajs.Kafka({
-    brokers: [`127.0.0.1:${node.ports.saslPlaintext}`],
-    logLevel: kafkajs.logLevel.NOTHING,
-    retry: { retries },
-    sasl: { mechanism: "plain", username, password },
-  });
-}
-
-const admin = () => kafkaAs("admin", "admin-secret");
-const bob = (retries = 0) => kafkaAs("bob", "bob-secret", retries);
-
-async function withAdmin<T>(kafka: kafkajs.Kafka, work: (a: kafkajs.Admin) => Promise<T>) {
-  const client = kafka.admin();
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.disconnect();
-  }
-}
+const { ports, admin, bob } = aclNodeOfFile();
 
 /** The error type kafkajs reports for a produce of one record to `topic` as bob. */
 async function bobProduces(topic: string): Promise<string> {
@@ -67,23 +36,6 @@ const {
   AclPermissionTypes,
   ResourcePatternTypes,
 } = kafkajs;
-
-function bobAcl(
-  resourceName: string,
-  operation: kafkajs.AclOperationTypes,
-  options: { prefixed?: boolean; deny?: boolean } = {},
-) {
-  return {
-    resourceType: ResourceTypes.TOPIC,
-    resourceName,
-    resourcePatternType:
-      options.prefixed === true ? ResourcePatternTypes.PREFIXED : ResourcePatternTypes.LITERAL,
-    principal: "User:bob",
-    host: "*",
-    operation,
-    permissionType: options.deny === true ? AclPermissionTypes.DENY : AclPermissionTypes.ALLOW,
-  };
-}
 
 test("a principal without ACLs is refused and learns no topic names", async () => {
   await withAdmin(admin(), (client) =>
@@ -229,7 +181,7 @@ test("CreateTopics needs CREATE on the cluster or on each topic", async () => {
 
 /** `sluice acls` against the PLAINTEXT listener; its standard output. */
 async function sluiceAcls(args: readonly string[]): Promise<string> {
-  const bootstrap = ["--bootstrap-server", `127.0.0.1:${node.ports.ssl}`];
+  const bootstrap = ["--bootstrap-server", `127.0.0.1:${ports().ssl}`];
   const { stdout } = await promisify(execFile)(process.execPath, [
     SLUICE,
     "acls",

@@ -55,8 +55,11 @@ import {
   scramChangesShown,
 } from "./forwarded-effects.js";
 import type { Forwarder } from "./forwarder.js";
+import { configChangeRefusal, type ConfigChangeRefusal } from "./config-admin-authorization.js";
 import {
+  createPartitionsAuthorized,
   createTopicsAuthorized,
+  deleteTopicsAuthorized,
   TOPIC_AUTHORIZATION_REFUSAL,
 } from "./topic-admin-authorization.js";
 
@@ -68,20 +71,35 @@ const BROKER_LOGGER_REFUSAL = "this broker has no loggers that can be changed at
 /** The handlers of the forwarded admin APIs, in API key order. */
 export function forwardedAdminHandlers(
   forwarder: Forwarder,
-  options: { readonly servesScramAlter: boolean },
+  options: { readonly servesScramAlter: boolean; readonly image: () => MetadataImage },
 ): readonly ApiHandler<ApiKey>[] {
   const scram = options.servesScramAlter
     ? [forwardedAdminHandler(alterUserScramCredentialsApi, forwarder, forward, scramChangesShown)]
     : [];
   return [
     forwardedAdminHandler(createTopicsApi, forwarder, forwardCreateTopics, createdTopicsShown),
-    forwardedAdminHandler(deleteTopicsApi, forwarder, forward, (_request, response, image) =>
-      deletedTopicsShown(response, image),
+    forwardedAdminHandler(
+      deleteTopicsApi,
+      forwarder,
+      (api, forwarder, request, context, shows) =>
+        deleteTopicsAuthorized(request, context, {
+          image: options.image(),
+          forward: (allowed) => forward(api, forwarder, allowed, context, shows),
+        }),
+      (_request, response, image) => deletedTopicsShown(response, image),
     ),
     forwardedAdminHandler(createAclsApi, forwarder),
     forwardedAdminHandler(deleteAclsApi, forwarder),
     forwardedAdminHandler(alterConfigsApi, forwarder, forwardConfigChange),
-    forwardedAdminHandler(createPartitionsApi, forwarder, forward, addedPartitionsShown),
+    forwardedAdminHandler(
+      createPartitionsApi,
+      forwarder,
+      (api, forwarder, request, context, shows) =>
+        createPartitionsAuthorized(request, context, (allowed) =>
+          forward(api, forwarder, allowed, context, shows),
+        ),
+      addedPartitionsShown,
+    ),
     forwardedAdminHandler(electLeadersApi, forwarder),
     forwardedAdminHandler(incrementalAlterConfigsApi, forwarder, forwardConfigChange),
     forwardedAdminHandler(alterPartitionReassignmentsApi, forwarder),
@@ -94,9 +112,8 @@ export function forwardedAdminHandlers(
 
 /**
  * What the broker checks before forwarding, as Kafka's KafkaApis and ControllerApis check it on
- * the cluster. CreateTopics checks each topic (topic-admin-authorization.ts); the other APIs
- * checked per resource are not listed yet: they are served to super users only when an
- * authorizer is configured.
+ * the cluster. The APIs of PER_RESOURCE check each resource themselves
+ * (topic-admin-authorization.ts, config-admin-authorization.ts).
  */
 const CLUSTER_OPERATIONS: ReadonlyMap<number, number> = new Map<number, number>([
   [createAclsApi.apiKey, AclOperation.ALTER],
@@ -109,9 +126,17 @@ const CLUSTER_OPERATIONS: ReadonlyMap<number, number> = new Map<number, number>(
   [alterUserScramCredentialsApi.apiKey, AclOperation.ALTER],
 ]);
 
-/** What the router checks of API `apiKey` (CreateTopics checks its topics itself). */
+const PER_RESOURCE: ReadonlySet<number> = new Set([
+  createTopicsApi.apiKey,
+  deleteTopicsApi.apiKey,
+  createPartitionsApi.apiKey,
+  alterConfigsApi.apiKey,
+  incrementalAlterConfigsApi.apiKey,
+]);
+
+/** What the router checks of API `apiKey`. */
 function authorizationOf(apiKey: number) {
-  if (apiKey === createTopicsApi.apiKey) return { authorization: { kind: "handler" } } as const;
+  if (PER_RESOURCE.has(apiKey)) return { authorization: { kind: "handler" } } as const;
   const operation = CLUSTER_OPERATIONS.get(apiKey);
   return operation === undefined
     ? {}
@@ -197,8 +222,9 @@ const forwardCreateTopics: Forwarding<typeof ApiKey.CreateTopics> = (
   });
 
 /**
- * AlterConfigs and IncrementalAlterConfigs: logger resources are refused here, with the API's
- * own error response for them, and the rest is forwarded; the answers keep the request's order.
+ * AlterConfigs and IncrementalAlterConfigs: the resources the principal may not change are
+ * refused here (config-admin-authorization.ts), and so are logger resources, with the API's own
+ * error response for each; the rest is forwarded, and the answers keep the request's order.
  */
 async function forwardConfigChange<K extends ConfigChangeKey>(
   api: ControllerApi<K>,
@@ -206,29 +232,43 @@ async function forwardConfigChange<K extends ConfigChangeKey>(
   request: ApiRequest<K>,
   context: HandlerContext,
 ): Promise<HandlerOutcome<ApiResponse<K>>> {
-  const isLogger = (resource: { readonly resourceType: number }) =>
-    resource.resourceType === ConfigResourceType.BROKER_LOGGER;
   const { resources } = request;
-  if (!resources.some(isLogger)) return forward(api, forwarder, request, context);
-  const loggers = { ...request, resources: resources.filter(isLogger) };
-  const refusal = { errorCode: ErrorCode.INVALID_REQUEST, message: BROKER_LOGGER_REFUSAL };
-  const refused = controllerErrorResponse(api, loggers, context, refusal);
-  const others = resources.filter((resource) => !isLogger(resource));
-  let answer: ControllerApiResponse<K> = refused;
+  const refusals = resources.map(
+    (resource) => configChangeRefusal(resource, context) ?? loggerRefusal(resource),
+  );
+  const firstRefusal = refusals.find((refusal) => refusal !== undefined);
+  if (firstRefusal === undefined) return forward(api, forwarder, request, context);
+  const others = resources.filter((_, index) => refusals[index] === undefined);
+  let answer: ControllerApiResponse<K> | undefined;
   if (others.length > 0) {
     const outcome = await forward(api, forwarder, { ...request, resources: others }, context);
     assert(outcome.kind === "respond", "a forwarded request is answered");
     answer = outcome.body;
   }
   // The controller answers its resources in request order; each takes its place again.
-  const forwarded = [...(others.length > 0 ? responsesOf(answer) : [])];
-  const refusals = [...responsesOf(refused)];
-  const responses = resources.map((resource) => {
-    const response = isLogger(resource) ? refusals.shift() : forwarded.shift();
+  const forwarded = [...(answer === undefined ? [] : responsesOf(answer))];
+  const responses = resources.map((resource, index) => {
+    const refusal = refusals[index];
+    const alone = { ...request, resources: [resource] };
+    const response =
+      refusal === undefined
+        ? forwarded.shift()
+        : responsesOf(controllerErrorResponse(api, alone, context, refusal))[0];
     assert(response !== undefined, "every resource is answered");
     return response;
   });
-  return respond({ ...answer, responses });
+  return respond({
+    ...(answer ?? controllerErrorResponse(api, request, context, firstRefusal)),
+    responses,
+  });
+}
+
+/** A logger resource is refused: this broker has none to change at runtime. */
+function loggerRefusal(resource: {
+  readonly resourceType: number;
+}): ConfigChangeRefusal | undefined {
+  if (resource.resourceType !== ConfigResourceType.BROKER_LOGGER) return undefined;
+  return { errorCode: ErrorCode.INVALID_REQUEST, message: BROKER_LOGGER_REFUSAL };
 }
 
 function responsesOf(answer: MessageInput<ApiResponse<ConfigChangeKey>>) {

@@ -147,6 +147,7 @@ export function registerClientApis(
   router.register(describeUserScramCredentialsHandler(metadataCache));
   const forwarded = forwardedAdminHandlers(dependencies.forwarder, {
     servesScramAlter: dependencies.servesScramAlter === true,
+    image: () => metadataCache.image,
   });
   for (const handler of forwarded) router.register(handler);
   return { autoTopicCreator };
