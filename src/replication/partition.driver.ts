@@ -373,12 +373,10 @@ export class Partition {
   }
 
   /**
-   * ListOffsets: -2 earliest, -1 latest (the high watermark for read_uncommitted, the last
-   * stable offset for read_committed, the log end for a replica), -3 the max timestamp, -4 the
-   * local log start, -5 nothing (no tiered storage), or the first record at or after a
-   * timestamp. A client's lookup fails with OFFSET_NOT_AVAILABLE while a new leader's high
-   * watermark is below its epoch start offset (KIP-207), and finds nothing at or past the last
-   * fetchable offset.
+   * ListOffsets of a timestamp, -1 latest, -2 earliest and the other special ones
+   * (partition-timestamps.driver.ts). A client's lookup fails with OFFSET_NOT_AVAILABLE while a
+   * new leader's high watermark is below its epoch start offset (KIP-207), and finds nothing at
+   * or past the last fetchable offset.
    */
   async fetchOffsetForTimestamp(
     timestamp: number,

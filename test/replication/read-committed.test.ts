@@ -74,7 +74,7 @@ test("read_committed stops at the last stable offset and names aborted transacti
   ]);
 });
 
-test("the last stable offset stays below a transaction until its marker is replicated", async () => {
+test("the last stable offset stays below a transaction until its marker replicates", async () => {
   const { harness, partition } = await newPartition(43);
   const leaderEpoch = 3;
   partition.becomeLeader(registration({ replicas: [1, 2], leader: 1, leaderEpoch }), 0);

@@ -4,10 +4,12 @@
  * answer it. A topic name that is not valid is INVALID_TOPIC_EXCEPTION and one the metadata does
  * not know UNKNOWN_TOPIC_OR_PARTITION, for each partition asked; a partition this broker does
  * not host is NOT_LEADER_OR_FOLLOWER (or UNKNOWN_TOPIC_OR_PARTITION when the topic lacks it),
- * an offline one KAFKA_STORAGE_ERROR.
+ * an offline one KAFKA_STORAGE_ERROR. A topic the principal may not READ is
+ * TOPIC_AUTHORIZATION_FAILED, before its existence is looked at.
  */
 import { ErrorCode } from "../../common/index.js";
 import { invalidTopicNameReason } from "../../controller/index.js";
+import { AclOperation, AclResourceType } from "../../metadata/index.js";
 import {
   ApiKey,
   type DescribeProducersRequest,
@@ -47,12 +49,16 @@ export function describeProducersHandler(
 ): ApiHandler<typeof ApiKey.DescribeProducers> {
   return defineHandler(ApiKey.DescribeProducers, {
     ...DESCRIBE_PRODUCERS_VERSIONS,
-    handle: (request) => {
+    authorization: { kind: "handler" },
+    handle: (request, { authorization }) => {
       const image = metadataCache.image;
       return partitionsAnswer(request, (topic, partition) => {
         const invalid = invalidTopicNameReason(topic);
         if (invalid !== undefined) {
           return { errorCode: ErrorCode.INVALID_TOPIC_EXCEPTION, errorMessage: invalid };
+        }
+        if (!authorization.authorize(AclOperation.READ, AclResourceType.TOPIC, topic)) {
+          return { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
         }
         if (!image.topics.byName.has(topic)) {
           return { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };

@@ -6,10 +6,19 @@
  * `nextCursor` where the answer stopped. Each partition carries its leader (-1 when not reachable
  * on the request's listener), replicas, ISR, ELR, last known ELR and offline replicas. A cursor
  * whose topic is not among those named, or with a negative partition, is INVALID_REQUEST.
+ * As Kafka's, a topic needs DESCRIBE to be shown: a named one without it is answered
+ * TOPIC_AUTHORIZATION_FAILED after the others, whether it exists or not, and left out of an
+ * answer of every topic; each topic's authorized operations are the principal's.
  */
 import { ErrorCode, ZERO_UUID } from "../../common/index.js";
 import { invalidTopicNameReason } from "../../controller/index.js";
-import { sortedEntries, type MetadataImage, type TopicImage } from "../../metadata/index.js";
+import {
+  AclOperation,
+  AclResourceType,
+  sortedEntries,
+  type MetadataImage,
+  type TopicImage,
+} from "../../metadata/index.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
   ApiKey,
@@ -35,35 +44,50 @@ export function describeTopicPartitionsHandler(
 ): ApiHandler<typeof ApiKey.DescribeTopicPartitions> {
   return defineHandler(ApiKey.DescribeTopicPartitions, {
     ...DESCRIBE_TOPIC_PARTITIONS_VERSIONS,
+    authorization: { kind: "handler" },
     handle: (request, context) => {
       const image = metadataCache.image;
-      const names = topicNamesOf(request, image);
-      if (names === undefined) return respond(topicErrors(request, ErrorCode.INVALID_REQUEST));
+      const asked = topicNamesOf(request, image);
+      if (asked === undefined) return respond(topicErrors(request, ErrorCode.INVALID_REQUEST));
+      const { authorization } = context;
+      const operationsOn = (name: string) =>
+        authorizedOperations("topic", true, (operation) =>
+          authorization.authorize(operation, AclResourceType.TOPIC, name),
+        );
+      const mayDescribe = (name: string) =>
+        authorization.authorize(AclOperation.DESCRIBE, AclResourceType.TOPIC, name);
+      const names = asked.filter(mayDescribe);
+      const refused = request.topics.length === 0 ? [] : asked.filter((name) => !mayDescribe(name));
+      const finish = (
+        topics: Topic[],
+        nextCursor: { topicName: string; partitionIndex: number } | null,
+      ) =>
+        respond<DescribeTopicPartitionsResponse>(
+          answered([...topics, ...refused.map(refusedTopic)], nextCursor),
+        );
       const limit = Math.max(Math.min(RESPONSE_PARTITIONS_MAX, request.responsePartitionLimit), 1);
       const cursor = request.cursor;
-      const answer = { image, listenerName: context.connection.listenerName };
+      const answer = { image, listenerName: context.connection.listenerName, operationsOn };
       const topics: Topic[] = [];
       let remaining = limit;
       for (const name of names) {
         const topic = image.topics.byName.get(name);
         if (remaining === 0) {
-          return respond(answered(topics, { topicName: name, partitionIndex: 0 }));
+          return finish(topics, { topicName: name, partitionIndex: 0 });
         }
         if (topic === undefined) {
-          if (request.topics.length > 0) topics.push(missingTopic(name));
+          if (request.topics.length > 0) topics.push(missingTopic(name, operationsOn(name)));
           continue;
         }
         const start = name === cursor?.topicName ? cursor.partitionIndex : 0;
         const described = describeTopic(topic, { ...answer, start, limit: remaining });
         topics.push(described.topic);
         if (described.nextPartition !== undefined) {
-          return respond(
-            answered(topics, { topicName: name, partitionIndex: described.nextPartition }),
-          );
+          return finish(topics, { topicName: name, partitionIndex: described.nextPartition });
         }
         remaining -= described.topic.partitions?.length ?? 0;
       }
-      return respond(answered(topics, null));
+      return finish(topics, null);
     },
     errorResponse: (request, _context, errorCode) => respond(topicErrors(request, errorCode)),
   });
@@ -99,6 +123,7 @@ function describeTopic(
     readonly listenerName: string;
     readonly start: number;
     readonly limit: number;
+    readonly operationsOn: (name: string) => number;
   },
 ): { topic: Topic; nextPartition: number | undefined } {
   const count = topic.partitions.size;
@@ -130,13 +155,13 @@ function describeTopic(
       topicId: topic.id,
       isInternal: INTERNAL_TOPICS.has(topic.name),
       partitions,
-      topicAuthorizedOperations: authorizedOperations("topic", true),
+      topicAuthorizedOperations: at.operationsOn(topic.name),
     },
     nextPartition: upper < count ? upper : undefined,
   };
 }
 
-function missingTopic(name: string): Topic {
+function missingTopic(name: string, topicAuthorizedOperations: number): Topic {
   const isValid = invalidTopicNameReason(name) === undefined;
   return {
     errorCode: isValid ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.INVALID_TOPIC_EXCEPTION,
@@ -144,8 +169,15 @@ function missingTopic(name: string): Topic {
     topicId: ZERO_UUID,
     isInternal: INTERNAL_TOPICS.has(name),
     partitions: [],
-    topicAuthorizedOperations: authorizedOperations("topic", true),
+    topicAuthorizedOperations,
   };
+}
+
+/** A named topic the principal may not describe; its existence is not told. */
+function refusedTopic(name: string): Topic {
+  const errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+  const unknown = { topicId: ZERO_UUID, isInternal: false, partitions: [] };
+  return { errorCode, name, ...unknown, topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED };
 }
 
 function answered(

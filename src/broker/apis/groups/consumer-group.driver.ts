@@ -3,8 +3,12 @@
  * protocol of KIP-848: thin handlers over the coordinator, which keeps every rule. Topics are
  * named by id on the wire; the metadata image maps them. Version 1 adds the regular-expression
  * subscription (SubscribedTopicRegex), resolved by the coordinator against the image's topics.
+ * As Kafka's KafkaApis: a heartbeat needs READ on its group, and ConsumerGroupDescribe DESCRIBE
+ * on each group (else GROUP_AUTHORIZATION_FAILED for that group), with the operations the
+ * principal may do on the group as its authorized operations.
  */
 import { ErrorCode, type Uuid } from "../../../common/index.js";
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import type {
   Assignment,
   ConsumerGroup,
@@ -14,6 +18,7 @@ import type {
 import { ApiKey, authorizedOperations } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+import { groupAuthorization } from "../resource-authorizations.js";
 
 export const CONSUMER_GROUP_HEARTBEAT_VERSIONS = { minVersion: 0, maxVersion: 1 } as const;
 export const CONSUMER_GROUP_DESCRIBE_VERSIONS = { minVersion: 0, maxVersion: 0 } as const;
@@ -24,6 +29,7 @@ export function consumerGroupHeartbeatHandler(
 ): ApiHandler<typeof ApiKey.ConsumerGroupHeartbeat> {
   return defineHandler(ApiKey.ConsumerGroupHeartbeat, {
     ...CONSUMER_GROUP_HEARTBEAT_VERSIONS,
+    authorization: groupAuthorization(AclOperation.READ),
     handle: async (request, context) => {
       const result = await coordinator.consumerHeartbeat(
         request.groupId,
@@ -63,8 +69,15 @@ export function consumerGroupDescribeHandler(
 ): ApiHandler<typeof ApiKey.ConsumerGroupDescribe> {
   return defineHandler(ApiKey.ConsumerGroupDescribe, {
     ...CONSUMER_GROUP_DESCRIBE_VERSIONS,
-    handle: (request) => {
+    authorization: { kind: "handler" },
+    handle: (request, { authorization }) => {
       const groups = request.groupIds.map((groupId) => {
+        const isAllowed = (operation: number) =>
+          authorization.authorize(operation, AclResourceType.GROUP, groupId);
+        if (!isAllowed(AclOperation.DESCRIBE)) {
+          const errorCode = ErrorCode.GROUP_AUTHORIZATION_FAILED;
+          return { ...emptyDescription(groupId), errorCode, errorMessage: null };
+        }
         const refused = coordinator.errorCodeFor(groupId);
         const group = coordinator.state.consumer.group(groupId);
         if (refused !== ErrorCode.NONE || group === undefined) {
@@ -74,7 +87,8 @@ export function consumerGroupDescribeHandler(
         }
         const asked = request.includeAuthorizedOperations;
         const described = describe(group, metadataCache);
-        return { ...described, authorizedOperations: authorizedOperations("group", asked) };
+        const operations = authorizedOperations("group", asked, isAllowed);
+        return { ...described, authorizedOperations: operations };
       });
       return respond({ throttleTimeMs: 0, groups });
     },

@@ -4,9 +4,12 @@
  * hold is UNKNOWN_TOPIC_OR_PARTITION; a topic the group still consumes (its members' consumer
  * protocol subscriptions, or a KIP-848 group's topic names and regexes) is
  * GROUP_SUBSCRIBED_TO_TOPIC; a missing group is GROUP_ID_NOT_FOUND
- * and a non-Empty group outside the consumer protocol NON_EMPTY_GROUP, at the top level.
+ * and a non-Empty group outside the consumer protocol NON_EMPTY_GROUP, at the top level. As
+ * Kafka's KafkaApis, it needs DELETE on the group (else GROUP_AUTHORIZATION_FAILED) and READ on
+ * each topic (else TOPIC_AUTHORIZATION_FAILED for its partitions, before its existence is told).
  */
 import { ErrorCode } from "../../../common/index.js";
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import {
   consumesTopic,
   offsetsDeletableError,
@@ -16,6 +19,7 @@ import {
 import { ApiKey, type OffsetDeleteResponse } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+import { groupAuthorization } from "../resource-authorizations.js";
 
 export const OFFSET_DELETE_VERSIONS = { minVersion: 0, maxVersion: 0 } as const;
 
@@ -25,7 +29,8 @@ export function offsetDeleteHandler(
 ): ApiHandler<typeof ApiKey.OffsetDelete> {
   return defineHandler(ApiKey.OffsetDelete, {
     ...OFFSET_DELETE_VERSIONS,
-    handle: async (request) => {
+    authorization: groupAuthorization(AclOperation.DELETE),
+    handle: async (request, { authorization }) => {
       const { groupId } = request;
       // A top-level error replaces every partition's answer, as Kafka's response builder does.
       const refuse = (errorCode: number) =>
@@ -44,7 +49,9 @@ export function offsetDeleteHandler(
         partitions: topic.partitions.map(({ partitionIndex }) => {
           const key = { groupId, topic: topic.name, partition: partitionIndex };
           let errorCode: number = ErrorCode.NONE;
-          if (known.get(topic.name)?.partitions.get(partitionIndex) === undefined) {
+          if (!authorization.authorize(AclOperation.READ, AclResourceType.TOPIC, topic.name)) {
+            errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+          } else if (known.get(topic.name)?.partitions.get(partitionIndex) === undefined) {
             errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
           } else if (consumesTopic(classic, consumerGroup, topic.name)) {
             errorCode = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC;

@@ -2,10 +2,10 @@
  * The producer's transaction APIs on the transaction coordinator, as Kafka's KafkaApis serves
  * them to clients:
  *
- * - AddPartitionsToTxn (24, v0-3): a partition the metadata does not know fails the whole
- *   request, that partition with UNKNOWN_TOPIC_OR_PARTITION and the others with
- *   OPERATION_NOT_ATTEMPTED; otherwise every partition gets the coordinator's one answer. v4+,
- *   the broker-to-coordinator verification of KIP-890, is not served.
+ * - AddPartitionsToTxn (24, v0-3): WRITE on the transactional id; a partition refused or
+ *   unknown fails the whole request (add-partitions-checks.ts); otherwise every partition gets
+ *   the coordinator's one answer. v4+, the broker-to-coordinator verification of KIP-890, is not
+ *   served.
  * - AddOffsetsToTxn (25, v0-3): adds the group's `__consumer_offsets` partition.
  * - EndTxn (26, v0-3): answered once PrepareCommit or PrepareAbort is durable; v4+ (KIP-890
  *   part 2, TRANSACTION_ABORTABLE and epoch bumps per transaction) is not served.
@@ -14,6 +14,7 @@
  */
 import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import { TRANSACTIONAL_ID_WRITE } from "../resource-authorizations.js";
+import { addPartitionsRefusal } from "./add-partitions-checks.js";
 import { ErrorCode } from "../../../common/index.js";
 import {
   OFFSETS_TOPIC,
@@ -64,6 +65,10 @@ export function addPartitionsToTxnHandler(
 ): ApiHandler<typeof ApiKey.AddPartitionsToTxn> {
   return defineHandler(ApiKey.AddPartitionsToTxn, {
     ...ADD_PARTITIONS_TO_TXN_VERSIONS,
+    authorization: {
+      ...TRANSACTIONAL_ID_WRITE,
+      resourceName: (request) => request.v3AndBelowTransactionalId,
+    },
     handle: async (request, context) => {
       const version = context.header.apiVersion;
       const transactionalId = request.v3AndBelowTransactionalId;
@@ -71,15 +76,8 @@ export function addPartitionsToTxnHandler(
         topic.partitions.map((partition) => ({ topic: topic.name, partition })),
       );
       const image = metadataCache.image;
-      const isKnown = (topic: string, partition: number): boolean =>
-        image.topics.byName.get(topic)?.partitions.has(partition) === true;
-      if (partitions.some(({ topic, partition }) => !isKnown(topic, partition))) {
-        return addPartitionsAnswer(request, (topic, partition) =>
-          isKnown(topic, partition)
-            ? ErrorCode.OPERATION_NOT_ATTEMPTED
-            : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-        );
-      }
+      const refusal = addPartitionsRefusal(partitions, image, context.authorization);
+      if (refusal !== undefined) return addPartitionsAnswer(request, refusal);
       const errorCode =
         transactionalId === ""
           ? ErrorCode.INVALID_REQUEST

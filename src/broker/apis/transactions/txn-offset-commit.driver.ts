@@ -10,10 +10,14 @@
  * an OffsetCommit is, except that a rebalance in progress does not refuse it. A partition the
  * metadata does not know is UNKNOWN_TOPIC_OR_PARTITION, too long metadata
  * OFFSET_METADATA_TOO_LARGE; below v2 COORDINATOR_LOAD_IN_PROGRESS is answered
- * COORDINATOR_NOT_AVAILABLE, which older clients handle.
+ * COORDINATOR_NOT_AVAILABLE, which older clients handle. As Kafka's KafkaApis, it needs WRITE on
+ * the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group
+ * (GROUP_AUTHORIZATION_FAILED) and READ on each topic (TOPIC_AUTHORIZATION_FAILED for its
+ * partitions, before their existence is looked at).
  */
 import { ErrorCode } from "../../../common/index.js";
 import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
+import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import {
   ApiKey,
   type TxnOffsetCommitRequest,
@@ -21,6 +25,7 @@ import {
 } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+import { TRANSACTIONAL_ID_WRITE } from "../resource-authorizations.js";
 
 export const TXN_OFFSET_COMMIT_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
 
@@ -53,15 +58,28 @@ export function txnOffsetCommitHandler(
 ): ApiHandler<typeof ApiKey.TxnOffsetCommit> {
   return defineHandler(ApiKey.TxnOffsetCommit, {
     ...TXN_OFFSET_COMMIT_VERSIONS,
+    authorization: TRANSACTIONAL_ID_WRITE,
     handle: async (request, context) => {
       const version = context.header.apiVersion;
+      const { authorization } = context;
+      const mayRead = (type: number, name: string) =>
+        authorization.authorize(AclOperation.READ, type, name);
+      if (!mayRead(AclResourceType.GROUP, request.groupId)) {
+        return answerOf(request, version, () => ErrorCode.GROUP_AUTHORIZATION_FAILED);
+      }
       const topics = dependencies.metadataCache.image.topics.byName;
-      const isKnown = (topic: string, partition: number): boolean =>
-        topics.get(topic)?.partitions.has(partition) === true;
+      // TOPIC_AUTHORIZATION_FAILED or UNKNOWN_TOPIC_OR_PARTITION, else NONE.
+      const checkOf = (topic: string, partition: number): number => {
+        if (!mayRead(AclResourceType.TOPIC, topic)) return ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+        const isKnown = topics.get(topic)?.partitions.has(partition) === true;
+        return isKnown ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      };
+      const isKnown = (topic: string, partition: number) =>
+        checkOf(topic, partition) === ErrorCode.NONE;
       const refused = refusalOf(coordinator, request, dependencies.clock.nowMs());
       if (refused !== ErrorCode.NONE) {
         return answerOf(request, version, (topic, partition) =>
-          isKnown(topic, partition) ? refused : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+          isKnown(topic, partition) ? refused : checkOf(topic, partition),
         );
       }
       const nowMs = dependencies.clock.nowMs();
@@ -95,7 +113,7 @@ export function txnOffsetCommitHandler(
           ? ErrorCode.NONE
           : await coordinator.writeOffsets(request.groupId, records, { producerId, producerEpoch });
       return answerOf(request, version, (topic, partition) => {
-        if (!isKnown(topic, partition)) return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+        if (!isKnown(topic, partition)) return checkOf(topic, partition);
         if (tooLarge.has(`${topic}\u0000${partition}`)) return ErrorCode.OFFSET_METADATA_TOO_LARGE;
         return written;
       });
