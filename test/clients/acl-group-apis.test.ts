@@ -123,6 +123,9 @@ test("a transaction needs WRITE on its id and topics, READ on the offsets it com
   } finally {
     await producer.disconnect();
   }
+});
+
+test("no internal topic joins a transaction, and bob lists only his", async () => {
   // A client never adds an internal topic's partition, whatever its ACLs; the request fails.
   const added = await asBob(addPartitionsToTxn, {
     v3AndBelowTransactionalId: "bob-tx",
@@ -151,7 +154,7 @@ test("a transaction needs WRITE on its id and topics, READ on the offsets it com
   );
 });
 
-test("DescribeProducers needs READ and DescribeTopicPartitions DESCRIBE on each topic", async () => {
+test("DescribeProducers needs READ, DescribeTopicPartitions DESCRIBE on a topic", async () => {
   await withAdmin(admin(), (client) =>
     client.createTopics({
       waitForLeaders: true,
