@@ -1,7 +1,8 @@
 /**
  * What the administration commands (`groups`, `configs`, `elect-leaders`, `reassign`,
  * `log-dirs`, `cluster`) share: the subcommand and `--help`, the options every one of them takes
- * (`--bootstrap-server`, `--command-timeout-ms`, `--json`), the exit codes, and rows printed
+ * (`--bootstrap-server`, `--command-timeout-ms`, `--command-config`, `--json`), the exit codes,
+ * and rows printed
  * either as an aligned table or, with `--json`, as a JSON array.
  */
 import type { ClientPorts } from "../client/index.js";
@@ -59,7 +60,8 @@ export interface AdminCommand {
 
 const SHARED_HELP =
   `--bootstrap-server HOST:PORT[,...] defaults to ${DEFAULT_BOOTSTRAP_SERVER}; ` +
-  "--command-timeout-ms to 30000; --json prints JSON instead of a table.";
+  "--command-timeout-ms to 30000; --command-config FILE: client properties for TLS and SASL; " +
+  "--json prints JSON instead of a table.";
 
 /** Runs `command` with the arguments after its name; returns the exit code. */
 export async function runAdminCommand(
@@ -77,7 +79,7 @@ export async function runAdminCommand(
   const spec = command.options;
   const parsed = parseCommandOptions(rest, {
     booleans: [...spec.booleans, "--json"],
-    values: [...spec.values, "--bootstrap-server", "--command-timeout-ms"],
+    values: [...spec.values, "--bootstrap-server", "--command-timeout-ms", "--command-config"],
     repeatable: spec.repeatable ?? [],
   });
   const isKnown = !hasSubcommand || command.subcommands.includes(subcommand);
@@ -105,7 +107,11 @@ export async function runAdminCommand(
   return runAgainstCluster(
     options.values.get("--bootstrap-server"),
     io,
-    { prefix: command.errorPrefix, requestTimeoutMs },
+    {
+      prefix: command.errorPrefix,
+      requestTimeoutMs,
+      commandConfig: options.values.get("--command-config"),
+    },
     (session) => {
       const step = () => command.run(subcommand, session, options, io);
       return command.isRetried(subcommand, options) ? session.retrying(step) : step();

@@ -8,10 +8,11 @@ import {
   ClientPool,
   describeFailure,
   type ClientPorts,
+  type ClientSecurity,
   type ClientTarget,
 } from "../client/index.js";
 import { parseHostPort } from "../main/index.js";
-import type { Address } from "../ports/index.js";
+import type { Address, Crypto, FileSystem } from "../ports/index.js";
 import {
   metadata,
   type ApiCodec,
@@ -19,6 +20,7 @@ import {
   type MetadataResponse,
 } from "../protocol/index.js";
 import { EXIT, type CommandOutput } from "./command-options.js";
+import { CommandConfigProblem, commandSecurityOf } from "./command-config.js";
 
 export const DEFAULT_BOOTSTRAP_SERVER = "localhost:9092";
 
@@ -76,8 +78,9 @@ export class ClusterSession {
     private readonly bootstrap: readonly Address[],
     private readonly ports: ClientPorts,
     private readonly requestTimeoutMs: number,
+    security?: ClientSecurity,
   ) {
-    this.pool = new ClientPool(ports, { requestTimeoutMs, clientId: "sluice-cli" });
+    this.pool = new ClientPool(ports, { requestTimeoutMs, clientId: "sluice-cli", security });
   }
 
   /**
@@ -149,19 +152,32 @@ export class ClusterSession {
   }
 }
 
+/** The output and ports of a command that talks to a cluster; files for `--command-config`. */
+export interface ClusterCommandIo extends CommandOutput, ClientPorts {
+  readonly fileSystem?: FileSystem | undefined;
+  readonly crypto?: Crypto | undefined;
+}
+
 /**
- * Runs `action` with a session to the cluster and turns a `CommandFailure` into Kafka's way of
- * reporting it: `prefix` and the message on one line, exit code 1.
+ * Runs `action` with a session to the cluster, secured as the `--command-config` file says when
+ * one is given (command-config.ts), and turns a `CommandFailure` into Kafka's way of reporting
+ * it: `prefix` and the message on one line, exit code 1.
  */
 export async function runAgainstCluster(
   bootstrapText: string | undefined,
-  io: CommandOutput & ClientPorts,
-  options: { readonly prefix: string; readonly requestTimeoutMs: number },
+  io: ClusterCommandIo,
+  options: {
+    readonly prefix: string;
+    readonly requestTimeoutMs: number;
+    readonly commandConfig?: string | undefined;
+  },
   action: (session: ClusterSession) => Promise<number>,
 ): Promise<number> {
   let session: ClusterSession | undefined;
   try {
-    session = new ClusterSession(bootstrapAddresses(bootstrapText), io, options.requestTimeoutMs);
+    const bootstrap = bootstrapAddresses(bootstrapText);
+    const security = await securityOf(io, options.commandConfig);
+    session = new ClusterSession(bootstrap, io, options.requestTimeoutMs, security);
     return await action(session);
   } catch (error) {
     if (!(error instanceof CommandFailure)) throw error;
@@ -169,5 +185,20 @@ export async function runAgainstCluster(
     return EXIT.failed;
   } finally {
     session?.close();
+  }
+}
+
+async function securityOf(
+  io: ClusterCommandIo,
+  commandConfig: string | undefined,
+): Promise<ClientSecurity | undefined> {
+  if (commandConfig === undefined) return undefined;
+  const { fileSystem, crypto } = io;
+  if (fileSystem === undefined) throw new CommandFailure("--command-config: no files to read");
+  try {
+    return await commandSecurityOf({ fileSystem, crypto }, commandConfig);
+  } catch (error) {
+    if (error instanceof CommandConfigProblem) throw new CommandFailure(error.message);
+    throw error;
   }
 }

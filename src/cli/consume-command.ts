@@ -7,12 +7,12 @@
  * it reads every partition of the topic.
  */
 import type { BrokerId } from "../common/index.js";
-import type { ClientPorts } from "../client/index.js";
-import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
+import { EXIT, parseCommandOptions } from "./command-options.js";
 import {
   DEFAULT_BOOTSTRAP_SERVER,
   runAgainstCluster,
   type ClusterSession,
+  type ClusterCommandIo,
 } from "./cluster-session.js";
 import { EARLIEST, fetchOnce, LATEST, listPartitionOffsets } from "./consume-fetch.js";
 import { consumerSettings, formatRecord, type ConsumerSettings } from "./consume-settings.js";
@@ -23,12 +23,13 @@ export const CONSUME_USAGE =
   "usage: sluice consume TOPIC [--bootstrap-server HOST:PORT] [--from-beginning] " +
   "[--partition N [--offset N|earliest|latest]] [--max-messages N] [--timeout-ms N] " +
   "[--group ID] [--property print.key=true] [--property key.separator=S] " +
-  "[--property print.partition|print.offset|print.timestamp|print.value=true|false]";
+  "[--property print.partition|print.offset|print.timestamp|print.value=true|false] " +
+  "[--command-config FILE]";
 
 /** The longest one Fetch waits on the broker, so --timeout-ms is honoured to about this. */
 const FETCH_WAIT_MS_MAX = 500;
 
-export interface ConsumeIo extends CommandOutput, ClientPorts {
+export interface ConsumeIo extends ClusterCommandIo {
   /** True once the user asked the command to stop (SIGINT, SIGTERM). */
   readonly isStopped: () => boolean;
 }
@@ -52,6 +53,7 @@ export async function consumeCommand(args: readonly string[], io: ConsumeIo): Pr
       "--timeout-ms",
       "--group",
       "--request-timeout-ms",
+      "--command-config",
     ],
     repeatable: ["--property"],
   });
@@ -65,7 +67,11 @@ export async function consumeCommand(args: readonly string[], io: ConsumeIo): Pr
   const code = await runAgainstCluster(
     settings.bootstrap,
     io,
-    { prefix: "", requestTimeoutMs: settings.requestTimeoutMs },
+    {
+      prefix: "",
+      requestTimeoutMs: settings.requestTimeoutMs,
+      commandConfig: settings.commandConfig,
+    },
     async (session) => {
       const leaders = await session.retrying(() => partitionLeaders(session, settings.topic));
       const partitions =

@@ -10,6 +10,8 @@ import { propertiesOf, wholeNumber } from "./produce-settings.js";
 export interface ConsumerSettings {
   readonly kind: "ok";
   readonly bootstrap: string | undefined;
+  /** `--command-config`: the client properties that secure the connections. */
+  readonly commandConfig: string | undefined;
   readonly topic: string;
   readonly partition: number | undefined;
   /** An offset to start at in --partition; "earliest" or "latest"; or undefined for the default. */
@@ -76,6 +78,7 @@ export function consumerSettings(parsed: OkOptions): ConsumerSettings | Usage {
   return {
     kind: "ok",
     bootstrap: parsed.values.get("--bootstrap-server"),
+    commandConfig: parsed.values.get("--command-config"),
     topic,
     partition: typeof partition === "number" ? partition : undefined,
     offset,

@@ -68,11 +68,7 @@ export async function main(args: readonly string[]): Promise<number> {
     case "cluster":
     case "features":
     case "transactions":
-      return adminCommand(command, args.slice(1), {
-        ...clientIo(),
-        fileSystem: new NodeFileSystem(),
-        crypto: new NodeCrypto(),
-      });
+      return adminCommand(command, args.slice(1), clientIo());
     case undefined:
     case "help":
     case "--help":
@@ -134,10 +130,15 @@ function stopRequested(): () => boolean {
   return () => isStopped;
 }
 
-/** The output and the client ports of the commands that talk to a cluster. */
+/**
+ * The output and the client ports of the commands that talk to a cluster, with files and hashes
+ * for `--command-config`.
+ */
 function clientIo() {
   return {
     ...standardOutput,
+    fileSystem: new NodeFileSystem(),
+    crypto: new NodeCrypto(),
     network: new NodeNetwork(),
     timers: new NodeTimers(),
     clock: new SystemClock(),

@@ -24,6 +24,7 @@ import {
   kafkaFailure,
   runAgainstCluster,
   type ClusterSession,
+  type ClusterCommandIo,
 } from "./cluster-session.js";
 import {
   leaderOf,
@@ -38,9 +39,9 @@ export const PRODUCE_USAGE =
   "usage: sluice produce TOPIC [--bootstrap-server HOST:PORT] [--acks all|-1|1] " +
   "[--partition N] [--compression none|gzip|snappy|lz4|zstd] " +
   "[--property parse.key=true] [--property key.separator=S] [--key-separator S] " +
-  "[--batch-size N] [--request-timeout-ms N]";
+  "[--batch-size N] [--request-timeout-ms N] [--command-config FILE]";
 
-export interface ProduceIo extends CommandOutput, ClientPorts {
+export interface ProduceIo extends ClusterCommandIo {
   readonly input: AsyncIterable<Uint8Array | string>;
 }
 
@@ -66,6 +67,7 @@ export async function produceCommand(args: readonly string[], io: ProduceIo): Pr
       "--key-separator",
       "--batch-size",
       "--request-timeout-ms",
+      "--command-config",
     ],
     repeatable: ["--property"],
   });
@@ -79,7 +81,7 @@ export async function produceCommand(args: readonly string[], io: ProduceIo): Pr
   return runAgainstCluster(
     settings.bootstrap,
     io,
-    { prefix: "", requestTimeoutMs },
+    { prefix: "", requestTimeoutMs, commandConfig: settings.commandConfig },
     async (session) => {
       const leaders = await session.retrying(() => partitionLeaders(session, settings.topic));
       const producer = new LineProducer(session, settings, leaders, io);

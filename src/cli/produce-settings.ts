@@ -8,6 +8,8 @@ import type { ParsedOptions } from "./command-options.js";
 export interface ProducerSettings {
   readonly kind: "ok";
   readonly bootstrap: string | undefined;
+  /** `--command-config`: the client properties that secure the connections. */
+  readonly commandConfig: string | undefined;
   readonly topic: string;
   /** -1 waits for the whole ISR, 1 for the leader only. */
   readonly acks: -1 | 1;
@@ -61,6 +63,7 @@ export function producerSettings(parsed: OkOptions): ProducerSettings | Usage {
   return {
     kind: "ok",
     bootstrap: parsed.values.get("--bootstrap-server"),
+    commandConfig: parsed.values.get("--command-config"),
     topic,
     acks: acksText === "1" ? 1 : -1,
     partition: typeof partition === "number" ? partition : undefined,

@@ -5,7 +5,6 @@
  * `Error while executing topic command : NAME: message`, and exits 1.
  */
 import { ErrorCode } from "../common/index.js";
-import type { ClientPorts } from "../client/index.js";
 import { createTopics, deleteTopics } from "../protocol/index.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
 import {
@@ -13,6 +12,7 @@ import {
   DEFAULT_BOOTSTRAP_SERVER,
   runAgainstCluster,
   type ClusterSession,
+  type ClusterCommandIo,
 } from "./cluster-session.js";
 import { describeTopics } from "./topic-describe.js";
 import { addPartitions, alterTopic, parseReplicaAssignment } from "./topic-alter.js";
@@ -28,7 +28,7 @@ import {
 
 export const TOPIC_USAGE =
   "usage: sluice topic list|create|describe|alter|delete|add-partitions " +
-  "[--bootstrap-server HOST:PORT] [--topic NAME] [options]";
+  "[--bootstrap-server HOST:PORT] [--command-config FILE] [--topic NAME] [options]";
 
 const TOPIC_HELP = [
   TOPIC_USAGE,
@@ -51,10 +51,7 @@ function isSubcommand(text: string | undefined): text is Subcommand {
 }
 
 /** Runs `sluice topic` with the arguments after `topic`. */
-export async function topicCommand(
-  args: readonly string[],
-  io: CommandOutput & ClientPorts,
-): Promise<number> {
+export async function topicCommand(args: readonly string[], io: ClusterCommandIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === "--help" || subcommand === "help" || rest.includes("--help")) {
     for (const line of TOPIC_HELP) io.write(line);
@@ -82,7 +79,11 @@ export async function topicCommand(
   return runAgainstCluster(
     options.values.get("--bootstrap-server"),
     io,
-    { prefix: "Error while executing topic command : ", requestTimeoutMs },
+    {
+      prefix: "Error while executing topic command : ",
+      requestTimeoutMs,
+      commandConfig: options.values.get("--command-config"),
+    },
     (session) => session.retrying(() => runSubcommand(subcommand, session, options, io)),
   );
 }

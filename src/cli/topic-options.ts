@@ -12,6 +12,7 @@ export const TOPIC_OPTIONS: OptionSpec = {
     "--replication-factor",
     "--replica-assignment",
     "--command-timeout-ms",
+    "--command-config",
   ],
   repeatable: ["--config", "--delete-config"],
 };

@@ -51,6 +51,8 @@ export {
   SINGLE_NODE_SETTINGS,
 } from "./config/single-node.js";
 export { formatConfigDocs } from "./config/config-docs.js";
+export type { ClientSecurityConfig, TlsSource } from "./config/security-settings.js";
+export { clientSecurityOf as loadClientSecurity } from "./node-security.js";
 // The controller node (process.roles=controller): its composition root and `sluice start`.
 export {
   ControllerStartError,
