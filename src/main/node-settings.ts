@@ -62,6 +62,7 @@ export function logManagerConfigOf(config: NodeConfig): LogManagerConfig {
     logRetentionCheckIntervalMs: log.retentionCheckIntervalMs,
     defaultLogConfig: defaultLogConfigOf(config),
     logCleanerEnable: log.cleanerEnable,
+    logCleanerBackoffMs: log.cleanerBackoffMs,
     maxOpenFiles: log.maxOpenFiles,
     logDirFullProbeIntervalMs: log.fullDirProbeIntervalMs,
   };

@@ -144,6 +144,14 @@ export const logDefinitions: readonly ConfigDefinition[] = [
     description: "Whether the log cleaner runs, which compacted topics need.",
   },
   {
+    name: "log.cleaner.backoff.ms",
+    type: "long",
+    defaultValue: 15_000,
+    validator: atLeast(0),
+    importance: "medium",
+    description: "How long the log cleaner waits after a pass that found no log to clean.",
+  },
+  {
     name: "log.cleaner.delete.retention.ms",
     type: "long",
     defaultValue: 86_400_000,

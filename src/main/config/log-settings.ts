@@ -27,6 +27,8 @@ export interface LogSettings {
   readonly flushStartOffsetCheckpointIntervalMs: number;
   readonly cleanupPolicy: readonly CleanupPolicy[];
   readonly cleanerEnable: boolean;
+  /** `log.cleaner.backoff.ms`: the cleaner's wait after a pass that cleaned nothing. */
+  readonly cleanerBackoffMs: number;
   readonly cleanerDeleteRetentionMs: number;
   readonly cleanerMinCleanableRatio: number;
   readonly indexIntervalBytes: number;
@@ -81,6 +83,7 @@ export function logSettings(
     ),
     cleanupPolicy: values.list("log.cleanup.policy") as readonly CleanupPolicy[],
     cleanerEnable: values.boolean("log.cleaner.enable"),
+    cleanerBackoffMs: values.number("log.cleaner.backoff.ms"),
     cleanerDeleteRetentionMs: values.number("log.cleaner.delete.retention.ms"),
     cleanerMinCleanableRatio: values.number("log.cleaner.min.cleanable.ratio"),
     indexIntervalBytes: values.number("log.index.interval.bytes"),
