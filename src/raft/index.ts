@@ -52,13 +52,13 @@ export {
 export { VoterSet, SUPPORTED_KRAFT_VERSIONS, type Voter } from "./voter-set.js";
 export { computeHighWatermark, type HighWatermarkInput } from "./high-watermark.js";
 // The driver: persistence, transport, timers and listeners.
-export {
-  RaftDriver,
-  type RaftDriverOptions,
-  type RaftDriverStatus,
-  type RaftTransport,
-  type SnapshotResult,
-} from "./raft.driver.js";
+export { RaftDriver } from "./raft.driver.js";
+export type {
+  RaftDriverOptions,
+  RaftDriverStatus,
+  RaftTransport,
+  SnapshotResult,
+} from "./raft-driver-options.js";
 export type {
   RaftListener,
   CommittedRecords,

@@ -2,7 +2,7 @@
  * What a Raft driver is built from and what it answers: its options, the transport it sends
  * requests through, and the outcome of a snapshot request.
  */
-import type { Clock, FileSystem, Logger, Random, Timers } from "../ports/index.js";
+import type { Clock, FileSystem, Logger, MetricsSink, Random, Timers } from "../ports/index.js";
 import type { RaftConfig } from "./config.js";
 import type { RaftListener } from "./log/commit-delivery.driver.js";
 import type { RaftRequest, RaftResponse } from "./messages.js";
@@ -34,6 +34,8 @@ export interface RaftDriverOptions {
   readonly shutdownWaitMs?: number;
   /** Told of an I/O failure of the metadata log; the node stops, and the owner should halt. */
   readonly onFatalError: (error: unknown) => void;
+  /** Where Kafka's raft-metrics rates and latencies go (raft-metrics.ts); none when absent. */
+  readonly metrics?: MetricsSink;
 }
 
 export type SnapshotResult =

@@ -8,7 +8,8 @@ import {
   type RaftRequest,
   type RaftResponse,
 } from "./index.js";
-import { RaftDriver, type RaftTransport } from "./raft.driver.js";
+import type { RaftTransport } from "./raft-driver-options.js";
+import { RaftDriver } from "./raft.driver.js";
 import type { CommittedRecords, SnapshotRecords } from "./log/commit-delivery.driver.js";
 
 type Message =

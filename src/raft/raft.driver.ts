@@ -1,10 +1,9 @@
 /**
  * The Raft driver carries out a RaftNode's outputs (README.md, "Driving a node"): quorum state
  * persisted before anything of the output is sent; appends reported once durable (group
- * commit); snapshots; requests sent and answered; one timer; commits to listeners. Every
- * input goes through one queue, so outputs are applied whole and in order. States:
- * running → stopping (resigned, waiting for a successor) → stopped; an I/O failure of the
- * metadata log makes it failed (the owner is told and should halt, as Kafka's controller does).
+ * commit); snapshots; requests sent and answered; one timer; commits to listeners; metrics.
+ * Every input goes through one queue, so outputs are applied whole and in order. States:
+ * running → stopping → stopped; an I/O failure of the metadata log makes it failed.
  */
 import { assert } from "../common/index.js";
 import type { Timer } from "../ports/index.js";
@@ -17,6 +16,7 @@ import { steadyClock } from "./steady-clock.js";
 import type { InboundResponse, RaftRequest, RaftResponse } from "./messages.js";
 import type { RaftOutput } from "./output.js";
 import type { ProposeOptions, ProposeResult } from "./propose.js";
+import { RaftMetrics } from "./raft-metrics.js";
 import { RaftNode } from "./raft-node.js";
 import type { RaftApiBridge } from "./raft-driver-apis.js";
 import { InboundRequests, OutboundRequests } from "./raft-driver-requests.js";
@@ -24,9 +24,6 @@ import type { RaftDriverOptions, RaftDriverStatus, SnapshotResult } from "./raft
 import type { Endpoint, SnapshotInfo } from "./types.js";
 
 type DriverState = "running" | "stopping" | "stopped" | "failed";
-
-export type { RaftDriverOptions, RaftDriverStatus, RaftTransport } from "./raft-driver-options.js";
-export type { SnapshotResult } from "./raft-driver-options.js";
 
 /** Drives one RaftNode against storage, the network and time. */
 export class RaftDriver {
@@ -37,6 +34,7 @@ export class RaftDriver {
   private readonly outbound: OutboundRequests;
   private readonly groupFlush: GroupFlush;
   private readonly leaderWaiters = new Set<() => void>();
+  private readonly metrics: RaftMetrics | undefined;
 
   private constructor(
     private readonly options: RaftDriverOptions,
@@ -53,6 +51,7 @@ export class RaftDriver {
         ),
       ),
     );
+    this.metrics = options.metrics === undefined ? undefined : new RaftMetrics(options.metrics);
     this.groupFlush = new GroupFlush({
       flush: () => this.storage.log.flush(),
       // The durable end is read when the node is told, after any truncation in between, so
@@ -281,6 +280,7 @@ export class RaftDriver {
       for (const check of [...this.leaderWaiters]) check();
     }
     this.armTimer(output.wakeupAtMs);
+    this.metrics?.observe(output, this.status, this.options.clock.nowMs());
     for (const info of installed) {
       await this.input((nowMs) => this.node.snapshotLoaded(nowMs, info));
     }

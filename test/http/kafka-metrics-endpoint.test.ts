@@ -201,6 +201,13 @@ test(
     assert.equal(scraped.valueOf("kafka_server_raftmetrics_current_leader"), 1);
     assert.equal(scraped.valueOf("kafka_server_raftmetrics_current_state", { state: "leader" }), 1);
     assert.ok((scraped.valueOf("kafka_server_raftmetrics_high_watermark") ?? 0) > 0);
+    // A single voter leads: it appended the metadata records and committed each, and its own
+    // election ended with a leader.
+    assert.ok((scraped.valueOf("kafka_server_raftmetrics_append_records_total") ?? 0) > 0);
+    assert.equal(scraped.valueOf("kafka_server_raftmetrics_fetch_records_total"), 0);
+    assert.ok((scraped.valueOf("kafka_server_raftmetrics_commit_latency_ms_count") ?? 0) > 0);
+    assert.equal(scraped.typeOf("kafka_server_raftmetrics_commit_latency_ms"), "histogram");
+    assert.ok((scraped.valueOf("kafka_server_raftmetrics_election_latency_ms_count") ?? 0) >= 1);
     assert.ok((scraped.valueOf("process_open_fds") ?? 0) > 0);
     assert.ok((scraped.valueOf("process_resident_memory_bytes") ?? 0) > 0);
     assert.ok((scraped.valueOf("nodejs_heap_size_used_bytes") ?? 0) > 0);
