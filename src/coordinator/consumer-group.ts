@@ -65,6 +65,7 @@ export interface ConsumerGroupEffects {
 
 export class ConsumerGroup {
   private groupEpochValue = 0;
+  private epochAtStart = 0; // the group epoch when it was made or loaded
   private assignmentEpochValue = 0;
   private readonly membersById = new Map<string, ConsumerMember>();
   private readonly targets = new Map<string, Assignment>();
@@ -79,9 +80,8 @@ export class ConsumerGroup {
   ) {}
 
   /**
-   * A group as its records hold it, after a load of its offsets partition (the caller
-   * starts its members' sessions). Its regexes are resolved at the next heartbeat; the
-   * subscribed topics it was assigned with tell whether that changes anything.
+   * A group as its records hold it, after a load of its offsets partition (the caller starts its
+   * members' sessions). Its regexes are resolved at the next heartbeat.
    */
   static restore(
     groupId: string,
@@ -90,6 +90,7 @@ export class ConsumerGroup {
   ): ConsumerGroup {
     const group = new ConsumerGroup(groupId, config);
     group.groupEpochValue = persisted.groupEpoch;
+    group.epochAtStart = persisted.groupEpoch;
     group.assignmentEpochValue = persisted.assignmentEpoch;
     group.subscribedTopicsValue = persisted.subscribedTopics;
     group.subscriptionSignature = subscriptionSignatureOf(persisted.subscribedTopics);
@@ -117,7 +118,10 @@ export class ConsumerGroup {
   get groupEpoch(): number {
     return this.groupEpochValue;
   }
-
+  /** The group epoch's bumps since it was made or loaded here (Kafka's rebalance count). */
+  get rebalanceCount(): number {
+    return this.groupEpochValue - this.epochAtStart;
+  }
   get assignmentEpoch(): number {
     return this.assignmentEpochValue;
   }
@@ -144,19 +148,15 @@ export class ConsumerGroup {
     }
     let best: AssignorName | undefined;
     for (const [name, count] of votes)
-      if (best === undefined || count > (votes.get(best) ?? 0)) {
-        best = name;
-      }
+      if (best === undefined || count > (votes.get(best) ?? 0)) best = name;
     const first = this.config.assignors[0];
     if (first === undefined) throw new Error("group.consumer.assignors is empty");
     return best ?? first;
   }
 
   /**
-   * A heartbeat already checked for its form (epoch 0 joins, -1 leaves, > 0 heartbeats).
-   * `topics` is the metadata image's view of topics. Regular expressions are resolved again
-   * here whenever the image's topics changed, so every heartbeat sees created and deleted
-   * topics.
+   * A heartbeat already checked for its form (epoch 0 joins, -1 leaves, > 0 heartbeats) against
+   * the image's `topics`, against which regular expressions are resolved again when they changed.
    */
   heartbeat(
     request: ConsumerHeartbeat,

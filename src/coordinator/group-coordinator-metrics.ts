@@ -1,6 +1,6 @@
 /**
  * The group coordinator's metrics, read off its state when the node is scraped: Kafka's
- * group-coordinator-metrics (groups by protocol, classic and consumer groups by state, classic
+ * group-coordinator-metrics (groups by protocol, classic and consumer groups by state, their
  * rebalances) under the names of docs/decisions/0009-kafka-metric-names.md, and the consumer lag
  * of each group this broker coordinates, by topic and partition, under kafka_exporter's names:
  * the partition's high watermark minus the group's committed offset. Lag is known only for
@@ -29,7 +29,8 @@ export class GroupCoordinatorMetrics {
   private readonly classicGroups: LabelledGauges;
   private readonly consumerGroups: LabelledGauges;
   private readonly rebalances: Counter;
-  /** The rebalance count of each classic group at the last update. */
+  private readonly consumerRebalances: Counter;
+  /** The rebalance count of each group at the last update, by protocol and group id. */
   private readonly rebalancesSeen = new Map<string, number>();
   private readonly lag: LabelledGauges;
   private readonly lagSum: LabelledGauges;
@@ -58,6 +59,13 @@ export class GroupCoordinatorMetrics {
     this.rebalances = sink.counter(
       `${PREFIX}_classic_group_rebalance_total`,
       kafkaHelp("Rebalances begun by classic groups here", "classic-group-rebalance-count"),
+    );
+    this.consumerRebalances = sink.counter(
+      `${PREFIX}_consumer_group_rebalance_total`,
+      kafkaHelp(
+        "Group epoch bumps of consumer groups (KIP-848) here",
+        "consumer-group-rebalance-count",
+      ),
     );
     const lagHelp = "the partition's high watermark minus the group's committed offset";
     this.lag = family("kafka_consumergroup_lag", `Consumer lag: ${lagHelp}.`);
@@ -91,19 +99,21 @@ export class GroupCoordinatorMetrics {
 
   private countRebalances(
     state: GroupCoordinatorState,
-    listing: readonly { readonly groupId: string }[],
+    listing: readonly { readonly groupId: string; readonly groupType: string }[],
   ): void {
     const present = new Set<string>();
-    for (const { groupId } of listing) {
-      const group = state.group(groupId);
+    for (const { groupId, groupType } of listing) {
+      const isClassic = groupType === "classic";
+      const group = isClassic ? state.group(groupId) : state.consumer.group(groupId);
       if (group === undefined) continue;
-      present.add(groupId);
-      const seen = this.rebalancesSeen.get(groupId) ?? 0;
+      const key = `${groupType}:${groupId}`;
+      present.add(key);
+      const seen = this.rebalancesSeen.get(key) ?? 0;
       // A group deleted and made again starts from 0: what it did before is already counted.
       const gained =
         group.rebalanceCount >= seen ? group.rebalanceCount - seen : group.rebalanceCount;
-      if (gained > 0) this.rebalances.inc(gained);
-      this.rebalancesSeen.set(groupId, group.rebalanceCount);
+      if (gained > 0) (isClassic ? this.rebalances : this.consumerRebalances).inc(gained);
+      this.rebalancesSeen.set(key, group.rebalanceCount);
     }
     for (const groupId of this.rebalancesSeen.keys()) {
       if (!present.has(groupId)) this.rebalancesSeen.delete(groupId);
