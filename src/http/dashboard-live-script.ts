@@ -90,7 +90,6 @@ function connect() {
   events.addEventListener("open", () => {
     $("live").textContent = "live";
     $("live").className = "live";
-    $("changes").replaceChildren();
   });
   events.addEventListener("error", () => {
     $("live").textContent = "disconnected: reconnecting";

@@ -160,7 +160,12 @@ function draw(view) {
   $("updated").textContent = "updated " + new Date().toLocaleTimeString();
 }
 
+// The last change shown: a reconnected stream resends none before it (Last-Event-ID), or all
+// it keeps when it cannot resume, which are then skipped.
+let lastChangeOffset = -1;
 function addChange(change) {
+  if (change.lastOffset <= lastChangeOffset) return;
+  lastChangeOffset = change.lastOffset;
   const li = document.createElement("li");
   const where = change.kind === "snapshot" ? "snapshot to offset " + change.lastOffset :
     "offsets " + change.baseOffset + "-" + change.lastOffset;

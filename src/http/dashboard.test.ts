@@ -239,3 +239,29 @@ test("the dashboard lists metadata changes newest first and keeps at most 100", 
   assert.equal(list[0]?.children[0]?.textContent, "offsets 104-104 (epoch 2, 3 records)");
   assert.deepEqual(texts(list[0]?.children[1]), ["TopicRecord: topic <b>x</b>", "and 2 more"]);
 });
+
+test("a change shown already, resent after a reconnect, is not listed twice", () => {
+  const { addChange, elements } = dashboardScript();
+  const change = (baseOffset: number, lastOffset: number) => ({
+    ...{ kind: "batch", baseOffset, lastOffset, epoch: 2, recordCount: 1 },
+    records: [{ type: "TopicRecord", summary: "" }],
+  });
+  for (const [base, last] of [
+    [0, 0],
+    [1, 2],
+    [0, 0],
+    [1, 2],
+    [3, 3],
+  ] as const) {
+    addChange(change(base, last));
+  }
+  const list = elements.get("changes")?.children ?? [];
+  assert.deepEqual(
+    list.map((item) => item.children[0]?.textContent),
+    [
+      "offsets 3-3 (epoch 2, 1 record)",
+      "offsets 1-2 (epoch 2, 1 record)",
+      "offsets 0-0 (epoch 2, 1 record)",
+    ],
+  );
+});
