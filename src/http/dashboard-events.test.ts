@@ -1,28 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { brokerId, leaderEpoch } from "../common/index.js";
-import type { ClusterView } from "./cluster-view.js";
+import { emptyClusterView } from "./cluster-view.testkit.js";
 import { dashboardEventsRoute } from "./dashboard-events.js";
 import { MetadataChangeFeed } from "./metadata-changes.js";
 
-const view: ClusterView = {
-  clusterId: "abc",
-  nodeId: brokerId(1),
-  roles: ["broker", "controller"],
-  controller: {
-    leaderId: brokerId(1),
-    leaderEpoch: leaderEpoch(2),
-    voters: [brokerId(1)],
-    highWatermark: undefined,
-    logEndOffset: 9,
-    replicas: undefined,
-  },
-  replicaManager: undefined,
-  brokers: [],
-  topics: [],
-  logDirs: [],
-  groups: undefined,
-};
+const view = emptyClusterView();
 
 /** A feed that keeps `historyMax` changes, with changes 0, 1-2, 3 and 4-6 published. */
 function feedOf(historyMax: number): MetadataChangeFeed {

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { brokerId, leaderEpoch } from "../common/index.js";
+import { emptyClusterView } from "./cluster-view.testkit.js";
 import { DASHBOARD_HTML } from "./dashboard.js";
 import { httpRoutes } from "./routes.js";
 import type { HttpResponse, HttpRoute } from "./http-types.js";
@@ -24,24 +25,7 @@ const routes = httpRoutes({
     }),
   },
   clusterView: {
-    clusterView: () => ({
-      clusterId: "c",
-      nodeId: brokerId(1),
-      roles: ["controller"],
-      controller: {
-        leaderId: brokerId(1),
-        leaderEpoch: leaderEpoch(1),
-        voters: [brokerId(1)],
-        highWatermark: undefined,
-        logEndOffset: 41,
-        replicas: undefined,
-      },
-      replicaManager: undefined,
-      brokers: [],
-      topics: [],
-      logDirs: [],
-      groups: undefined,
-    }),
+    clusterView: () => emptyClusterView({ clusterId: "c", roles: ["controller"] }),
   },
   metadataChanges: changes,
   messages: undefined,

@@ -21,6 +21,7 @@ import {
   type NodeHealth,
 } from "../../src/http/index.js";
 import type { Logger } from "../../src/ports/index.js";
+import { emptyClusterView } from "../../src/http/cluster-view.testkit.js";
 
 const silent: Logger = {
   debug: () => {},
@@ -30,20 +31,7 @@ const silent: Logger = {
   child: () => silent,
 };
 
-const view: ClusterView = {
-  clusterId: "abc",
-  nodeId: brokerId(1),
-  roles: ["broker", "controller"],
-  controller: {
-    leaderId: brokerId(1),
-    leaderEpoch: leaderEpoch(2),
-    voters: [brokerId(1)],
-    highWatermark: undefined,
-    logEndOffset: 41,
-    replicas: undefined,
-  },
-  replicaManager: undefined,
-  brokers: [],
+const view: ClusterView = emptyClusterView({
   topics: [
     {
       name: "t",
@@ -65,9 +53,7 @@ const view: ClusterView = {
       ],
     },
   ],
-  logDirs: [],
-  groups: undefined,
-};
+});
 
 const changes = new MetadataChangeFeed({
   summarize: (value) => ({ type: "TestRecord", summary: `${value.length} bytes` }),
