@@ -7,6 +7,10 @@ set -e
 if [ ! -d test/node22/node_modules/@platformatic ]; then
   npm run -s clients:install
 fi
+# The test runners of docs/embedded.md's examples (vitest, jest) have their own folder too.
+if [ ! -d test/examples/node_modules/vitest ]; then
+  npm run -s examples:install
+fi
 files=$(find dist/src dist/sim dist/test dist/chaos -name '*.test.js' 2>/dev/null | sort)
 if [ -z "$files" ]; then
   echo "no test files found under dist/" >&2
