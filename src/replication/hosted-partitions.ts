@@ -6,7 +6,12 @@
  */
 import { ErrorCode } from "../common/index.js";
 import type { MetadataImage } from "../metadata/index.js";
-import { partitionFolderName, type TopicPartition } from "../storage/index.js";
+import {
+  partitionFolderName,
+  type GetOrCreateLogResult,
+  type PartitionLog,
+  type TopicPartition,
+} from "../storage/index.js";
 import type { Partition } from "./partition.driver.js";
 
 /** One hosted replica. */
@@ -27,8 +32,30 @@ export class HostedPartitions {
     return this.hosted.get(partitionFolderName(topicPartition));
   }
 
+  has(topicPartition: TopicPartition): boolean {
+    return this.hosted.has(partitionFolderName(topicPartition));
+  }
+
   set(topicPartition: TopicPartition, hosted: HostedPartition): void {
     this.hosted.set(partitionFolderName(topicPartition), hosted);
+  }
+
+  /**
+   * Hosts a replica whose log the log manager just made (`make` builds its driver), or offline
+   * when it could not be made; one hosted meanwhile (its dir failed during the batch) stays.
+   */
+  hostCreated(
+    topicPartition: TopicPartition,
+    created: GetOrCreateLogResult,
+    make: (log: PartitionLog, logDir: string) => Partition,
+  ): void {
+    if (this.has(topicPartition)) return;
+    if (created.kind === "log") {
+      this.set(topicPartition, { kind: "online", partition: make(created.log, created.logDir) });
+    } else {
+      const logDir = created.kind === "offlineDir" ? created.logDir : undefined;
+      this.set(topicPartition, { kind: "offline", logDir });
+    }
   }
 
   /**

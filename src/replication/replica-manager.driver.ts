@@ -25,16 +25,12 @@ import {
 } from "../metadata/index.js";
 import type { Address, Clock, Logger, Timers } from "../ports/index.js";
 import type { LeaderOrigin, LogConfig, LogManager, PartitionLog } from "../storage/index.js";
-import type { TopicPartition } from "../storage/index.js";
+import type { GetOrCreateLogResult, TopicPartition } from "../storage/index.js";
 import type { AlterPartitionSender } from "./alter-partition-sender.js";
 import { topicsWithChangedConfigs, updateLogConfigs } from "./config-changes.js";
 import { reportDirectories, type DirectoryAssigner } from "./directory-assignments.js";
 import { initialFetchState } from "./fetch-state.js";
-import {
-  HostedPartitions,
-  type HostedPartition,
-  type PartitionLookup,
-} from "./hosted-partitions.js";
+import { HostedPartitions, type PartitionLookup } from "./hosted-partitions.js";
 import type { LeaderEndpoint } from "./leader-endpoint.driver.js";
 import { partitionConfigOf, type PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
@@ -414,10 +410,10 @@ export class ReplicaManager implements MetadataPublisher {
 
   private async applyLeaders(leaders: readonly LocalPartition[]): Promise<void> {
     await this.fetchers.removeFetcherForPartitions(leaders.map(topicPartitionOf));
-    for (const local of leaders) {
-      const partition = await this.ensureOnlinePartition(local);
-      partition?.becomeLeader(local.partition, this.options.clock.nowMs());
-    }
+    const partitions = await this.ensureHosted(leaders);
+    leaders.forEach((local, index) => {
+      partitions[index]?.becomeLeader(local.partition, this.options.clock.nowMs());
+    });
   }
 
   /**
@@ -431,8 +427,9 @@ export class ReplicaManager implements MetadataPublisher {
   ): Promise<void> {
     const toStart: { readonly local: LocalPartition; readonly partition: Partition }[] = [];
     const toStop: TopicPartition[] = [];
-    for (const local of followers) {
-      const partition = await this.ensureOnlinePartition(local);
+    const partitions = await this.ensureHosted(followers);
+    for (const [index, local] of followers.entries()) {
+      const partition = partitions[index];
       if (partition === undefined) continue;
       const change = partition.becomeFollower(local.partition);
       if (change.kind === "skipped") continue;
@@ -537,29 +534,23 @@ export class ReplicaManager implements MetadataPublisher {
     }
   }
 
-  private async ensureOnlinePartition(local: LocalPartition): Promise<Partition | undefined> {
-    const hosted = await this.ensurePartition(local);
-    return hosted.kind === "online" ? hosted.partition : undefined;
-  }
-
-  private async ensurePartition(local: LocalPartition): Promise<HostedPartition> {
-    const topicPartition = topicPartitionOf(local);
-    const existing = this.hosted.get(topicPartition);
-    if (existing !== undefined) return existing;
-    const { logManager } = this.options;
-    const created = await logManager.getOrCreateLog(topicPartition, { topicId: local.topicId });
-    if (created.kind !== "log") {
-      const logDir = created.kind === "offlineDir" ? created.logDir : undefined;
-      const hosted: HostedPartition = { kind: "offline", logDir };
-      this.hosted.set(topicPartition, hosted);
-      return hosted;
-    }
-    const hosted: HostedPartition = {
-      kind: "online",
-      partition: this.newPartition(local, created.log, created.logDir),
-    };
-    this.hosted.set(topicPartition, hosted);
-    return hosted;
+  /** The online partition of each replica, made with its log where it is not hosted yet. */
+  private async ensureHosted(
+    locals: readonly LocalPartition[],
+  ): Promise<(Partition | undefined)[]> {
+    const missing = locals.filter((local) => !this.hosted.has(topicPartitionOf(local)));
+    const created = await this.options.logManager.getOrCreateLogs(
+      missing.map((local) => ({ topicPartition: topicPartitionOf(local), topicId: local.topicId })),
+    );
+    missing.forEach((local, index) => {
+      const make = (log: PartitionLog, logDir: string) => this.newPartition(local, log, logDir);
+      this.hosted.hostCreated(
+        topicPartitionOf(local),
+        created[index] as GetOrCreateLogResult,
+        make,
+      );
+    });
+    return locals.map((local) => this.onlinePartition(topicPartitionOf(local)));
   }
 
   private newPartition(local: LocalPartition, log: PartitionLog, logDir: string): Partition {

@@ -43,12 +43,14 @@ test("an EIO on one partition's append takes its whole dir offline at once, once
   assert.equal(harness.failures.length, 1, "the failure is reported once");
   assert.equal(manager.getLog(ordersPartition(1)).kind, "online");
   assert.match(textOf(harness, `${dirB}/replication-offset-checkpoint`) ?? "", /orders 1 3/);
-  const created = await harness.run(manager.getOrCreateLog(ordersPartition(9)));
-  assert.ok(created.kind === "log" && created.logDir === dirB, "new logs go to the live dir");
-  assert.deepEqual(await harness.run(manager.getOrCreateLog(ordersPartition(2))), {
-    kind: "offlineDir",
-    logDir: dirA,
-  });
+  const [created] = await harness.run(
+    manager.getOrCreateLogs([{ topicPartition: ordersPartition(9) }]),
+  );
+  assert.ok(created?.kind === "log" && created.logDir === dirB, "new logs go to the live dir");
+  const refused = await harness.run(
+    manager.getOrCreateLogs([{ topicPartition: ordersPartition(2) }]),
+  );
+  assert.deepEqual(refused, [{ kind: "offlineDir", logDir: dirA }]);
 });
 
 test("a read error takes the dir offline; a refused input never does", async () => {

@@ -26,11 +26,39 @@ test("new logs go to the online dir with the fewest logs, ties to the first list
     assert.ok(log.dir.endsWith(`/orders-${partition}`));
   }
   assert.deepEqual(dirs, [dirA, dirB, dirA, dirB]);
-  const again = await harness.run(manager.getOrCreateLog(tp(0)));
-  assert.equal(again.kind === "log" && again.isNew, false);
+  const [again] = await harness.run(manager.getOrCreateLogs([{ topicPartition: tp(0) }]));
+  assert.equal(again?.kind === "log" && again.isNew, false);
   assert.match(
     textOf(harness, `${dirA}/orders-0/partition.metadata`) ?? "",
     /^version: 0\ntopic_id: /,
+  );
+});
+
+test("one batch places its new logs as one creation after another would", async () => {
+  const harness = new ManagerHarness(83);
+  const manager = await harness.start();
+  await harness.logOf(manager, tp(0));
+  const requests = [1, 2, 0, 3, 4, 2].map((partition) => ({ topicPartition: tp(partition) }));
+  const results = await harness.run(manager.getOrCreateLogs(requests));
+  const placed = results.map((result) =>
+    result.kind === "log" ? [result.logDir, result.isNew] : [result.kind],
+  );
+  assert.deepEqual(placed, [
+    [dirB, true],
+    [dirA, true],
+    [dirA, false],
+    [dirB, true],
+    [dirA, true],
+    [dirA, true],
+  ]);
+  const second = results[5];
+  assert.ok(second?.kind === "log" && second.log === (results[1] as { log: unknown }).log);
+  assert.deepEqual(
+    manager
+      .allLogs()
+      .map((log) => log.dir.slice(log.dir.lastIndexOf("/") + 1))
+      .sort(),
+    ["orders-0", "orders-1", "orders-2", "orders-3", "orders-4"],
   );
 });
 

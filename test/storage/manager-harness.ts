@@ -73,8 +73,10 @@ export class ManagerHarness extends LogHarness {
     topicPartition: TopicPartition,
     options: { readonly logDir?: string } = {},
   ): Promise<PartitionLog> {
-    const result = await this.run(manager.getOrCreateLog(topicPartition, { topicId, ...options }));
-    if (result.kind !== "log") throw new Error(`no log for ${JSON.stringify(topicPartition)}`);
+    const [result] = await this.run(
+      manager.getOrCreateLogs([{ topicPartition, topicId, ...options }]),
+    );
+    if (result?.kind !== "log") throw new Error(`no log for ${JSON.stringify(topicPartition)}`);
     return result.log;
   }
 }

@@ -11,7 +11,7 @@ export {
   type LogManagerConfig,
 } from "./log-manager-config.js";
 export type { LogLookup } from "./log-registry.js";
-export type { GetOrCreateLogResult } from "./log-creation.driver.js";
+export type { CreateLogRequest, GetOrCreateLogResult } from "./log-creation.driver.js";
 export type { LogDirFailure } from "./log-dir-failure.driver.js";
 export type { LogDirRecovery, LogDirRecoveryListener } from "./log-dir-recovery.driver.js";
 export { FULL_DIR_PROBE_BYTES } from "./log-dir-recovery.driver.js";

@@ -3,11 +3,12 @@
  * move) with the topic's config and a hook that reports its I/O errors, so that a failure in an
  * append or a read takes the dir offline; and creating a partition's log (Kafka's getOrCreateLog)
  * in the dir the caller names, or by Kafka's placement rule in the online dir holding the fewest
- * logs. The folder is created durably before the log opens in it, and partition.metadata records
- * the topic id (KIP-516).
+ * logs, several at once when a metadata change brings many. The folder is created durably
+ * before the log opens in it, and partition.metadata records the topic id (KIP-516).
  */
-import { joinPath, type Uuid } from "../../common/index.js";
+import { assert, joinPath, type Uuid } from "../../common/index.js";
 import { PartitionLog, type TopicPartition } from "../log/index.js";
+import { mapWithConcurrency } from "./bounded-concurrency.driver.js";
 import { closeQuietly } from "./log-deletion.driver.js";
 import { guarded, type ManagerCore, type OpenLogRequest } from "./manager-core.js";
 import { currentDirName } from "./partition-dir-name.js";
@@ -57,20 +58,66 @@ export async function openPartitionLog(
   return undefined;
 }
 
-/** The partition's current log, created when there is none. */
-export async function createLog(
+/** One partition whose log `createLogs` returns, made when missing. */
+export interface CreateLogRequest {
+  readonly topicPartition: TopicPartition;
+  readonly topicId?: Uuid;
+  /** The dir to create it in; by default the placement rule's choice. */
+  readonly logDir?: string;
+}
+
+/** How many new logs are made at once: their folders and files wait on the disk, not the CPU. */
+const CREATION_CONCURRENCY = 8;
+
+/**
+ * The current log of each partition requested, in request order, created when there is none.
+ * Dirs are chosen first, each choice counting the logs placed before it, so a batch spreads
+ * over the dirs as one creation after another would; then up to CREATION_CONCURRENCY logs are
+ * made at once.
+ */
+export async function createLogs(
   core: ManagerCore,
-  topicPartition: TopicPartition,
-  options: { topicId?: Uuid; logDir?: string },
+  requests: readonly CreateLogRequest[],
+): Promise<GetOrCreateLogResult[]> {
+  const { registry } = core;
+  const candidates = registry.placementCandidates();
+  const planned = new Map<string, { request: CreateLogRequest; logDir: string | undefined }>();
+  const answers = new Map<string, GetOrCreateLogResult>();
+  for (const request of requests) {
+    const name = currentDirName(request.topicPartition);
+    if (planned.has(name) || answers.has(name)) continue;
+    const existing = registry.current(request.topicPartition);
+    const offlineDir = registry.offlineDirOf(request.topicPartition);
+    if (existing !== undefined) {
+      answers.set(name, { kind: "log", log: existing.log, logDir: existing.logDir, isNew: false });
+    } else if (offlineDir !== undefined) {
+      answers.set(name, { kind: "offlineDir", logDir: offlineDir });
+    } else {
+      const logDir = request.logDir ?? chooseLogDir(candidates);
+      const chosen = candidates.findIndex((candidate) => candidate.dir === logDir);
+      const counted = candidates[chosen];
+      if (counted !== undefined) {
+        candidates[chosen] = { ...counted, logCount: counted.logCount + 1 };
+      }
+      planned.set(name, { request, logDir });
+    }
+  }
+  await mapWithConcurrency([...planned], CREATION_CONCURRENCY, async ([name, plan]) => {
+    answers.set(name, await createPlannedLog(core, plan.request, plan.logDir));
+  });
+  return requests.map(({ topicPartition }) => {
+    const answer = answers.get(currentDirName(topicPartition));
+    assert(answer !== undefined, "every request has its answer");
+    return answer;
+  });
+}
+
+async function createPlannedLog(
+  core: ManagerCore,
+  { topicPartition, topicId }: CreateLogRequest,
+  logDir: string | undefined,
 ): Promise<GetOrCreateLogResult> {
   const { registry } = core;
-  const existing = registry.current(topicPartition);
-  if (existing !== undefined) {
-    return { kind: "log", log: existing.log, logDir: existing.logDir, isNew: false };
-  }
-  const offlineDir = registry.offlineDirOf(topicPartition);
-  if (offlineDir !== undefined) return { kind: "offlineDir", logDir: offlineDir };
-  const logDir = options.logDir ?? chooseLogDir(registry.placementCandidates());
   if (logDir === undefined || !registry.isOnline(logDir)) return { kind: "noOnlineDir" };
   const folderName = currentDirName(topicPartition);
   const opened = await guarded(core, logDir, async () => {
@@ -83,7 +130,7 @@ export async function createLog(
       recoveryPoint: 0,
       logStartOffset: 0,
       hadCleanShutdown: true,
-      ...(options.topicId === undefined ? {} : { topicId: options.topicId }),
+      ...(topicId === undefined ? {} : { topicId }),
     });
   });
   if (!opened.ok || opened.value === undefined) return { kind: "noOnlineDir" };

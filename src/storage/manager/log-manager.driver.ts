@@ -23,7 +23,12 @@ import { loadLogs, NoOnlineLogDirError } from "./manager-start.driver.js";
 import { LogRegistry, type LogLookup } from "./log-registry.js";
 import type { ManagerCore, OpenLogRequest } from "./manager-core.js";
 import { OperationQueue } from "./operation-queue.driver.js";
-import { createLog, openPartitionLog, type GetOrCreateLogResult } from "./log-creation.driver.js";
+import {
+  createLogs,
+  openPartitionLog,
+  type CreateLogRequest,
+  type GetOrCreateLogResult,
+} from "./log-creation.driver.js";
 import { currentDirName } from "./partition-dir-name.js";
 import { PeriodicSchedule } from "./periodic-schedule.js";
 import {
@@ -188,15 +193,9 @@ export class LogManager implements ManagerCore {
     return this.registry.current(topicPartition)?.logDir;
   }
 
-  /**
-   * The log of a partition, created when missing in the online dir with the fewest logs (or in
-   * `logDir` when given), with partition.metadata recording `topicId`.
-   */
-  getOrCreateLog(
-    topicPartition: TopicPartition,
-    options: { topicId?: Uuid; logDir?: string } = {},
-  ): Promise<GetOrCreateLogResult> {
-    return this.queue.run(() => createLog(this, topicPartition, options));
+  /** Each partition's log, in request order, created when missing (log-creation.driver.ts). */
+  getOrCreateLogs(requests: readonly CreateLogRequest[]): Promise<GetOrCreateLogResult[]> {
+    return this.queue.run(() => createLogs(this, requests));
   }
 
   /** Deletes the current and future logs of a partition; false when there was none. */
