@@ -119,10 +119,25 @@ export function controllerRouter(
 ): RequestRouter {
   const router = new RequestRouter({
     logger: ports.logger,
-    authorizer: nodeAuthorizerOf(config, () => controller.committedImage),
+    authorizer: nodeAuthorizerOf(config, () => controller.committedImage, hasLoadedLog(raft)),
   });
   registerApiVersions(router);
   registerRaftApis(router, raft);
   for (const handler of controllerApiHandlers(controller)) router.register(handler);
   return router;
+}
+
+/**
+ * Whether this node has handed its listeners the metadata log up to the high watermark, as
+ * Kafka's MetadataLoader catches up before the authorizer's initial load completes. Once true,
+ * it stays true.
+ */
+export function hasLoadedLog(raft: () => RaftDriver): () => boolean {
+  let hasLoaded = false;
+  return () => {
+    if (hasLoaded) return true;
+    const { highWatermark, deliveredEndOffset } = raft().status;
+    hasLoaded = highWatermark !== null && deliveredEndOffset >= highWatermark;
+    return hasLoaded;
+  };
 }

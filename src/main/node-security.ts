@@ -137,12 +137,14 @@ export const SECURITY_PROTOCOL_IDS = {
 
 /**
  * The node's authorizer over the ACLs of the image `image` returns (the broker's latest, or the
- * controller's committed one), or undefined when `authorizer.class.name` is empty.
+ * controller's committed one), or undefined when `authorizer.class.name` is empty. Until
+ * `isLoaded` is true only super users are authorized.
  */
 export function nodeAuthorizerOf(
   config: NodeConfig,
   image: () => MetadataImage,
+  isLoaded?: () => boolean,
 ): NodeAuthorizer | undefined {
   if (config.authorizer === undefined) return undefined;
-  return new NodeAuthorizer(() => image().security.acls, config.authorizer);
+  return new NodeAuthorizer(() => image().security.acls, config.authorizer, isLoaded);
 }

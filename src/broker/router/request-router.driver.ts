@@ -16,6 +16,8 @@ import {
 import { hasTopLevelErrorCode, topLevelErrorResponse } from "./error-response.js";
 import {
   ALLOW_EVERYTHING,
+  AuthorizerNotReadyError,
+  DENY_EVERYTHING,
   type NodeAuthorizer,
   type RequestAuthorization,
 } from "../security/request-authorization.js";
@@ -118,13 +120,20 @@ export class RequestRouter {
     assert(this.isSupported(apiKey, apiVersion), "only served versions are routed");
     const { principal, remoteHost } = context.connection;
     const authorization = this.authorizer?.forRequest(principal, remoteHost) ?? ALLOW_EVERYTHING;
-    const refusal = route.authorize(context, authorization);
+    let refusal: number | undefined;
+    try {
+      refusal = route.authorize(context, authorization);
+    } catch (error) {
+      if (!(error instanceof AuthorizerNotReadyError)) throw error;
+      return this.answerNotReady(route, context);
+    }
     if (refusal !== undefined) return this.encodeError(route, context, authorization, refusal);
     let outcome: RoutedOutcome;
     try {
       outcome = await route.handle(context, authorization);
     } catch (error) {
       if (error instanceof AssertionError) throw error;
+      if (error instanceof AuthorizerNotReadyError) return this.answerNotReady(route, context);
       this.logFailure("request handler failed", context, error);
       return this.encodeError(route, context, authorization, ErrorCode.UNKNOWN_SERVER_ERROR);
     }
@@ -200,6 +209,19 @@ export class RequestRouter {
     const throttleTimeMs = Math.max(quotaMs, outcome.throttleTimeMs ?? 0);
     const body: object = { ...outcome.body, throttleTimeMs };
     return { ...outcome, body, throttleTimeMs };
+  }
+
+  /**
+   * A request that needed a decision before the ACLs were loaded: UNKNOWN_SERVER_ERROR, as
+   * Kafka answers its AuthorizerNotReadyException, built without allowing anything.
+   */
+  private answerNotReady(route: Route, context: RequestContext): RoutedResponse {
+    const { header, connection } = context;
+    this.logger.info("a request came before the authorizer loaded the ACLs", {
+      api: apiDefinition(header.apiKey)?.name ?? String(header.apiKey),
+      principal: `${connection.principal.principalType}:${connection.principal.name}`,
+    });
+    return this.encodeError(route, context, DENY_EVERYTHING, ErrorCode.UNKNOWN_SERVER_ERROR);
   }
 
   /** The error response of `errorCode`; the connection is closed when even that fails. */

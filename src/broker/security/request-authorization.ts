@@ -36,13 +36,51 @@ export const ALLOW_EVERYTHING: RequestAuthorization = Object.freeze({
   isSuperUser: true,
 });
 
-/** The node's authorizer over whatever ACLs `acls` returns now. */
+/** Nothing is allowed: an error response built before the ACLs are loaded names nothing. */
+export const DENY_EVERYTHING: RequestAuthorization = Object.freeze({
+  isEnabled: true,
+  authorize: () => false,
+  authorizeCluster: () => false,
+  authorizeByResourceType: () => false,
+  isSuperUser: false,
+});
+
+/**
+ * A decision asked of an authorizer that has not loaded the ACLs of the metadata log yet
+ * (Kafka's AuthorizerNotReadyException); the request is answered with UNKNOWN_SERVER_ERROR.
+ */
+export class AuthorizerNotReadyError extends Error {
+  constructor() {
+    super("the authorizer has not loaded the ACLs of the metadata log yet");
+    this.name = "AuthorizerNotReadyError";
+  }
+}
+
+const notReady = (): never => {
+  throw new AuthorizerNotReadyError();
+};
+
+/** Every decision throws AuthorizerNotReadyError. */
+const NOT_READY: RequestAuthorization = Object.freeze({
+  isEnabled: true,
+  authorize: notReady,
+  authorizeCluster: notReady,
+  authorizeByResourceType: notReady,
+  isSuperUser: false,
+});
+
+/**
+ * The node's authorizer over whatever ACLs `acls` returns now. Until `isLoaded` is true (the
+ * node has read the metadata log up to its high watermark once), only super users are
+ * authorized, as Kafka's StandardAuthorizer before its initial load completes.
+ */
 export class NodeAuthorizer {
   private current: { readonly acls: AccessControlEntries; readonly authorizer: AclAuthorizer };
 
   constructor(
     private readonly acls: () => AccessControlEntries,
     private readonly options: AclAuthorizerOptions,
+    private readonly isLoaded: () => boolean = () => true,
   ) {
     const initial = acls();
     this.current = { acls: initial, authorizer: new AclAuthorizer(initial.values(), options) };
@@ -61,6 +99,8 @@ export class NodeAuthorizer {
   forRequest(principal: KafkaPrincipal, host: string): RequestAuthorization {
     const authorizer = this.authorizer;
     const requester = { principal: principalText(principal), host };
+    const isSuperUser = authorizer.isSuperUser(requester.principal);
+    if (!isSuperUser && !this.isLoaded()) return NOT_READY;
     return {
       isEnabled: true,
       authorize: (operation, resourceType, name) =>
@@ -69,7 +109,7 @@ export class NodeAuthorizer {
         authorizer.authorize(requester, operation, AclResourceType.CLUSTER, CLUSTER_RESOURCE_NAME),
       authorizeByResourceType: (operation, resourceType) =>
         authorizer.authorizeByResourceType(requester, operation, resourceType),
-      isSuperUser: authorizer.isSuperUser(requester.principal),
+      isSuperUser,
     };
   }
 }
