@@ -27,23 +27,23 @@ export interface RequestAuthorization {
   readonly isSuperUser: boolean;
 }
 
+/** The same decision for every resource. */
+function uniform(
+  decide: () => boolean,
+  flags: { readonly isEnabled: boolean; readonly isSuperUser: boolean },
+): RequestAuthorization {
+  const { isEnabled, isSuperUser } = flags;
+  return Object.freeze({
+    ...{ isEnabled, isSuperUser },
+    ...{ authorize: decide, authorizeCluster: decide, authorizeByResourceType: decide },
+  });
+}
+
 /** Every request is allowed: no authorizer is configured. */
-export const ALLOW_EVERYTHING: RequestAuthorization = Object.freeze({
-  isEnabled: false,
-  authorize: () => true,
-  authorizeCluster: () => true,
-  authorizeByResourceType: () => true,
-  isSuperUser: true,
-});
+export const ALLOW_EVERYTHING = uniform(() => true, { isEnabled: false, isSuperUser: true });
 
 /** Nothing is allowed: an error response built before the ACLs are loaded names nothing. */
-export const DENY_EVERYTHING: RequestAuthorization = Object.freeze({
-  isEnabled: true,
-  authorize: () => false,
-  authorizeCluster: () => false,
-  authorizeByResourceType: () => false,
-  isSuperUser: false,
-});
+export const DENY_EVERYTHING = uniform(() => false, { isEnabled: true, isSuperUser: false });
 
 /**
  * A decision asked of an authorizer that has not loaded the ACLs of the metadata log yet
@@ -56,18 +56,13 @@ export class AuthorizerNotReadyError extends Error {
   }
 }
 
-const notReady = (): never => {
-  throw new AuthorizerNotReadyError();
-};
-
 /** Every decision throws AuthorizerNotReadyError. */
-const NOT_READY: RequestAuthorization = Object.freeze({
-  isEnabled: true,
-  authorize: notReady,
-  authorizeCluster: notReady,
-  authorizeByResourceType: notReady,
-  isSuperUser: false,
-});
+const NOT_READY = uniform(
+  () => {
+    throw new AuthorizerNotReadyError();
+  },
+  { isEnabled: true, isSuperUser: false },
+);
 
 /**
  * The node's authorizer over whatever ACLs `acls` returns now. Until `isLoaded` is true (the
