@@ -3,7 +3,7 @@
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
 import type { BrokerId } from "../common/index.js";
-import type { LeaderOrigin, TransactionStability } from "../storage/index.js";
+import type { LeaderOrigin, PartitionTransactions } from "../storage/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -160,7 +160,7 @@ export function divergedRead(
  */
 export function lastStableOffsetOf(
   highWatermark: number,
-  transactions: TransactionStability,
+  transactions: PartitionTransactions,
 ): number {
   const firstUnstableOffset = transactions.firstUnstableOffset(highWatermark);
   return firstUnstableOffset !== undefined && firstUnstableOffset < highWatermark

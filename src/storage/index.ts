@@ -98,4 +98,4 @@ export type {
 } from "./cleaner/index.js";
 export * from "./log/index.js";
 export * from "./manager/index.js";
-export type { ActiveProducer, TransactionStability } from "./producer-state/index.js";
+export type { ActiveProducer, PartitionTransactions } from "./producer-state/index.js";

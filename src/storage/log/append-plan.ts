@@ -18,6 +18,7 @@ import {
   checkProducerBatches,
   recordProducerBatches,
   type AppendedCompletion,
+  type AppendVerification,
   type LeaderOrigin,
 } from "./producer-append.js";
 
@@ -95,8 +96,14 @@ export function appendResultOf(
 
 /** Who appends: the leader (assigns offsets, stamps its epoch) or a follower (keeps offsets). */
 export type AppendMode =
-  | { readonly kind: "leader"; readonly leaderEpoch: number; readonly origin: LeaderOrigin }
-  | { readonly kind: "follower" };
+  ({ readonly kind: "leader" } & LeaderAppend) | { readonly kind: "follower" };
+
+/** How a leader appends: with its epoch, for whom, and under which KIP-890 check, if any. */
+export interface LeaderAppend {
+  readonly leaderEpoch: number;
+  readonly origin: LeaderOrigin;
+  readonly verification?: AppendVerification;
+}
 
 /** The most bytes one group of coalesced appends writes; the rest wait for the next group. */
 export const APPEND_GROUP_BYTES_MAX = 4 * 1024 * 1024;
@@ -201,9 +208,7 @@ function planInput(
   const logAppendTime = isLeader && config.messageTimestampType === "LogAppendTime" ? at.nowMs : -1;
   if (framed.value.length === 0) return { ok: true, value: { batches: [], logAppendTime } };
   const producerRefusal =
-    mode.kind === "leader"
-      ? checkProducerBatches(framed.value, at.producers, mode.origin)
-      : undefined;
+    mode.kind === "leader" ? checkProducerBatches(framed.value, at.producers, mode) : undefined;
   if (producerRefusal !== undefined) return { ok: false, refusal: producerRefusal };
   const checked =
     mode.kind === "follower"

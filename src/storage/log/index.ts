@@ -17,7 +17,7 @@ export {
 } from "./log-errors.js";
 export type { AppendRefusal } from "./log-errors.js";
 export type { AppendResult } from "./append-plan.js";
-export type { AppendedCompletion, LeaderOrigin } from "./producer-append.js";
+export type { AppendedCompletion, AppendVerification, LeaderOrigin } from "./producer-append.js";
 export type { RecoveryReport } from "./log-loader.driver.js";
 export type { LogOffsetMetadata, LogReadResult } from "./log-read.driver.js";
 export type { SegmentInfo } from "./log-segment.driver.js";

@@ -28,6 +28,7 @@ import {
   type AppendInput,
   type AppendMode,
   type AppendResult,
+  type LeaderAppend,
   type PlannedInput,
   type WrittenAppend,
 } from "./append-plan.js";
@@ -53,7 +54,6 @@ import { SegmentList } from "./segment-list.js";
 import { replaceWithCleaned } from "./segment-swap.driver.js";
 import { segmentOptionsFor } from "./segment-roll.js";
 import { SerialQueue } from "./serial-queue.driver.js";
-import type { LeaderOrigin } from "./producer-append.js";
 import { ProducerStateFiles } from "./producer-state-files.driver.js";
 import type { AbortedTransaction, TransactionIndex } from "./transaction-index.driver.js";
 
@@ -196,7 +196,7 @@ export class PartitionLog {
    */
   appendAsLeader(
     records: Uint8Array,
-    options: { readonly leaderEpoch: number; readonly origin?: LeaderOrigin },
+    options: Omit<LeaderAppend, "origin"> & Partial<Pick<LeaderAppend, "origin">>,
   ): Promise<AppendResult> {
     const mode = { kind: "leader", origin: "client", ...options } as const;
     return this.guarded(() => this.append(records, mode));

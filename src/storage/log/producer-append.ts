@@ -8,10 +8,12 @@
  * a coordinator's (end markers, transactional offset commits) only by their epochs. Pure.
  */
 import { decodeControlRecord, decodeRecords } from "../../protocol/index.js";
+import { ErrorCode } from "../../common/index.js";
 import {
   isProducerBatch,
   type CompletedTransaction,
   type ProducerStateManager,
+  type VerificationGuard,
 } from "../producer-state/index.js";
 import type { FramedBatch } from "./append-batches.js";
 import type { AppendRefusal } from "./log-errors.js";
@@ -46,12 +48,22 @@ export function markerOfBytes(bytes: Uint8Array): MarkerOf | undefined {
   return { type, coordinatorEpoch: control.control.coordinatorEpoch };
 }
 
+/**
+ * The KIP-890 check of a client's transactional batches, made when the broker verifies them
+ * with the transaction coordinator: the guard its verification started, or undefined when none
+ * was started (a transaction of the producer was ongoing here).
+ */
+export interface AppendVerification {
+  readonly guard: VerificationGuard | undefined;
+}
+
 /** The refusal of a leader's batches by the producer rules, or undefined. */
 export function checkProducerBatches(
   batches: readonly FramedBatch[],
   producers: ProducerStateManager,
-  origin: LeaderOrigin,
+  leader: { readonly origin: LeaderOrigin; readonly verification?: AppendVerification },
 ): AppendRefusal | undefined {
+  const { origin, verification } = leader;
   for (const batch of batches) {
     const { header } = batch;
     if (origin === "coordinator" && header.producerId >= 0) {
@@ -65,6 +77,9 @@ export function checkProducerBatches(
       continue;
     }
     if (!isProducerBatch(header)) continue;
+    const unverified =
+      verification === undefined ? undefined : verificationRefusal(header, producers, verification);
+    if (unverified !== undefined) return unverified;
     const check = producers.checkClientBatch({
       producerId: header.producerId,
       producerEpoch: header.producerEpoch,
@@ -75,6 +90,30 @@ export function checkProducerBatches(
     if (check.kind === "refused") return { ...check, kind: "producerRefused" };
   }
   return undefined;
+}
+
+/**
+ * Kafka's verification rules at the append: while a verification of the producer is under way
+ * no batch above the lowest sequence that asked may pass (OUT_OF_ORDER_SEQUENCE_NUMBER), and a
+ * transactional batch that starts a transaction here needs the guard of the verification under
+ * way (INVALID_TXN_STATE otherwise).
+ */
+function verificationRefusal(
+  header: FramedBatch["header"],
+  producers: ProducerStateManager,
+  verification: AppendVerification,
+): AppendRefusal | undefined {
+  const { producerId, baseSequence } = header;
+  const lowest = producers.verifications.lowestSequenceOf(producerId);
+  if (lowest !== undefined && baseSequence > lowest) {
+    const message = `sequence ${baseSequence} of producer ${producerId} is above ${lowest}, the lowest one being verified`;
+    return { kind: "producerRefused", errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, message };
+  }
+  if (!header.isTransactional) return undefined;
+  if (producers.entry(producerId)?.currentTxnFirstOffset !== undefined) return undefined;
+  if (producers.verifications.isCurrent(producerId, verification.guard)) return undefined;
+  const message = "Record was not part of an ongoing transaction";
+  return { kind: "producerRefused", errorCode: ErrorCode.INVALID_TXN_STATE, message };
 }
 
 /** A transaction an end marker of the append completed, with the marker's type. */
@@ -93,6 +132,8 @@ export function recordProducerBatches(
   const completed: AppendedCompletion[] = [];
   for (const batch of batches) {
     const { header } = batch;
+    // A transactional batch written, data or marker, ends the producer's verification.
+    if (header.isTransactional) producers.verifications.clear(header.producerId);
     const marker = markerOf(batch);
     if (marker !== undefined) {
       const done = producers.completeTransaction({

@@ -10,7 +10,7 @@
  * the log end (their batches lost, or truncated) and below the log start are deleted.
  */
 import type { Clock, FileSystem, Logger } from "../../ports/index.js";
-import { ProducerStateManager, type TransactionStability } from "../producer-state/index.js";
+import { ProducerStateManager, type PartitionTransactions } from "../producer-state/index.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogSegment } from "./log-segment.driver.js";
 import type { AppendedCompletion } from "./producer-append.js";
@@ -27,7 +27,7 @@ export class ProducerStateFiles {
   private readonly snapshots: ProducerSnapshots;
 
   /** What the last stable offset needs of the producers. */
-  get transactions(): TransactionStability {
+  get transactions(): PartitionTransactions {
     return this.producers;
   }
 

@@ -15,5 +15,7 @@ export type {
   ProducerBatch,
   ProducerCheck,
   ProducerEntry,
-  TransactionStability,
+  PartitionTransactions,
 } from "./producer-state.js";
+export { TransactionVerifications } from "./transaction-verifications.js";
+export type { VerificationGuard } from "./transaction-verifications.js";

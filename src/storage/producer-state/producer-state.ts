@@ -15,6 +15,7 @@
  */
 import { ErrorCode } from "../../common/index.js";
 import { isInSequence, lastSequenceOf, type ProducerBatchHeader } from "./producer-batch.js";
+import { TransactionVerifications } from "./transaction-verifications.js";
 
 /** How many of a producer's latest batches are kept for duplicate detection (Kafka's). */
 export const BATCHES_RETAINED = 5;
@@ -22,8 +23,7 @@ export const BATCHES_RETAINED = 5;
 /** Kafka's `producer.id.expiration.check.interval.ms` default. */
 export const PRODUCER_EXPIRATION_CHECK_INTERVAL_MS = 600_000;
 
-const NO_PRODUCER_EPOCH = -1;
-const NO_SEQUENCE = -1;
+const [NO_PRODUCER_EPOCH, NO_SEQUENCE] = [-1, -1];
 
 /** A batch the log holds, with its offsets and maxTimestamp. */
 export interface ProducerBatch extends ProducerBatchHeader {
@@ -77,9 +77,9 @@ export type ProducerCheck =
   | { readonly kind: "duplicate"; readonly original: BatchMetadata }
   | { readonly kind: "refused"; readonly errorCode: number; readonly message: string };
 
-/** What the last stable offset needs of a partition's producers. */
-export type TransactionStability = Pick<ProducerStateManager, StabilityMethods>;
-type StabilityMethods = "firstUnstableOffset" | "onHighWatermarkUpdated";
+/** What the last stable offset and the KIP-890 verification need of a partition's producers. */
+export type PartitionTransactions = Pick<ProducerStateManager, TransactionMethods>;
+type TransactionMethods = "firstUnstableOffset" | "onHighWatermarkUpdated" | "startVerification";
 
 /** The producers of one partition; see the file comment. */
 export class ProducerStateManager {
@@ -87,6 +87,8 @@ export class ProducerStateManager {
   /** Completed transactions whose markers may not be replicated yet, in marker order. */
   private unreplicated: CompletedTransaction[] = [];
   private lastExpirationCheckMs: number | undefined;
+  /** The verifications of producers' first transactional batches (KIP-890). */
+  readonly verifications = new TransactionVerifications();
 
   get producerCount(): number {
     return this.producers.size;
@@ -244,6 +246,12 @@ export class ProducerStateManager {
     return first;
   }
 
+  /** Kafka's maybeStartTransactionVerification: a guard, or undefined if a transaction is on. */
+  startVerification(producerId: number, asked: Parameters<TransactionVerifications["start"]>[1]) {
+    if (this.producers.get(producerId)?.currentTxnFirstOffset !== undefined) return undefined;
+    return this.verifications.start(producerId, asked);
+  }
+
   /** Forgets the completed transactions whose markers are below `highWatermark`: replicated. */
   onHighWatermarkUpdated(highWatermark: number): void {
     const firstKept = this.unreplicated.findIndex((done) => done.lastOffset >= highWatermark);
@@ -252,8 +260,7 @@ export class ProducerStateManager {
 
   /**
    * Removes the producers whose last batch is at least `producer.id.expiration.ms` older than
-   * `nowMs` (Kafka's removeExpiredProducers), when the check interval has passed since the last
-   * removal; resolves to how many went.
+   * `nowMs` (Kafka's removeExpiredProducers), at most once per check interval; how many went.
    */
   maybeRemoveExpired(nowMs: number, producerIdExpirationMs: number): number {
     const last = this.lastExpirationCheckMs;
@@ -261,9 +268,10 @@ export class ProducerStateManager {
     return this.removeExpired(nowMs, producerIdExpirationMs);
   }
 
-  /** Removes the expired producers now; see maybeRemoveExpired. */
+  /** Removes the expired producers (and verifications) now; see maybeRemoveExpired. */
   removeExpired(nowMs: number, producerIdExpirationMs: number): number {
     this.lastExpirationCheckMs = nowMs;
+    this.verifications.removeExpired(nowMs, producerIdExpirationMs);
     let removed = 0;
     for (const [producerId, entry] of this.producers) {
       // A producer with an ongoing transaction never expires (Kafka's isProducerExpired).
