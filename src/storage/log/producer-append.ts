@@ -106,7 +106,9 @@ function verificationRefusal(
   const { producerId, baseSequence } = header;
   const lowest = producers.verifications.lowestSequenceOf(producerId);
   if (lowest !== undefined && baseSequence > lowest) {
-    const message = `sequence ${baseSequence} of producer ${producerId} is above ${lowest}, the lowest one being verified`;
+    const message =
+      `sequence ${baseSequence} of producer ${producerId} is above ${lowest}, ` +
+      "the lowest sequence being verified";
     return { kind: "producerRefused", errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, message };
   }
   if (!header.isTransactional) return undefined;
