@@ -143,6 +143,7 @@ export type { Forwarder, ForwardOutcome } from "./apis/forwarder.js";
 export { forwardedAdminHandlers } from "./apis/admin-forwarding.driver.js";
 export { AutoTopicCreator, type TopicAutoCreation } from "./apis/auto-topic-creation.driver.js";
 export { PRODUCE_VERSIONS, produceHandler } from "./apis/produce.driver.js";
+export { ProduceVerifier, type ProduceVerifierOptions } from "./apis/produce-verification.js";
 export { FETCH_VERSIONS, fetchHandler } from "./apis/fetch.driver.js";
 export { LIST_OFFSETS_VERSIONS, listOffsetsHandler } from "./apis/list-offsets.driver.js";
 export { METADATA_VERSIONS, metadataHandler } from "./apis/metadata.js";

@@ -11,6 +11,7 @@ import {
   FetchSessionCache,
   initProducerIdHandler,
   PartitionWakeups,
+  ProduceVerifier,
   RequestRouter,
   registerApiVersions,
   registerClientApis,
@@ -85,7 +86,7 @@ export async function openClientListener(
     fetchSessions: new FetchSessionCache({ random: ports.random }),
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
-    transactions: coordinators.transactions,
+    verifier: produceVerifierOf(parts, broker, coordinators),
     quotas,
     topicStats: broker.topicStats,
     servesScramAlter: ports.crypto !== undefined,
@@ -210,6 +211,29 @@ function openCoordinators(parts: NodeParts, broker: BrokerSide): Coordinators {
     logger: ports.logger.child({ component: "transaction-coordinator" }),
   });
   return { groups, transactions, markers, pool };
+}
+
+/** Produce's check with the transaction coordinator (KIP-890), unless it is turned off. */
+function produceVerifierOf(
+  parts: NodeParts,
+  broker: BrokerSide,
+  coordinators: Coordinators,
+): ProduceVerifier | undefined {
+  const { ports, config, identity, logManager } = parts;
+  if (!config.values.boolean("transaction.partition.verification.enable")) return undefined;
+  return new ProduceVerifier({
+    brokerId: identity.nodeId,
+    transactions: coordinators.transactions,
+    partitionTransactions: (topicPartition) => {
+      const lookup = logManager?.getLog(topicPartition);
+      return lookup?.kind === "online" ? lookup.log.transactions : undefined;
+    },
+    metadataCache: broker.metadataCache,
+    listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
+    pool: coordinators.pool,
+    clock: ports.clock,
+    logger: ports.logger.child({ component: "produce-verification" }),
+  });
 }
 
 /**

@@ -42,6 +42,7 @@ export type {
   IsolationLevel,
   OffsetLookup,
   OffsetLookupOptions,
+  ProduceEntry,
   ReadOutcome,
   ReadRequest,
   Refusal,
@@ -67,7 +68,6 @@ export type { FollowerLag, ReplicationSummary } from "./replication-summary.js";
 export type {
   AcksAllWait,
   AppendRecordsResult,
-  ProduceEntry,
   ReplicaManagerOptions,
   ReplicationNetwork,
 } from "./replica-manager.driver.js";

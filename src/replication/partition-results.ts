@@ -3,7 +3,13 @@
  * lookup, an OffsetForLeaderEpoch lookup and a DeleteRecords. Refusals carry Kafka's error code.
  */
 import type { BrokerId } from "../common/index.js";
-import type { LeaderOrigin, PartitionTransactions } from "../storage/index.js";
+import type {
+  AppendVerification,
+  LeaderAppend,
+  LeaderOrigin,
+  PartitionTransactions,
+  TopicPartition,
+} from "../storage/index.js";
 import type { RecordError } from "./record-rules.js";
 
 /** A refusal with its Kafka error code. */
@@ -19,6 +25,22 @@ export interface AppendToLeaderOptions {
   readonly nowMs: number;
   /** "coordinator" for end markers and a coordinator's transactional records (KIP-98). */
   readonly origin?: LeaderOrigin;
+  /** The KIP-890 check of a client's transactional batch, when the broker verifies them. */
+  readonly verification?: AppendVerification;
+}
+
+/** One partition's records of a Produce request. */
+export interface ProduceEntry {
+  readonly topicPartition: TopicPartition;
+  readonly records: Uint8Array;
+  /** The KIP-890 check its transactional batch passed, when the broker verifies them. */
+  readonly verification?: AppendVerification;
+}
+
+/** What the log's appendAsLeader takes for `options`, at `leaderEpoch`. */
+export function leaderAppendOf(options: AppendToLeaderOptions, leaderEpoch: number): LeaderAppend {
+  const { origin = "client", verification } = options;
+  return { leaderEpoch, origin, ...(verification === undefined ? {} : { verification }) };
 }
 
 /** The outcome of appendRecordsToLeader (one partition of a Produce request). */

@@ -32,6 +32,7 @@ import {
   consumerBound,
   divergedRead,
   lastStableOffsetOf,
+  leaderAppendOf,
   type AppendOutcome,
   type AppendToLeaderOptions,
   type DeleteRecordsOutcome,
@@ -211,19 +212,17 @@ export class Partition {
     options: AppendToLeaderOptions,
   ): Promise<AppendOutcome> {
     const refuse = (errorCode: number, errorMessage?: string): AppendOutcome => ({
-      kind: "error",
-      errorCode,
+      ...{ kind: "error", errorCode, recordErrors: [] },
       ...(errorMessage === undefined ? {} : { errorMessage }),
       logStartOffset: this.state.logStartOffset,
-      recordErrors: [],
     });
     const checked = this.state.checkAppend(options.requiredAcks);
     if (checked !== ErrorCode.NONE) return refuse(checked);
-    const config = this.options.config();
-    const validation = validateProduceRecords(records, produceRulesOf(config), options);
+    const rules = produceRulesOf(this.options.config());
+    const validation = validateProduceRecords(records, rules, options);
     if (!validation.ok)
       return { kind: "error", ...validation, logStartOffset: this.state.logStartOffset };
-    const at = { leaderEpoch: this.state.leaderEpoch, origin: options.origin ?? "client" } as const;
+    const at = leaderAppendOf(options, this.state.leaderEpoch);
     let appended;
     try {
       appended = await this.access.use((log) => log.appendAsLeader(validation.header.bytes, at));

@@ -34,7 +34,7 @@ import { HostedPartitions, type PartitionLookup } from "./hosted-partitions.js";
 import type { LeaderEndpoint } from "./leader-endpoint.driver.js";
 import { partitionConfigOf, type PartitionConfig } from "./partition-config.js";
 import { Partition } from "./partition.driver.js";
-import type { AppendOutcome, ReadOutcome, ReadRequest } from "./partition-results.js";
+import type { AppendOutcome, ProduceEntry, ReadOutcome, ReadRequest } from "./partition-results.js";
 import { newPartition } from "./new-partition.js";
 import { ReplicaAlterLogDirs } from "./replica-alter-log-dirs.driver.js";
 import {
@@ -57,11 +57,6 @@ import { ReplicationQuotas } from "./replication-quotas.driver.js";
 import { recoveredRoles } from "./recovered-partitions.js";
 
 /** One partition's records of a Produce request. */
-export interface ProduceEntry {
-  readonly topicPartition: TopicPartition;
-  readonly records: Uint8Array;
-}
-
 /** What an acks=all produce must wait for, per appended partition (the purgatory's key). */
 export interface AcksAllWait {
   readonly topicPartition: TopicPartition;
@@ -270,7 +265,7 @@ export class ReplicaManager implements MetadataPublisher {
   ): Promise<AppendRecordsResult> {
     const nowMs = this.options.clock.nowMs();
     const results = await Promise.all(
-      entries.map(async ({ topicPartition, records }) => {
+      entries.map(async ({ topicPartition, records, verification }) => {
         const lookup = this.getPartitionOrError(topicPartition);
         if (lookup.kind === "error") {
           const outcome: AppendOutcome = {
@@ -282,7 +277,8 @@ export class ReplicaManager implements MetadataPublisher {
           return { topicPartition, outcome, partition: undefined };
         }
         const { partition } = lookup;
-        const outcome = await partition.appendRecordsToLeader(records, { ...options, nowMs });
+        const at = { ...options, nowMs, ...(verification === undefined ? {} : { verification }) };
+        const outcome = await partition.appendRecordsToLeader(records, at);
         return { topicPartition, outcome, partition };
       }),
     );

@@ -51,8 +51,11 @@ async function grantBob(grants: readonly Grant[]): Promise<void> {
 async function asBob<Request extends object, Response extends object>(
   api: ApiCodec<Request, Response>,
   body: MessageInput<Request>,
+  versions: { readonly minVersion?: number; readonly maxVersion?: number } = {},
 ): Promise<Response> {
-  const result = await asUser(ports(), BOB_LOGIN, (connection) => connection.send(api, body));
+  const result = await asUser(ports(), BOB_LOGIN, (connection) =>
+    connection.send(api, body, versions),
+  );
   assert.ok(result.kind === "response", JSON.stringify(result));
   return result.body;
 }
@@ -127,15 +130,19 @@ test("a transaction needs WRITE on its id and topics, READ on the offsets it com
 
 test("no internal topic joins a transaction, and bob lists only his", async () => {
   // A client never adds an internal topic's partition, whatever its ACLs; the request fails.
-  const added = await asBob(addPartitionsToTxn, {
-    v3AndBelowTransactionalId: "bob-tx",
-    v3AndBelowProducerId: 1,
-    v3AndBelowProducerEpoch: 0,
-    v3AndBelowTopics: [
-      { name: "__consumer_offsets", partitions: [0] },
-      { name: "tx-out", partitions: [0] },
-    ],
-  });
+  const added = await asBob(
+    addPartitionsToTxn,
+    {
+      v3AndBelowTransactionalId: "bob-tx",
+      v3AndBelowProducerId: 1,
+      v3AndBelowProducerEpoch: 0,
+      v3AndBelowTopics: [
+        { name: "__consumer_offsets", partitions: [0] },
+        { name: "tx-out", partitions: [0] },
+      ],
+    },
+    { maxVersion: 3 },
+  );
   assert.deepEqual(
     added.resultsByTopicV3AndBelow.map((topic) => [
       topic.name,
@@ -146,6 +153,15 @@ test("no internal topic joins a transaction, and bob lists only his", async () =
       ["tx-out", ErrorCode.OPERATION_NOT_ATTEMPTED],
     ],
   );
+  // v4+ come from brokers only: CLUSTER_ACTION, which bob does not have.
+  const verify = { transactionalId: "bob-tx", producerId: 1, producerEpoch: 0, verifyOnly: true };
+  const asked = await asBob(
+    addPartitionsToTxn,
+    { transactions: [{ ...verify, topics: [{ name: "tx-out", partitions: [0] }] }] },
+    { minVersion: 4 },
+  );
+  assert.equal(asked.errorCode, ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+  assert.deepEqual(asked.resultsByTransaction, []);
   const listed = await asBob(listTransactions, {});
   assert.deepEqual(
     listed.transactionStates.map((state) => state.transactionalId),

@@ -32,7 +32,7 @@ import { listOffsetsHandler } from "./list-offsets.driver.js";
 import { metadataHandler } from "./metadata.js";
 import { offsetForLeaderEpochHandler } from "./offset-for-leader-epoch.js";
 import { produceHandler } from "./produce.driver.js";
-import type { TransactionVerifier } from "./produce-verification.js";
+import type { ProduceVerifier } from "./produce-verification.js";
 
 export interface ClientApiConfig {
   readonly brokerId: number;
@@ -63,8 +63,8 @@ export interface ClientApiDependencies {
   readonly fetchSessions: FetchSessionCache;
   readonly forwarder: Forwarder;
   readonly logger: Logger;
-  /** The transaction coordinator, which Produce asks about transactional batches (KIP-890). */
-  readonly transactions?: TransactionVerifier;
+  /** Produce's check of transactional batches with their coordinator (KIP-890), when on. */
+  readonly verifier?: ProduceVerifier | undefined;
   /** Kafka's BrokerTopicMetrics, counted by Produce and Fetch. */
   readonly topicStats?: BrokerTopicStats;
   /** The client quotas that throttle Produce and consumer Fetch. */
@@ -110,10 +110,8 @@ export function registerClientApis(
     ...{ replicaManager, purgatory: purgatories.produce, wakeups, metadataCache },
     ...measured,
   };
-  const { transactions } = dependencies;
-  router.register(
-    produceHandler(transactions === undefined ? produce : { ...produce, transactions }),
-  );
+  const { verifier } = dependencies;
+  router.register(produceHandler(verifier === undefined ? produce : { ...produce, verifier }));
   router.register(
     fetchHandler({
       replicaManager,

@@ -8,10 +8,9 @@
  *   responses are out, so that the producer notices (Kafka does the same);
  * - acks=-1 waits in the purgatory (DelayedProduce) until the high watermark covers each
  *   append, or `timeoutMs`, when the partitions still waiting get REQUEST_TIMED_OUT;
- * - a transactional batch is checked against the producer's transaction when this broker
- *   coordinates it (produce-verification.ts); the partition's producer state takes the first
- *   transactional batch of a producer as the start of its transaction, which that producer's
- *   COMMIT or ABORT marker ends (KIP-98).
+ * - a producer's first transactional batch on a partition is verified with the transaction
+ *   coordinator (produce-verification.ts, KIP-890); the partition's producer state takes it as
+ *   the start of its transaction, which that producer's COMMIT or ABORT marker ends (KIP-98).
  *
  * From v10 (KIP-951) a partition refused with NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH
  * names its current leader, and the response gives that leader's endpoint.
@@ -47,7 +46,7 @@ import type { ClientQuotas } from "../quotas/index.js";
 import type { BrokerTopicStats } from "./broker-topic-stats.js";
 import { LeaderHints } from "./leader-hints.js";
 import { entriesOf, requestRefusal } from "./produce-checks.js";
-import { unverifiedPartitions, type TransactionVerifier } from "./produce-verification.js";
+import type { ProduceVerifier, VerifiedProduce } from "./produce-verification.js";
 
 export const PRODUCE_VERSIONS = { minVersion: 3, maxVersion: 11 } as const;
 
@@ -59,8 +58,8 @@ export interface ProduceHandlerOptions {
   readonly wakeups: PartitionWakeups;
   /** The image whose leaders and endpoints the KIP-951 hints name. */
   readonly metadataCache: MetadataCache;
-  /** The transaction coordinator, for the check of transactional batches (KIP-890). */
-  readonly transactions?: TransactionVerifier;
+  /** The check of transactional batches with their coordinator (KIP-890), when it is on. */
+  readonly verifier?: ProduceVerifier;
   /** Kafka's BrokerTopicMetrics, counted for each partition appended or refused. */
   readonly topicStats?: BrokerTopicStats;
   /** The client quotas, whose `producer_byte_rate` counts each request's bytes. */
@@ -92,32 +91,40 @@ export function produceHandler(options: ProduceHandlerOptions): ApiHandler<typeo
       const isWritable = (topic: string) =>
         context.authorization.authorize(AclOperation.WRITE, AclResourceType.TOPIC, topic);
       const { entries: all, malformed } = entriesOf(request, isWritable);
-      const unverified = unverifiedPartitions(options.transactions, request.transactionalId, all);
-      const entries = all.filter(
-        ({ topicPartition: { topic, partition } }) =>
-          !unverified.has(topicPartitionKey(topic, partition)),
-      );
-      for (const [key, errorCode] of unverified) malformed.set(key, errorCode);
-      const appending = options.replicaManager.appendRecords(entries, {
-        requiredAcks: request.acks,
-      });
-      countRefusals(options.topicStats, request, malformed);
-      return finishProduce(options, { request, context }, { appending, malformed, entries });
+      const verified = options.verifier?.verify(request.transactionalId, all) ?? {
+        refused: new Map(),
+        entries: all,
+      };
+      const start = (done: VerifiedProduce): StartedAppends => {
+        for (const [key, errorCode] of done.refused) malformed.set(key, errorCode);
+        countRefusals(options.topicStats, request, malformed);
+        const appending = options.replicaManager.appendRecords(done.entries, {
+          requiredAcks: request.acks,
+        });
+        return { appending, malformed, entries: done.entries };
+      };
+      // Only a verification that asks another broker waits before its appends start.
+      const started = verified instanceof Promise ? verified.then(start) : start(verified);
+      return finishProduce(options, { request, context }, started);
     },
     errorResponse: (request, _context, errorCode) =>
       respond(answerAll(request, () => refusedPartition(errorCode, null))),
   });
 }
 
+/** A produce's appends once under way, with the partitions refused before them. */
+interface StartedAppends {
+  readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
+  readonly malformed: ReadonlyMap<string, number>;
+  readonly entries: readonly ProduceEntry[];
+}
+
 async function finishProduce(
   options: ProduceHandlerOptions,
   { request, context }: { readonly request: ProduceRequest; readonly context: HandlerContext },
-  pending: {
-    readonly appending: ReturnType<ReplicaManager["appendRecords"]>;
-    readonly malformed: ReadonlyMap<string, number>;
-    readonly entries: readonly ProduceEntry[];
-  },
+  started: StartedAppends | Promise<StartedAppends>,
 ): Promise<HandlerOutcome<ProduceResponse>> {
+  const pending = await started;
   const appended = await pending.appending;
   // The records are in the log: the request's bytes no longer count against the memory pool.
   context.requestBytesDone?.();

@@ -67,6 +67,17 @@ export const transactionDefinitions: readonly ConfigDefinition[] = [
     importance: "low",
     description: "How often the coordinator removes the transactional ids that expired.",
   },
+  {
+    name: "transaction.partition.verification.enable",
+    type: "boolean",
+    defaultValue: true,
+    importance: "low",
+    description:
+      "Whether a partition leader asks the transaction coordinator, before it takes the first " +
+      "transactional batch of a producer, that the partition is in the producer's ongoing " +
+      "transaction (KIP-890); refused batches get INVALID_TXN_STATE, so no transaction hangs on " +
+      "a partition its coordinator does not know.",
+  },
 ];
 
 /** Reads the transaction coordinator's settings from validated values. */

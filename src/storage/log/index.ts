@@ -16,7 +16,7 @@ export {
   errorCodeOfAppendRefusal,
 } from "./log-errors.js";
 export type { AppendRefusal } from "./log-errors.js";
-export type { AppendResult } from "./append-plan.js";
+export type { AppendResult, LeaderAppend } from "./append-plan.js";
 export type { AppendedCompletion, AppendVerification, LeaderOrigin } from "./producer-append.js";
 export type { RecoveryReport } from "./log-loader.driver.js";
 export type { LogOffsetMetadata, LogReadResult } from "./log-read.driver.js";

@@ -9,11 +9,8 @@ import type { GroupCoordinator, TransactionCoordinator } from "../../../coordina
 import type { ApiKey } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import type { ApiHandler } from "../../router/handler.js";
-import {
-  addOffsetsToTxnHandler,
-  addPartitionsToTxnHandler,
-  endTxnHandler,
-} from "./transaction-apis.driver.js";
+import { addPartitionsToTxnHandler } from "./add-partitions-to-txn.driver.js";
+import { addOffsetsToTxnHandler, endTxnHandler } from "./transaction-apis.driver.js";
 import { describeTransactionsHandler, listTransactionsHandler } from "./transaction-admin.js";
 import { txnOffsetCommitHandler } from "./txn-offset-commit.driver.js";
 import {

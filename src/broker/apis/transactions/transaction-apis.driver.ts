@@ -2,10 +2,7 @@
  * The producer's transaction APIs on the transaction coordinator, as Kafka's KafkaApis serves
  * them to clients:
  *
- * - AddPartitionsToTxn (24, v0-3): WRITE on the transactional id; a partition refused or
- *   unknown fails the whole request (add-partitions-checks.ts); otherwise every partition gets
- *   the coordinator's one answer. v4+, the broker-to-coordinator verification of KIP-890, is not
- *   served.
+ * - AddPartitionsToTxn: add-partitions-to-txn.driver.ts.
  * - AddOffsetsToTxn (25, v0-3): adds the group's `__consumer_offsets` partition.
  * - EndTxn (26, v0-3): answered once PrepareCommit or PrepareAbort is durable; v4+ (KIP-890
  *   part 2, TRANSACTION_ABORTABLE and epoch bumps per transaction) is not served.
@@ -14,87 +11,18 @@
  */
 import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import { TRANSACTIONAL_ID_WRITE } from "../resource-authorizations.js";
-import { addPartitionsRefusal } from "./add-partitions-checks.js";
+import { fencedErrorFor } from "./add-partitions-to-txn.driver.js";
 import { ErrorCode } from "../../../common/index.js";
 import {
   OFFSETS_TOPIC,
   type GroupCoordinator,
-  type TopicPartitionRef,
   type TransactionCoordinator,
 } from "../../../coordinator/index.js";
-import {
-  ApiKey,
-  type AddPartitionsToTxnRequest,
-  type AddPartitionsToTxnResponse,
-} from "../../../protocol/index.js";
-import type { MetadataCache } from "../../metadata-cache/index.js";
+import { ApiKey } from "../../../protocol/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
 
-export const ADD_PARTITIONS_TO_TXN_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
 export const ADD_OFFSETS_TO_TXN_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
 export const END_TXN_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
-
-/** Kafka's mapping for versions that predate PRODUCER_FENCED. */
-export function fencedErrorFor(version: number, errorCode: number, firstVersion = 2): number {
-  return version < firstVersion && errorCode === ErrorCode.PRODUCER_FENCED
-    ? ErrorCode.INVALID_PRODUCER_EPOCH
-    : errorCode;
-}
-
-function addPartitionsAnswer(
-  request: AddPartitionsToTxnRequest,
-  codeOf: (topic: string, partition: number) => number,
-) {
-  return respond<AddPartitionsToTxnResponse>({
-    throttleTimeMs: 0,
-    errorCode: ErrorCode.NONE,
-    resultsByTransaction: [],
-    resultsByTopicV3AndBelow: request.v3AndBelowTopics.map((topic) => ({
-      name: topic.name,
-      resultsByPartition: topic.partitions.map((partitionIndex) => ({
-        partitionIndex,
-        partitionErrorCode: codeOf(topic.name, partitionIndex),
-      })),
-    })),
-  });
-}
-
-export function addPartitionsToTxnHandler(
-  transactions: TransactionCoordinator,
-  metadataCache: MetadataCache,
-): ApiHandler<typeof ApiKey.AddPartitionsToTxn> {
-  return defineHandler(ApiKey.AddPartitionsToTxn, {
-    ...ADD_PARTITIONS_TO_TXN_VERSIONS,
-    authorization: {
-      ...TRANSACTIONAL_ID_WRITE,
-      resourceName: (request) => request.v3AndBelowTransactionalId,
-    },
-    handle: async (request, context) => {
-      const version = context.header.apiVersion;
-      const transactionalId = request.v3AndBelowTransactionalId;
-      const partitions: TopicPartitionRef[] = request.v3AndBelowTopics.flatMap((topic) =>
-        topic.partitions.map((partition) => ({ topic: topic.name, partition })),
-      );
-      const image = metadataCache.image;
-      const refusal = addPartitionsRefusal(partitions, image, context.authorization);
-      if (refusal !== undefined) return addPartitionsAnswer(request, refusal);
-      const errorCode =
-        transactionalId === ""
-          ? ErrorCode.INVALID_REQUEST
-          : await transactions.addPartitions(
-              transactionalId,
-              {
-                producerId: request.v3AndBelowProducerId,
-                producerEpoch: request.v3AndBelowProducerEpoch,
-              },
-              partitions,
-            );
-      const answered = fencedErrorFor(version, errorCode);
-      return addPartitionsAnswer(request, () => answered);
-    },
-    errorResponse: (request, _context, errorCode) => addPartitionsAnswer(request, () => errorCode),
-  });
-}
 
 export function addOffsetsToTxnHandler(
   transactions: TransactionCoordinator,

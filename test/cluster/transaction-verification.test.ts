@@ -1,0 +1,173 @@
+/**
+ * KIP-890 part 1 on three combined nodes: a transactional producer that writes to a partition it
+ * never added to its transaction is refused with INVALID_TXN_STATE by each partition's leader,
+ * whether that leader coordinates the transactional id itself or asks the coordinator on another
+ * node with AddPartitionsToTxn v4 (verifyOnly); nothing is written, so no transaction hangs and
+ * the last stable offset stays at the high watermark. Once AddPartitionsToTxn adds the
+ * partitions, the same batches are taken and the commit makes them readable.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { ErrorCode } from "../../src/common/index.js";
+import {
+  addPartitionsToTxn,
+  endTxn,
+  initProducerId,
+  listOffsets,
+  produce,
+  type ProduceResponse,
+} from "../../src/protocol/index.js";
+import { clientBatch } from "../replication/fixtures.js";
+import { killAll, pollUntil, request } from "./cluster-process.js";
+import {
+  awaitPartitions,
+  coordinatorOf,
+  createAssignedTopic,
+  expectBrokers,
+  startThreeNodes,
+  type Member,
+} from "./three-nodes.js";
+
+after(killAll);
+
+const TOPIC = "verified";
+const TRANSACTIONAL_ID = "verified-writer";
+
+interface Producer {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+async function initTransactionalProducer(coordinator: Member): Promise<Producer> {
+  const { value } = await pollUntil(
+    async () => {
+      const answer = await request(
+        coordinator.client,
+        initProducerId,
+        {
+          transactionalId: TRANSACTIONAL_ID,
+          transactionTimeoutMs: 60_000,
+          producerId: -1,
+          producerEpoch: -1,
+        },
+        { maxVersion: 4 },
+      );
+      return answer.errorCode === ErrorCode.NONE ? answer : undefined;
+    },
+    { deadlineMs: 60_000, intervalMs: 200, what: "a transactional producer id" },
+  );
+  return { producerId: value.producerId, producerEpoch: value.producerEpoch };
+}
+
+/** One transactional batch to `partition` through its leader; the partition's error code. */
+async function produceTransactional(
+  leader: Member,
+  partition: number,
+  producer: Producer,
+): Promise<number> {
+  const records = clientBatch([{ timestamp: Date.now(), value: `in-${partition}` }], {
+    ...producer,
+    isTransactional: true,
+    baseSequence: 0,
+  });
+  const response: ProduceResponse = await request(
+    leader.client,
+    produce,
+    {
+      transactionalId: TRANSACTIONAL_ID,
+      acks: -1,
+      timeoutMs: 10_000,
+      topicData: [{ name: TOPIC, partitionData: [{ index: partition, records }] }],
+    },
+    { maxVersion: 9 },
+  );
+  return response.responses[0]?.partitionResponses[0]?.errorCode ?? -1;
+}
+
+/** The latest offset of `partition` for read_uncommitted (0) or read_committed (1). */
+async function latestOffset(leader: Member, partition: number, isolationLevel: 0 | 1) {
+  const response = await request(
+    leader.client,
+    listOffsets,
+    {
+      replicaId: -1,
+      isolationLevel,
+      topics: [{ name: TOPIC, partitions: [{ partitionIndex: partition, timestamp: -1 }] }],
+    },
+    { maxVersion: 7 },
+  );
+  const answer = response.topics[0]?.partitions[0];
+  assert.equal(answer?.errorCode, ErrorCode.NONE);
+  return answer?.offset;
+}
+
+test(
+  "a partition not added to the transaction refuses its transactional batch on every leader",
+  { timeout: 240_000 },
+  async () => {
+    const members = await startThreeNodes("transaction-verification", {});
+    const [first] = members;
+    assert.ok(first !== undefined);
+    await expectBrokers(first, [1, 2, 3]);
+    await createAssignedTopic(first, TOPIC, [[1], [2], [3]]);
+    await awaitPartitions(
+      members,
+      TOPIC,
+      (partitions) => [...partitions.values()].every((p) => p.leader >= 0),
+      "every partition led",
+    );
+    const coordinatorId = await coordinatorOf(members, { key: TRANSACTIONAL_ID, keyType: 1 });
+    const coordinator = members.find((member) => member.nodeId === coordinatorId);
+    assert.ok(coordinator !== undefined);
+    const producer = await initTransactionalProducer(coordinator);
+    const leaderOf = (partition: number) => {
+      const leader = members.find((member) => member.nodeId === partition + 1);
+      assert.ok(leader !== undefined);
+      return leader;
+    };
+
+    for (const partition of [0, 1, 2]) {
+      assert.equal(
+        await produceTransactional(leaderOf(partition), partition, producer),
+        ErrorCode.INVALID_TXN_STATE,
+        `partition ${partition}, led by node ${partition + 1}, coordinator ${coordinatorId}`,
+      );
+      assert.equal(await latestOffset(leaderOf(partition), partition, 0), 0, "nothing written");
+      assert.equal(await latestOffset(leaderOf(partition), partition, 1), 0, "nothing hangs");
+    }
+
+    const added = await request(
+      coordinator.client,
+      addPartitionsToTxn,
+      {
+        v3AndBelowTransactionalId: TRANSACTIONAL_ID,
+        v3AndBelowProducerId: producer.producerId,
+        v3AndBelowProducerEpoch: producer.producerEpoch,
+        v3AndBelowTopics: [{ name: TOPIC, partitions: [0, 1, 2] }],
+      },
+      { maxVersion: 3 },
+    );
+    const codes = added.resultsByTopicV3AndBelow.flatMap((topic) =>
+      topic.resultsByPartition.map((result) => result.partitionErrorCode),
+    );
+    assert.deepEqual(codes, [ErrorCode.NONE, ErrorCode.NONE, ErrorCode.NONE]);
+    for (const partition of [0, 1, 2]) {
+      const errorCode = await produceTransactional(leaderOf(partition), partition, producer);
+      assert.equal(errorCode, ErrorCode.NONE, `partition ${partition} once added`);
+    }
+    const ended = await request(
+      coordinator.client,
+      endTxn,
+      { transactionalId: TRANSACTIONAL_ID, ...producer, committed: true },
+      { maxVersion: 3 },
+    );
+    assert.equal(ended.errorCode, ErrorCode.NONE);
+    for (const partition of [0, 1, 2]) {
+      await pollUntil(
+        async () =>
+          (await latestOffset(leaderOf(partition), partition, 1)) === 2 ? true : undefined,
+        { deadlineMs: 30_000, intervalMs: 200, what: `partition ${partition}'s commit readable` },
+      );
+    }
+  },
+);
