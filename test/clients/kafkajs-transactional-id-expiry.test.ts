@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Kafka, logLevel } from "kafkajs";
 import { describeTransactions, listTransactions } from "../../src/protocol/index.js";
-import { request } from "../cluster/cluster-process.js";
+import { pollUntil, request } from "../cluster/cluster-process.js";
 import { SluiceProcess } from "./sluice-process.js";
 
 const TOPIC = "expiring-transactions";
@@ -48,14 +48,20 @@ async function commitOne(value: string): Promise<number> {
   } finally {
     await producer.disconnect();
   }
-  const described = await request(
-    { host: "127.0.0.1", port: node.ports.client },
-    describeTransactions,
-    { transactionalIds: [TRANSACTIONAL_ID] },
-    { maxVersion: 0 },
+  // EndTxn is answered once PrepareCommit is durable; CompleteCommit follows the markers.
+  const { value: state } = await pollUntil(
+    async () => {
+      const described = await request(
+        { host: "127.0.0.1", port: node.ports.client },
+        describeTransactions,
+        { transactionalIds: [TRANSACTIONAL_ID] },
+        { maxVersion: 0 },
+      );
+      const found = described.transactionStates[0];
+      return found?.transactionState === "CompleteCommit" ? found : undefined;
+    },
+    { deadlineMs: 30_000, intervalMs: 50, what: "the transaction's CompleteCommit" },
   );
-  const state = described.transactionStates[0];
-  assert.equal(state?.transactionState, "CompleteCommit");
   return Number(state.producerId);
 }
 

@@ -93,6 +93,7 @@ export class ProduceVerifier {
     const nowMs = this.options.clock.nowMs();
     const checked: ProduceEntry[] = [];
     const asked: TopicPartitionRef[] = [];
+    const mismatched = new Map<string, number>();
     let producer: { readonly producerId: number; readonly producerEpoch: number } | undefined;
     for (const entry of entries) {
       const header = transactionalHeaderOf(entry.records);
@@ -104,20 +105,29 @@ export class ProduceVerifier {
       }
       const { producerId, producerEpoch, baseSequence } = header;
       producer ??= { producerId, producerEpoch };
+      if (producer.producerId !== producerId || producer.producerEpoch !== producerEpoch) {
+        // Kafka refuses transactional records of more than one producer in one request.
+        const key = topicPartitionKey(entry.topicPartition.topic, entry.topicPartition.partition);
+        mismatched.set(key, ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+        checked.push(entry);
+        continue;
+      }
       const guard = transactions.startVerification(producerId, {
         ...{ sequence: baseSequence, epoch: producerEpoch, nowMs },
       });
       checked.push({ ...entry, verification: { guard } });
       if (guard !== undefined) asked.push(entry.topicPartition);
     }
-    if (asked.length === 0 || producer === undefined)
-      return { refused: new Map(), entries: checked };
+    if (asked.length === 0 || producer === undefined) return finish(checked, mismatched);
     const question = { transactionalId, ...producer, partitions: asked };
     const coordinator = this.coordinatorOf(transactionalId);
+    const withMismatched = (answers: Map<string, number>) => new Map([...answers, ...mismatched]);
     if (coordinator === this.options.brokerId) {
-      return finish(checked, this.answerLocally(question));
+      return finish(checked, withMismatched(this.answerLocally(question)));
     }
-    return this.ask(coordinator, question).then((answers) => finish(checked, answers));
+    return this.ask(coordinator, question).then((answers) =>
+      finish(checked, withMismatched(answers)),
+    );
   }
 
   /** The broker leading the transactional id's `__transaction_state` partition, if any. */

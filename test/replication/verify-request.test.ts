@@ -1,0 +1,52 @@
+/**
+ * The request a partition leader sends to the transaction coordinator to verify a producer's
+ * first transactional batch (KIP-890 part 1), built by the production code and encoded at each
+ * broker version of AddPartitionsToTxn, then decoded again: one transaction, verifyOnly, and only
+ * the partitions asked, grouped by topic.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { verifyRequestOf } from "../../src/broker/apis/produce-verification.js";
+import { ByteReader, ByteWriter, addPartitionsToTxn } from "../../src/protocol/index.js";
+
+test("a leader's KIP-890 verification asks about its partitions only, at v4 and v5", () => {
+  const question = {
+    transactionalId: "payments",
+    producerId: 4_000,
+    producerEpoch: 3,
+    partitions: [
+      { topic: "orders", partition: 2 },
+      { topic: "orders", partition: 0 },
+      { topic: "audit", partition: 1 },
+    ],
+  };
+  for (const version of [4, 5]) {
+    const writer = new ByteWriter();
+    addPartitionsToTxn.encodeRequest(version, verifyRequestOf(question), writer);
+    const decoded = addPartitionsToTxn.decodeRequest(version, new ByteReader(writer.finish()));
+    assert.deepEqual(
+      decoded.transactions.map(
+        ({ transactionalId, producerId, producerEpoch, verifyOnly, topics }) => ({
+          transactionalId,
+          producerId,
+          producerEpoch,
+          verifyOnly,
+          topics: topics.map(({ name, partitions }) => ({ name, partitions })),
+        }),
+      ),
+      [
+        {
+          transactionalId: "payments",
+          producerId: 4_000,
+          producerEpoch: 3,
+          verifyOnly: true,
+          topics: [
+            { name: "orders", partitions: [2, 0] },
+            { name: "audit", partitions: [1] },
+          ],
+        },
+      ],
+      `v${version}`,
+    );
+  }
+});
