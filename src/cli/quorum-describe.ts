@@ -1,13 +1,12 @@
 /**
- * `sluice quorum describe --bootstrap-controller HOST:PORT[,HOST:PORT...] [--status|--replication]
- * [--json]`: asks the controllers for the state of the metadata quorum (DescribeQuorum, v2 or
- * the highest they serve) and its cluster id (DescribeCluster), and prints them as Kafka's
- * kafka-metadata-quorum.sh does. Any controller will do: only the leader describes the quorum,
- * so a refusal's leader id (or else every voter) is asked next, and standard error says which
- * controller leads when the one given does not.
+ * `sluice quorum describe --bootstrap-controller HOST:PORT[,HOST:PORT...]
+ * [--status|--replication] [--json] [--command-config FILE]`: asks the controllers for the state
+ * of the metadata quorum (DescribeQuorum, v2 or the highest they serve) and its cluster id
+ * (DescribeCluster), and prints them as Kafka's kafka-metadata-quorum.sh does. Any controller
+ * will do: only the leader describes the quorum, so a refusal's leader id (or else every voter)
+ * is asked next, and standard error says which controller leads when the one given does not.
  */
 import { errorName } from "../common/index.js";
-import type { ClientPorts } from "../client/index.js";
 import { parseHostPort } from "../main/index.js";
 import type { Address } from "../ports/index.js";
 import type { DescribeQuorumResponse } from "../protocol/index.js";
@@ -20,20 +19,22 @@ import {
   REPLICATION_HEADERS,
   type Endpoints,
 } from "./quorum-describe-format.js";
+import type { ClusterCommandIo } from "./cluster-session.js";
 import { findQuorumLeader } from "./quorum-leader.js";
+import { quorumConnectionOptions } from "./quorum-security.js";
 
 export const QUORUM_DESCRIBE_USAGE =
   "usage: sluice quorum describe --bootstrap-controller HOST:PORT[,HOST:PORT...] " +
-  "[--status|--replication] [--json]";
+  "[--status|--replication] [--json] [--command-config FILE]";
 
 /** Runs `sluice quorum describe` with the arguments after `describe`. */
 export async function quorumDescribe(
   args: readonly string[],
-  io: CommandOutput & ClientPorts,
+  io: ClusterCommandIo,
 ): Promise<number> {
   const parsed = parseCommandOptions(args, {
     booleans: ["--status", "--replication", "--json"],
-    values: ["--bootstrap-controller"],
+    values: ["--bootstrap-controller", "--command-config"],
   });
   const target = parsed.kind === "ok" ? parsed.values.get("--bootstrap-controller") : undefined;
   const addresses = (target ?? "").split(",").map((part) => parseHostPort(part));
@@ -45,7 +46,12 @@ export async function quorumDescribe(
     return EXIT.usage;
   }
   const bootstrap: Address[] = addresses.flatMap((address) => (address.ok ? [address.value] : []));
-  const found = await findQuorumLeader(bootstrap, io);
+  const options = await quorumConnectionOptions(io, parsed.values.get("--command-config"));
+  if ("problem" in options) {
+    io.error(options.problem);
+    return EXIT.failed;
+  }
+  const found = await findQuorumLeader(bootstrap, io, options);
   if (found.kind === "failed") {
     io.error(`DescribeQuorum failed: ${found.message}`);
     return EXIT.failed;

@@ -5,7 +5,12 @@
  * then the leader a refusal names, then the other voters, each at most once.
  */
 import { ErrorCode, errorName } from "../common/index.js";
-import { describeFailure, withConnection, type ClientPorts } from "../client/index.js";
+import {
+  describeFailure,
+  withConnection,
+  type ClientOptions,
+  type ClientPorts,
+} from "../client/index.js";
 import type { Address } from "../ports/index.js";
 import { describeCluster, describeQuorum, type DescribeQuorumResponse } from "../protocol/index.js";
 
@@ -45,29 +50,39 @@ type Asked =
     }
   | { readonly kind: "unreachable"; readonly message: string };
 
-async function ask(address: Address, ports: ClientPorts): Promise<Asked> {
-  return withConnection(address, ports, async (connection) => {
-    const body = { topics: [{ topicName: METADATA_TOPIC, partitions: [{ partitionIndex: 0 }] }] };
-    const quorum = await connection.send(describeQuorum, body, { maxVersion: 2 });
-    if (quorum.kind !== "response") {
-      return { kind: "unreachable", message: `${text(address)}: ${describeFailure(quorum)}` };
-    }
-    const cluster = await connection.send(describeCluster, {
-      includeClusterAuthorizedOperations: false,
-      endpointType: CONTROLLER_ENDPOINTS,
-    });
-    const clusterId =
-      cluster.kind === "response" && cluster.body.errorCode === ErrorCode.NONE
-        ? cluster.body.clusterId
-        : "unknown";
-    return { kind: "answer", response: quorum.body, clusterId };
-  });
+async function ask(
+  address: Address,
+  ports: ClientPorts,
+  options: Partial<ClientOptions>,
+): Promise<Asked> {
+  return withConnection(
+    address,
+    ports,
+    async (connection) => {
+      const body = { topics: [{ topicName: METADATA_TOPIC, partitions: [{ partitionIndex: 0 }] }] };
+      const quorum = await connection.send(describeQuorum, body, { maxVersion: 2 });
+      if (quorum.kind !== "response") {
+        return { kind: "unreachable", message: `${text(address)}: ${describeFailure(quorum)}` };
+      }
+      const cluster = await connection.send(describeCluster, {
+        includeClusterAuthorizedOperations: false,
+        endpointType: CONTROLLER_ENDPOINTS,
+      });
+      const clusterId =
+        cluster.kind === "response" && cluster.body.errorCode === ErrorCode.NONE
+          ? cluster.body.clusterId
+          : "unknown";
+      return { kind: "answer", response: quorum.body, clusterId };
+    },
+    options,
+  );
 }
 
 /** Asks the controllers in turn until the leader answers. */
 export async function findQuorumLeader(
   bootstrap: readonly Address[],
   ports: ClientPorts,
+  options: Partial<ClientOptions> = {},
 ): Promise<LeaderAnswer> {
   const queue = [...bootstrap];
   const asked = new Set<string>();
@@ -79,7 +94,7 @@ export async function findQuorumLeader(
     const address = queue.shift() as Address;
     if (asked.has(text(address))) continue;
     asked.add(text(address));
-    const answer = await ask(address, ports);
+    const answer = await ask(address, ports, options);
     if (answer.kind === "unreachable") {
       unreachable = answer.message;
       continue;

@@ -7,8 +7,8 @@
  * the new voter set is committed.
  */
 import { errorName, uuidFromBase64, uuidToBase64, type Uuid } from "../common/index.js";
-import { describeFailure, withConnection, type ClientPorts } from "../client/index.js";
-import { isFileSystemError, type FileSystem } from "../ports/index.js";
+import { describeFailure, type ClientPorts } from "../client/index.js";
+import { isFileSystemError, type Crypto, type FileSystem } from "../ports/index.js";
 import {
   formatProblem,
   loadNodeConfigFrom,
@@ -17,20 +17,24 @@ import {
 } from "../main/index.js";
 import { addRaftVoter, removeRaftVoter } from "../protocol/index.js";
 import { MalformedFileError, readMetaProperties } from "../storage/index.js";
+import type { ClusterCommandIo } from "./cluster-session.js";
 import { EXIT, parseCommandOptions, type CommandOutput } from "./command-options.js";
+import { withQuorumConnection } from "./quorum-security.js";
 
 export const ADD_CONTROLLER_USAGE =
-  "usage: sluice quorum add-controller --bootstrap-controller HOST:PORT --config FILE";
+  "usage: sluice quorum add-controller --bootstrap-controller HOST:PORT --config FILE " +
+  "[--command-config FILE]";
 
 export const REMOVE_CONTROLLER_USAGE =
   "usage: sluice quorum remove-controller --bootstrap-controller HOST:PORT " +
-  "--controller-id ID --controller-directory-id DIRECTORY_ID";
+  "--controller-id ID --controller-directory-id DIRECTORY_ID [--command-config FILE]";
 
 /** How long the leader may take to commit the change (Kafka's default API timeout). */
 const VOTER_CHANGE_TIMEOUT_MS = 60_000;
 
 export interface QuorumVotersIo extends CommandOutput, ClientPorts {
   readonly fileSystem: FileSystem;
+  readonly crypto?: Crypto | undefined;
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
@@ -49,7 +53,7 @@ export async function quorumAddController(
 ): Promise<number> {
   const parsed = parseCommandOptions(args, {
     booleans: [],
-    values: ["--bootstrap-controller", "--config"],
+    values: ["--bootstrap-controller", "--config", "--command-config"],
   });
   const configPath = parsed.kind === "ok" ? parsed.values.get("--config") : undefined;
   const target = parsed.kind === "ok" ? parsed.values.get("--bootstrap-controller") : undefined;
@@ -68,36 +72,46 @@ export async function quorumAddController(
     io.error(controller);
     return EXIT.failed;
   }
-  return withConnection(address.value, io, async (connection) => {
-    const result = await connection.send(addRaftVoter, {
-      clusterId: controller.clusterId,
-      timeoutMs: VOTER_CHANGE_TIMEOUT_MS,
-      voterId: controller.nodeId,
-      voterDirectoryId: controller.directoryId,
-      listeners: controller.listeners.map((listener) => ({ ...listener })),
-    });
-    if (result.kind !== "response") {
-      io.error(`AddRaftVoter failed: ${describeFailure(result)}`);
-      return EXIT.failed;
-    }
-    if (result.body.errorCode !== 0) return refused("AddRaftVoter", result.body, io);
-    const endpoints = controller.listeners.map((l) => `${l.name}://${l.host}:${l.port}`);
-    io.write(
-      `Added controller ${controller.nodeId} with directory id ` +
-        `${uuidToBase64(controller.directoryId)} and endpoints: ${endpoints.join(", ")}`,
-    );
-    return EXIT.ok;
-  });
+  return withQuorumConnection(
+    address.value,
+    io,
+    parsed.values.get("--command-config"),
+    async (connection) => {
+      const result = await connection.send(addRaftVoter, {
+        clusterId: controller.clusterId,
+        timeoutMs: VOTER_CHANGE_TIMEOUT_MS,
+        voterId: controller.nodeId,
+        voterDirectoryId: controller.directoryId,
+        listeners: controller.listeners.map((listener) => ({ ...listener })),
+      });
+      if (result.kind !== "response") {
+        io.error(`AddRaftVoter failed: ${describeFailure(result)}`);
+        return EXIT.failed;
+      }
+      if (result.body.errorCode !== 0) return refused("AddRaftVoter", result.body, io);
+      const endpoints = controller.listeners.map((l) => `${l.name}://${l.host}:${l.port}`);
+      io.write(
+        `Added controller ${controller.nodeId} with directory id ` +
+          `${uuidToBase64(controller.directoryId)} and endpoints: ${endpoints.join(", ")}`,
+      );
+      return EXIT.ok;
+    },
+  );
 }
 
 /** Runs `sluice quorum remove-controller` with the arguments after `remove-controller`. */
 export async function quorumRemoveController(
   args: readonly string[],
-  io: CommandOutput & ClientPorts,
+  io: ClusterCommandIo,
 ): Promise<number> {
   const parsed = parseCommandOptions(args, {
     booleans: [],
-    values: ["--bootstrap-controller", "--controller-id", "--controller-directory-id"],
+    values: [
+      "--bootstrap-controller",
+      "--controller-id",
+      "--controller-directory-id",
+      "--command-config",
+    ],
   });
   const values = parsed.kind === "ok" ? parsed.values : new Map<string, string>();
   const target = values.get("--bootstrap-controller");
@@ -123,17 +137,22 @@ export async function quorumRemoveController(
     io.error(REMOVE_CONTROLLER_USAGE);
     return EXIT.usage;
   }
-  return withConnection(address.value, io, async (connection) => {
-    const body = { clusterId: null, voterId, voterDirectoryId: directoryId };
-    const result = await connection.send(removeRaftVoter, body);
-    if (result.kind !== "response") {
-      io.error(`RemoveRaftVoter failed: ${describeFailure(result)}`);
-      return EXIT.failed;
-    }
-    if (result.body.errorCode !== 0) return refused("RemoveRaftVoter", result.body, io);
-    io.write(`Removed controller ${voterId} with directory id ${uuidToBase64(directoryId)}`);
-    return EXIT.ok;
-  });
+  return withQuorumConnection(
+    address.value,
+    io,
+    values.get("--command-config"),
+    async (connection) => {
+      const body = { clusterId: null, voterId, voterDirectoryId: directoryId };
+      const result = await connection.send(removeRaftVoter, body);
+      if (result.kind !== "response") {
+        io.error(`RemoveRaftVoter failed: ${describeFailure(result)}`);
+        return EXIT.failed;
+      }
+      if (result.body.errorCode !== 0) return refused("RemoveRaftVoter", result.body, io);
+      io.write(`Removed controller ${voterId} with directory id ${uuidToBase64(directoryId)}`);
+      return EXIT.ok;
+    },
+  );
 }
 
 function refused(

@@ -5,8 +5,9 @@
  * UNKNOWN_SERVER_ERROR, except for super users; with allow.everyone.if.no.acl.found=true its
  * still empty ACLs would otherwise let anyone in. Once the quorum has a leader and the node has
  * caught up, the same request is decided by the ACLs. Two controller processes, the project's
- * client over SASL/PLAIN on the wire.
+ * client over SASL/PLAIN on the wire. `sluice quorum describe` logs in with --command-config.
  */
+import { writeFileSync } from "node:fs";
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/common/index.js";
@@ -85,4 +86,25 @@ test("a controller that has not loaded the metadata log authorizes super users o
     async () => ((await describeClusterAs(port, BOB)) === ErrorCode.NONE ? true : undefined),
     { deadlineMs: 60_000, intervalMs: 200, what: "bob decided by the (empty) ACLs" },
   );
+
+  // The quorum commands log in to the SASL controller listener with --command-config.
+  const commandConfig = `${dir}/admin.properties`;
+  writeFileSync(
+    commandConfig,
+    "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n" +
+      "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required " +
+      'username="admin" password="admin-secret";\n',
+  );
+  const target = ["--bootstrap-controller", `127.0.0.1:${port}`];
+  const described = await sluice([
+    "quorum",
+    "describe",
+    ...target,
+    "--status",
+    "--command-config",
+    commandConfig,
+  ]);
+  assert.match(described, new RegExp(`ClusterId:\\s+${clusterId}`));
+  assert.match(described, /LeaderId:\s+[12]\b/);
+  await assert.rejects(sluice(["quorum", "describe", ...target]), "a plain login is refused");
 });
