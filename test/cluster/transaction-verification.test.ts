@@ -4,7 +4,8 @@
  * whether that leader coordinates the transactional id itself or asks the coordinator on another
  * node with AddPartitionsToTxn v4 (verifyOnly); nothing is written, so no transaction hangs and
  * the last stable offset stays at the high watermark. Once AddPartitionsToTxn adds the
- * partitions, the same batches are taken and the commit makes them readable.
+ * partitions, the same batches are taken and the commit makes them readable. Transactional
+ * records without a transactional id are refused whole (TRANSACTIONAL_ID_AUTHORIZATION_FAILED).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -64,6 +65,7 @@ async function produceTransactional(
   leader: Member,
   partition: number,
   producer: Producer,
+  transactionalId: string | null = TRANSACTIONAL_ID,
 ): Promise<number> {
   const records = clientBatch([{ timestamp: Date.now(), value: `in-${partition}` }], {
     ...producer,
@@ -74,7 +76,7 @@ async function produceTransactional(
     leader.client,
     produce,
     {
-      transactionalId: TRANSACTIONAL_ID,
+      transactionalId,
       acks: -1,
       timeoutMs: 10_000,
       topicData: [{ name: TOPIC, partitionData: [{ index: partition, records }] }],
@@ -126,6 +128,11 @@ test(
       return leader;
     };
 
+    // Transactional records without a transactional id are refused whole, as Kafka refuses them.
+    assert.equal(
+      await produceTransactional(leaderOf(0), 0, producer, null),
+      ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+    );
     for (const partition of [0, 1, 2]) {
       assert.equal(
         await produceTransactional(leaderOf(partition), partition, producer),

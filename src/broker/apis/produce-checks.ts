@@ -1,10 +1,11 @@
 /**
  * The checks of a Produce before its partitions are appended: the refusal of the whole request
- * (acks, the transactional id's WRITE), and the partitions refused one by one.
+ * (acks; transactional records without a transactional id, or without WRITE on it), and the
+ * partitions refused one by one.
  */
 import { ErrorCode } from "../../common/index.js";
 import { AclOperation, AclResourceType } from "../../metadata/index.js";
-import type { ProduceRequest } from "../../protocol/index.js";
+import { iterateBatches, type ProduceRequest } from "../../protocol/index.js";
 import type { ProduceEntry } from "../../replication/index.js";
 import { topicPartitionKey } from "../purgatory/delayed-operation.js";
 import type { HandlerContext } from "../router/handler.js";
@@ -17,17 +18,33 @@ export function requestRefusal(
   if (request.acks !== 0 && request.acks !== 1 && request.acks !== -1) {
     return { errorCode: ErrorCode.INVALID_REQUIRED_ACKS, message: `acks ${request.acks}` };
   }
-  // Kafka's KafkaApis: a transactional producer needs WRITE on its transactional id.
+  // Kafka's KafkaApis: transactional records need a transactional id the principal may WRITE.
   const { transactionalId } = request;
   const { authorization } = context;
   if (
-    transactionalId !== null &&
-    !authorization.authorize(AclOperation.WRITE, AclResourceType.TRANSACTIONAL_ID, transactionalId)
+    hasTransactionalRecords(request) &&
+    (transactionalId === null ||
+      !authorization.authorize(
+        AclOperation.WRITE,
+        AclResourceType.TRANSACTIONAL_ID,
+        transactionalId,
+      ))
   ) {
     const message = "Transactional Id authorization failed.";
     return { errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, message };
   }
   return undefined;
+}
+
+/** Whether the first batch of any partition's records is transactional (Kafka's RequestUtils). */
+function hasTransactionalRecords(request: ProduceRequest): boolean {
+  return request.topicData.some((topic) =>
+    topic.partitionData.some(({ records }) => {
+      if (records === null) return false;
+      const first = iterateBatches(records, { maxBatchBytes: records.length }).next().value;
+      return first?.kind === "batch" && first.header.isTransactional;
+    }),
+  );
 }
 
 /**
