@@ -86,6 +86,24 @@ async function produceTransactional(
   return response.responses[0]?.partitionResponses[0]?.errorCode ?? -1;
 }
 
+/** AddPartitionsToTxn v3 of the topic's three partitions; each partition's error code. */
+async function addPartitions(coordinator: Member, producer: Producer): Promise<number[]> {
+  const added = await request(
+    coordinator.client,
+    addPartitionsToTxn,
+    {
+      v3AndBelowTransactionalId: TRANSACTIONAL_ID,
+      v3AndBelowProducerId: producer.producerId,
+      v3AndBelowProducerEpoch: producer.producerEpoch,
+      v3AndBelowTopics: [{ name: TOPIC, partitions: [0, 1, 2] }],
+    },
+    { maxVersion: 3 },
+  );
+  return added.resultsByTopicV3AndBelow.flatMap((topic) =>
+    topic.resultsByPartition.map((result) => result.partitionErrorCode),
+  );
+}
+
 /** The latest offset of `partition` for read_uncommitted (0) or read_committed (1). */
 async function latestOffset(leader: Member, partition: number, isolationLevel: 0 | 1) {
   const response = await request(
@@ -143,21 +161,10 @@ test(
       assert.equal(await latestOffset(leaderOf(partition), partition, 1), 0, "nothing hangs");
     }
 
-    const added = await request(
-      coordinator.client,
-      addPartitionsToTxn,
-      {
-        v3AndBelowTransactionalId: TRANSACTIONAL_ID,
-        v3AndBelowProducerId: producer.producerId,
-        v3AndBelowProducerEpoch: producer.producerEpoch,
-        v3AndBelowTopics: [{ name: TOPIC, partitions: [0, 1, 2] }],
-      },
-      { maxVersion: 3 },
+    assert.deepEqual(
+      await addPartitions(coordinator, producer),
+      [0, 0, 0].map(() => ErrorCode.NONE),
     );
-    const codes = added.resultsByTopicV3AndBelow.flatMap((topic) =>
-      topic.resultsByPartition.map((result) => result.partitionErrorCode),
-    );
-    assert.deepEqual(codes, [ErrorCode.NONE, ErrorCode.NONE, ErrorCode.NONE]);
     for (const partition of [0, 1, 2]) {
       const errorCode = await produceTransactional(leaderOf(partition), partition, producer);
       assert.equal(errorCode, ErrorCode.NONE, `partition ${partition} once added`);
