@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { Kafka, logLevel } from "kafkajs";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { killAll } from "../cluster/cluster-process.js";
+import { killAll, pollUntil } from "../cluster/cluster-process.js";
 import {
   bootstrapServers,
   expectBrokers,
@@ -111,9 +111,17 @@ test(
       await page.fill("#browse-topic", TOPIC);
       await page.fill("#browse-partition", "0");
       await page.selectOption("#browse-format", "json");
-      await page.click("#browse-button");
+      // This node may be a follower of the partition, whose high watermark covers the record
+      // only after its next fetch: browsing again until the record shows, as a user would.
       const record = page.locator("#messages tr[data-offset='0']");
-      await record.waitFor();
+      await pollUntil(
+        async () => {
+          await page.click("#browse-button");
+          await record.waitFor({ timeout: 2_000 });
+          return true;
+        },
+        { deadlineMs: 60_000, intervalMs: 200, what: "the record browsed on node 1" },
+      );
       const cells = await record.locator("td").allTextContents();
       assert.match(cells[2] ?? "", /^order-1/);
       assert.match(cells[3] ?? "", /source: browser-test/);
