@@ -6,7 +6,7 @@ import { runClusterSeed } from "./cluster-workload.js";
 import { clusterWorkload } from "./workload.js";
 
 /** The seeds CI covers; `npm run sim -- --seeds N --workload cluster` runs more. */
-const seedCount = 200;
+const seedCount = 100;
 
 test(`the cluster simulation holds every invariant on ${seedCount} seeds`, async () => {
   const failures: string[] = [];

@@ -8,7 +8,7 @@ import { livenessBoundMs } from "./settings.js";
 import { raftWorkload } from "./workload.js";
 
 /** The seeds CI covers; `npm run sim -- --seeds N --workload raft` runs more. */
-const seedCount = 2000;
+const seedCount = 1000;
 
 test(`the Raft simulation holds every invariant on ${seedCount} seeds`, async () => {
   const samples = new LivenessSamples();
