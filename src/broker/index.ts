@@ -144,6 +144,10 @@ export { forwardedAdminHandlers } from "./apis/admin-forwarding.driver.js";
 export { AutoTopicCreator, type TopicAutoCreation } from "./apis/auto-topic-creation.driver.js";
 export { PRODUCE_VERSIONS, produceHandler } from "./apis/produce.driver.js";
 export { ProduceVerifier, type ProduceVerifierOptions } from "./apis/produce-verification.js";
+export {
+  AddPartitionsToTxnManager,
+  type AddPartitionsToTxnManagerOptions,
+} from "./apis/add-partitions-to-txn-manager.js";
 export { FETCH_VERSIONS, fetchHandler } from "./apis/fetch.driver.js";
 export { LIST_OFFSETS_VERSIONS, listOffsetsHandler } from "./apis/list-offsets.driver.js";
 export { METADATA_VERSIONS, metadataHandler } from "./apis/metadata.js";

@@ -36,8 +36,9 @@ import {
   type SyncResult,
 } from "./group-messages.js";
 import { awaitDurable, writeOffsetRecords } from "./offset-writes.driver.js";
+import type { TransactionalOffsetsWrite } from "./offset-writes.driver.js";
 import { loadOffsetsPartition } from "./offsets-loader.driver.js";
-import type { OffsetRecord, OffsetsProducer } from "./offset-records.js";
+import type { OffsetRecord } from "./offset-records.js";
 import { TransactionalOffsets } from "./transactional-offsets.js";
 import { ConsumerGroupLog } from "./consumer-group-log.driver.js";
 import { ClassicGroupLog } from "./classic-group-log.driver.js";
@@ -221,7 +222,7 @@ export class GroupCoordinator {
   async writeOffsets(
     groupId: string,
     records: readonly OffsetRecord[],
-    producer?: OffsetsProducer,
+    producer?: TransactionalOffsetsWrite,
   ): Promise<number> {
     const index = this.partitionFor(groupId);
     const lookup = this.options.replicaManager.getPartitionOrError({
@@ -229,10 +230,8 @@ export class GroupCoordinator {
       partition: index,
     });
     if (lookup.kind === "error") return ErrorCode.NOT_COORDINATOR;
-    const nowMs = this.options.clock.nowMs();
     const written = await writeOffsetRecords(this.options.replicaManager, lookup.partition, {
-      records,
-      nowMs,
+      ...{ records, nowMs: this.options.clock.nowMs() },
       ...(producer === undefined ? {} : { producer }),
     });
     if (written.kind === "error") return written.errorCode;

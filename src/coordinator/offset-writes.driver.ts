@@ -7,6 +7,7 @@ import { ErrorCode } from "../common/index.js";
 import type { Timers } from "../ports/index.js";
 import type { NewRecord } from "../protocol/index.js";
 import type { Partition, ReplicaManager } from "../replication/index.js";
+import type { AppendVerification } from "../storage/index.js";
 import { OFFSETS_TOPIC } from "./group-config.js";
 import {
   encodeCoordinatorBatch,
@@ -14,6 +15,14 @@ import {
   type OffsetRecord,
   type OffsetsProducer,
 } from "./offset-records.js";
+
+/**
+ * The producer of a transactional offset commit, with the guard of its verification with the
+ * transaction coordinator (KIP-890) when the broker made one.
+ */
+export interface TransactionalOffsetsWrite extends OffsetsProducer {
+  readonly verification?: AppendVerification;
+}
 
 /** Where an append ended, or its error as a commit reports it. */
 export type OffsetWrite =
@@ -30,13 +39,16 @@ export async function writeOffsetRecords(
   write: {
     readonly records: readonly OffsetRecord[];
     readonly nowMs: number;
-    readonly producer?: OffsetsProducer;
+    readonly producer?: TransactionalOffsetsWrite;
   },
 ): Promise<OffsetWrite> {
-  const bytes = encodeOffsetRecords(write.records, write.nowMs, write.producer);
+  const { producer } = write;
+  const bytes = encodeOffsetRecords(write.records, write.nowMs, producer);
+  const verification = producer?.verification;
+  const entry = { topicPartition: partition.topicPartition, records: bytes };
   const appended = await replicaManager.appendRecords(
-    [{ topicPartition: partition.topicPartition, records: bytes }],
-    { requiredAcks: -1, origin: write.producer === undefined ? "client" : "coordinator" },
+    [verification === undefined ? entry : { ...entry, verification }],
+    { requiredAcks: -1, origin: producer === undefined ? "client" : "coordinator" },
   );
   const outcome = appended.results[0]?.outcome;
   if (outcome === undefined) return { kind: "error", errorCode: ErrorCode.UNKNOWN_SERVER_ERROR };

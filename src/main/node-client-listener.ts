@@ -11,6 +11,7 @@ import {
   FetchSessionCache,
   initProducerIdHandler,
   PartitionWakeups,
+  AddPartitionsToTxnManager,
   ProduceVerifier,
   RequestRouter,
   registerApiVersions,
@@ -63,6 +64,7 @@ export async function openClientListener(
   const quotas = clientQuotasOf(parts, broker);
   const router = clientRouterOf(parts, quotas, broker);
   const coordinators = openCoordinators(parts, broker);
+  const verifier = produceVerifierOf(parts, broker, coordinators);
   const groupMetrics = new GroupCoordinatorMetrics(ports.metrics, {
     isPartitionLevel: config.partitionLevelMetricsEnable,
     highWatermarkOf: (topicPartition) => logManager.highWatermarkOf(topicPartition),
@@ -86,12 +88,12 @@ export async function openClientListener(
     fetchSessions: new FetchSessionCache({ random: ports.random }),
     forwarder: broker.forwarder,
     logger: ports.logger.child({ component: "request" }),
-    verifier: produceVerifierOf(parts, broker, coordinators),
+    verifier,
     quotas,
     topicStats: broker.topicStats,
     servesScramAlter: ports.crypto !== undefined,
   });
-  registerCoordinatorApis(router, parts, broker, coordinators);
+  registerCoordinatorApis(router, parts, broker, { ...coordinators, verifier });
   registerSaslApis(router);
   registerApiVersions(router, () => finalizedFeaturesOf(broker));
   const server = serverFor(router);
@@ -153,9 +155,9 @@ function registerCoordinatorApis(
   router: RequestRouter,
   parts: NodeParts,
   broker: BrokerSide,
-  coordinators: Coordinators,
+  coordinators: Coordinators & { readonly verifier: ProduceVerifier | undefined },
 ): void {
-  const { groups, transactions } = coordinators;
+  const { groups, transactions, verifier } = coordinators;
   const { metadataCache } = broker;
   const clock = parts.ports.clock;
   registerGroupApis(router, {
@@ -168,7 +170,11 @@ function registerCoordinatorApis(
   });
   router.register(initProducerIdHandler(broker.producerIds, transactions));
   const markers = coordinators.markers;
-  registerTransactionApis(router, { transactions, groups, metadataCache, markers, clock });
+  const verified = verifier === undefined ? {} : { verifier };
+  registerTransactionApis(router, {
+    ...{ transactions, groups, metadataCache, markers, clock },
+    ...verified,
+  });
 }
 
 /**
@@ -213,7 +219,10 @@ function openCoordinators(parts: NodeParts, broker: BrokerSide): Coordinators {
   return { groups, transactions, markers, pool };
 }
 
-/** Produce's check with the transaction coordinator (KIP-890), unless it is turned off. */
+/**
+ * The check with the transaction coordinator (KIP-890) of Produce and TxnOffsetCommit, unless
+ * it is turned off.
+ */
 function produceVerifierOf(
   parts: NodeParts,
   broker: BrokerSide,
@@ -221,18 +230,23 @@ function produceVerifierOf(
 ): ProduceVerifier | undefined {
   const { ports, config, identity, logManager } = parts;
   if (!config.values.boolean("transaction.partition.verification.enable")) return undefined;
-  return new ProduceVerifier({
+  const manager = new AddPartitionsToTxnManager({
     brokerId: identity.nodeId,
     transactions: coordinators.transactions,
-    partitionTransactions: (topicPartition) => {
-      const lookup = logManager?.getLog(topicPartition);
-      return lookup?.kind === "online" ? lookup.log.transactions : undefined;
-    },
     metadataCache: broker.metadataCache,
     listenerName: config.interBrokerListenerName ?? "PLAINTEXT",
     pool: coordinators.pool,
     clock: ports.clock,
+    metrics: ports.metrics,
     logger: ports.logger.child({ component: "produce-verification" }),
+  });
+  return new ProduceVerifier({
+    manager,
+    partitionTransactions: (topicPartition) => {
+      const lookup = logManager?.getLog(topicPartition);
+      return lookup?.kind === "online" ? lookup.log.transactions : undefined;
+    },
+    clock: ports.clock,
   });
 }
 

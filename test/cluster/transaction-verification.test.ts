@@ -6,13 +6,18 @@
  * the last stable offset stays at the high watermark. Once AddPartitionsToTxn adds the
  * partitions, the same batches are taken and the commit makes them readable. Transactional
  * records without a transactional id are refused whole (TRANSACTIONAL_ID_AUTHORIZATION_FAILED).
+ * A TxnOffsetCommit is verified the same way by a group coordinator on another node: refused
+ * INVALID_TXN_STATE before AddOffsetsToTxn, taken after it, and visible once committed.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/common/index.js";
 import {
+  addOffsetsToTxn,
   addPartitionsToTxn,
   endTxn,
+  offsetFetch,
+  txnOffsetCommit,
   initProducerId,
   listOffsets,
   produce,
@@ -121,6 +126,80 @@ async function latestOffset(leader: Member, partition: number, isolationLevel: 0
   return answer?.offset;
 }
 
+/** TxnOffsetCommit v3 of offset `offset` of TOPIC's partition 0 for `groupId`; its error codes. */
+async function commitOffset(
+  groupCoordinator: Member,
+  groupId: string,
+  producer: Producer,
+  offset: number,
+): Promise<number[]> {
+  const response = await request(
+    groupCoordinator.client,
+    txnOffsetCommit,
+    {
+      ...{ transactionalId: TRANSACTIONAL_ID, groupId, ...producer },
+      ...{ generationId: -1, memberId: "", groupInstanceId: null },
+      topics: [
+        {
+          name: TOPIC,
+          partitions: [
+            { partitionIndex: 0, committedOffset: offset, committedLeaderEpoch: -1 },
+          ].map((partition) => ({ ...partition, committedMetadata: "" })),
+        },
+      ],
+    },
+    { maxVersion: 3 },
+  );
+  return response.topics.flatMap((topic) => topic.partitions.map((p) => p.errorCode));
+}
+
+/** The committed offset of TOPIC's partition 0 for `groupId`. */
+async function committedOffset(groupCoordinator: Member, groupId: string): Promise<number> {
+  const response = await request(
+    groupCoordinator.client,
+    offsetFetch,
+    { groupId, topics: [{ name: TOPIC, partitionIndexes: [0] }], requireStable: false },
+    { maxVersion: 7 },
+  );
+  return response.topics[0]?.partitions[0]?.committedOffset ?? -2;
+}
+
+/**
+ * A group whose coordinator is not the transaction coordinator `avoiding`, so the group
+ * coordinator asks another node; the group id and its coordinator.
+ */
+async function groupAwayFrom(members: readonly Member[], avoiding: number) {
+  for (let index = 0; ; index++) {
+    const groupId = `verified-group-${index}`;
+    const nodeId = await coordinatorOf(members, { key: groupId, keyType: 0 });
+    const member = members.find((each) => each.nodeId === nodeId);
+    if (nodeId !== avoiding && member !== undefined) return { groupId, member };
+  }
+}
+
+/** The TxnOffsetCommit half of the test, inside the producer's open transaction. */
+async function checkOffsetCommitVerification(
+  members: readonly Member[],
+  coordinator: Member,
+  producer: Producer,
+): Promise<string> {
+  const { groupId, member } = await groupAwayFrom(members, coordinator.nodeId);
+  assert.deepEqual(
+    await commitOffset(member, groupId, producer, 5),
+    [ErrorCode.INVALID_TXN_STATE],
+    `group coordinator ${member.nodeId}, transaction coordinator ${coordinator.nodeId}`,
+  );
+  const added = await request(
+    coordinator.client,
+    addOffsetsToTxn,
+    { transactionalId: TRANSACTIONAL_ID, ...producer, groupId },
+    { maxVersion: 3 },
+  );
+  assert.equal(added.errorCode, ErrorCode.NONE);
+  assert.deepEqual(await commitOffset(member, groupId, producer, 5), [ErrorCode.NONE]);
+  return groupId;
+}
+
 test(
   "a partition not added to the transaction refuses its transactional batch on every leader",
   { timeout: 240_000 },
@@ -169,6 +248,7 @@ test(
       const errorCode = await produceTransactional(leaderOf(partition), partition, producer);
       assert.equal(errorCode, ErrorCode.NONE, `partition ${partition} once added`);
     }
+    const groupId = await checkOffsetCommitVerification(members, coordinator, producer);
     const ended = await request(
       coordinator.client,
       endTxn,
@@ -183,5 +263,10 @@ test(
         { deadlineMs: 30_000, intervalMs: 200, what: `partition ${partition}'s commit readable` },
       );
     }
+    const { member } = await groupAwayFrom(members, coordinator.nodeId);
+    await pollUntil(
+      async () => ((await committedOffset(member, groupId)) === 5 ? true : undefined),
+      { deadlineMs: 30_000, intervalMs: 200, what: "the transaction's offset committed" },
+    );
   },
 );

@@ -1,12 +1,13 @@
 /**
  * The request a partition leader sends to the transaction coordinator to verify a producer's
  * first transactional batch (KIP-890 part 1), built by the production code and encoded at each
- * broker version of AddPartitionsToTxn, then decoded again: one transaction, verifyOnly, and only
- * the partitions asked, grouped by topic.
+ * broker version of AddPartitionsToTxn, then decoded again: one transaction per producer asking
+ * (the questions waiting for one coordinator go together), verifyOnly, and only the partitions
+ * asked, grouped by topic.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { verifyRequestOf } from "../../src/broker/apis/produce-verification.js";
+import { verifyRequestOf } from "../../src/broker/apis/add-partitions-to-txn-manager.js";
 import { ByteReader, ByteWriter, addPartitionsToTxn } from "../../src/protocol/index.js";
 
 test("a leader's KIP-890 verification asks about its partitions only, at v4 and v5", () => {
@@ -20,9 +21,15 @@ test("a leader's KIP-890 verification asks about its partitions only, at v4 and 
       { topic: "audit", partition: 1 },
     ],
   };
+  const second = {
+    transactionalId: "refunds",
+    producerId: 4_001,
+    producerEpoch: 0,
+    partitions: [{ topic: "__consumer_offsets", partition: 7 }],
+  };
   for (const version of [4, 5]) {
     const writer = new ByteWriter();
-    addPartitionsToTxn.encodeRequest(version, verifyRequestOf(question), writer);
+    addPartitionsToTxn.encodeRequest(version, verifyRequestOf([question, second]), writer);
     const decoded = addPartitionsToTxn.decodeRequest(version, new ByteReader(writer.finish()));
     assert.deepEqual(
       decoded.transactions.map(
@@ -44,6 +51,13 @@ test("a leader's KIP-890 verification asks about its partitions only, at v4 and 
             { name: "orders", partitions: [2, 0] },
             { name: "audit", partitions: [1] },
           ],
+        },
+        {
+          transactionalId: "refunds",
+          producerId: 4_001,
+          producerEpoch: 0,
+          verifyOnly: true,
+          topics: [{ name: "__consumer_offsets", partitions: [7] }],
         },
       ],
       `v${version}`,

@@ -71,3 +71,28 @@ test("a transaction starts only with the guard of the verification under way", a
   );
   assert.equal(unchecked.firstOffset, 4);
 });
+
+test("a transactional offset commit by the coordinator needs the guard as well", async () => {
+  const harness = new LogHarness(32);
+  const log = await harness.open(testConfig());
+  // The group coordinator writes offsets as the producer's batch without a sequence.
+  const commit = transactionalBatch(-1);
+  const asked = { sequence: -1, epoch: 0, nowMs: NOW_MS };
+  const append = (guard: ReturnType<typeof log.transactions.startVerification>) =>
+    harness.run(
+      log.appendAsLeader(commit, {
+        leaderEpoch: 1,
+        origin: "coordinator",
+        verification: { guard },
+      }),
+    );
+
+  await assert.rejects(append(undefined), refusedWith(ErrorCode.INVALID_TXN_STATE));
+  const guard = log.transactions.startVerification(PRODUCER, asked);
+  assert.ok(guard !== undefined);
+  assert.equal((await append(guard)).firstOffset, 0);
+  assert.equal((await append(undefined)).firstOffset, 1, "a second commit of the transaction");
+  // The end marker is the coordinator's too, and needs no guard.
+  const marker = { ...{ leaderEpoch: 1, origin: "coordinator" as const }, verification: { guard } };
+  assert.equal((await harness.run(log.appendAsLeader(abortMarker, marker))).firstOffset, 2);
+});

@@ -3,10 +3,10 @@
  * ReplicaManager with its AddPartitionsToTxnManager): before a producer's first transactional
  * batch on a partition where no transaction of its is ongoing, the leader starts a verification
  * in the partition's log (its guard) and asks the coordinator of the transactional id whether the
- * partition is in the producer's ongoing transaction: itself when it leads that
- * `__transaction_state` partition, else with AddPartitionsToTxn v4+ (`verifyOnly`) on the
- * inter-broker listener. The append then brings the guard back to the log, which takes the
- * batch only if no transactional batch was written meanwhile.
+ * partition is in the producer's ongoing transaction (add-partitions-to-txn-manager.ts). The
+ * append then brings the guard back to the log, which takes the batch only if no transactional
+ * batch was written meanwhile. A TxnOffsetCommit's batch on the group's offsets partition is
+ * verified the same way before the group coordinator writes it.
  *
  * Refusals are Kafka's, as a producer understands them: INVALID_TXN_STATE (not in the
  * transaction, or the coordinator refused this broker's CLUSTER_ACTION), INVALID_PRODUCER_EPOCH
@@ -14,32 +14,28 @@
  * a metadata refresh) while the coordinator is unknown, busy, moving, or did not answer. A
  * coordinator that does not serve v4 lets the batch in unverified, as Kafka does.
  */
-import { ErrorCode, brokerId } from "../../common/index.js";
-import type { ClientPool } from "../../client/index.js";
-import {
-  TRANSACTION_STATE_TOPIC,
-  type TopicPartitionRef,
-  type TransactionCoordinator,
-} from "../../coordinator/index.js";
-import type { Logger } from "../../ports/index.js";
-import { addPartitionsToTxn, iterateBatches } from "../../protocol/index.js";
+import { ErrorCode } from "../../common/index.js";
+import { commitErrorOf, type TopicPartitionRef } from "../../coordinator/index.js";
+import { iterateBatches } from "../../protocol/index.js";
 import type { ProduceEntry } from "../../replication/index.js";
-import type { PartitionTransactions, TopicPartition } from "../../storage/index.js";
-import type { MetadataCache } from "../metadata-cache/index.js";
+import type {
+  AppendVerification,
+  PartitionTransactions,
+  TopicPartition,
+} from "../../storage/index.js";
 import { topicPartitionKey } from "../purgatory/delayed-operation.js";
+import type {
+  AddPartitionsToTxnManager,
+  VerificationAnswers,
+  VerificationQuestion,
+} from "./add-partitions-to-txn-manager.js";
 
 export interface ProduceVerifierOptions {
-  readonly brokerId: number;
-  /** This broker's transaction coordinator: its partition mapping and its own answers. */
-  readonly transactions: Pick<TransactionCoordinator, "partitionFor" | "isInTransaction">;
+  /** Where the questions to transaction coordinators go. */
+  readonly manager: Pick<AddPartitionsToTxnManager, "verify">;
   /** The transactions of a partition led here, where its log keeps the guards. */
   readonly partitionTransactions: (tp: TopicPartition) => PartitionTransactions | undefined;
-  readonly metadataCache: MetadataCache;
-  /** The listener other brokers are reached on (`inter.broker.listener.name`). */
-  readonly listenerName: string;
-  readonly pool: ClientPool;
   readonly clock: { nowMs(): number };
-  readonly logger: Logger;
 }
 
 /** A produce's partitions after the check: those refused, and the others with their guards. */
@@ -48,17 +44,12 @@ export interface VerifiedProduce {
   readonly entries: readonly ProduceEntry[];
 }
 
-/** The first version of AddPartitionsToTxn that brokers send (KIP-890). */
-const VERIFY_VERSION = 4;
-
-/** Kafka's translation of a verification error into the error a producer understands. */
+/**
+ * Kafka's translation of a verification error into one a producer retries without a metadata
+ * refresh (the manager has already translated PRODUCER_FENCED and TRANSACTION_ABORTABLE).
+ */
 export function producerErrorOf(errorCode: number): number {
   switch (errorCode) {
-    case ErrorCode.PRODUCER_FENCED:
-      return ErrorCode.INVALID_PRODUCER_EPOCH;
-    case ErrorCode.TRANSACTION_ABORTABLE:
-      // Produce v11 and below predate TRANSACTION_ABORTABLE (Kafka's defaultError operation).
-      return ErrorCode.INVALID_TXN_STATE;
     case ErrorCode.CONCURRENT_TRANSACTIONS:
     case ErrorCode.NETWORK_EXCEPTION:
     case ErrorCode.COORDINATOR_LOAD_IN_PROGRESS:
@@ -113,119 +104,73 @@ export class ProduceVerifier {
         continue;
       }
       const guard = transactions.startVerification(producerId, {
-        ...{ sequence: baseSequence, epoch: producerEpoch, nowMs },
+        sequence: baseSequence,
+        epoch: producerEpoch,
+        nowMs,
       });
       checked.push({ ...entry, verification: { guard } });
       if (guard !== undefined) asked.push(entry.topicPartition);
     }
     if (asked.length === 0 || producer === undefined) return finish(checked, mismatched);
-    const question = { transactionalId, ...producer, partitions: asked };
-    const coordinator = this.coordinatorOf(transactionalId);
-    const withMismatched = (answers: Map<string, number>) => new Map([...answers, ...mismatched]);
-    if (coordinator === this.options.brokerId) {
-      return finish(checked, withMismatched(this.answerLocally(question)));
-    }
-    return this.ask(coordinator, question).then((answers) =>
-      finish(checked, withMismatched(answers)),
-    );
+    const withMismatched = (answers: VerificationAnswers) => new Map([...answers, ...mismatched]);
+    const answers = this.options.manager.verify({
+      transactionalId,
+      ...producer,
+      partitions: asked,
+    });
+    return answers instanceof Promise
+      ? answers.then((answered) => finish(checked, withMismatched(answered)))
+      : finish(checked, withMismatched(answers));
   }
 
-  /** The broker leading the transactional id's `__transaction_state` partition, if any. */
-  private coordinatorOf(transactionalId: string): number | undefined {
-    const topic = this.options.metadataCache.image.topics.byName.get(TRANSACTION_STATE_TOPIC);
-    const partition = topic?.partitions.get(
-      this.options.transactions.partitionFor(transactionalId),
-    );
-    return partition === undefined || partition.leader < 0 ? undefined : partition.leader;
-  }
-
-  private answerLocally(question: Question): Map<string, number> {
-    const { transactionalId, producerId, producerEpoch } = question;
-    const answers = new Map<string, number>();
-    for (const partition of question.partitions) {
-      const producer = { producerId, producerEpoch };
-      const errorCode = this.options.transactions.isInTransaction(
-        transactionalId,
-        producer,
-        partition,
-      );
-      answers.set(topicPartitionKey(partition.topic, partition.partition), errorCode);
-    }
-    return answers;
-  }
-
-  /** AddPartitionsToTxn with `verifyOnly` to the coordinator; each asked partition's answer. */
-  private async ask(coordinator: number | undefined, question: Question) {
-    const all = (errorCode: number) =>
-      new Map(question.partitions.map((p) => [topicPartitionKey(p.topic, p.partition), errorCode]));
-    const endpoint = this.options.metadataCache
-      .aliveBrokers(this.options.listenerName)
-      .find((broker) => broker.brokerId === coordinator);
-    if (coordinator === undefined || endpoint === undefined) {
-      return all(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    }
-    const { pool } = this.options;
-    pool.setNodeAddress(brokerId(coordinator), { host: endpoint.host, port: endpoint.port });
-    const result = await pool.send(
-      brokerId(coordinator),
-      addPartitionsToTxn,
-      verifyRequestOf(question),
-      {
-        minVersion: VERIFY_VERSION,
-      },
-    );
-    if (result.kind === "unsupportedVersion") {
-      this.options.logger.warn("the transaction coordinator does not verify partitions", {
-        coordinator,
-      });
-      return new Map<string, number>();
-    }
-    if (result.kind !== "response") return all(ErrorCode.NETWORK_EXCEPTION);
-    const { body } = result;
-    // A producer must not see CLUSTER_AUTHORIZATION_FAILED: the partition was not verified.
-    if (body.errorCode === ErrorCode.CLUSTER_AUTHORIZATION_FAILED) {
-      return all(ErrorCode.INVALID_TXN_STATE);
-    }
-    if (body.errorCode !== ErrorCode.NONE) return all(body.errorCode);
-    const answers = new Map<string, number>();
-    for (const transaction of body.resultsByTransaction) {
-      if (transaction.transactionalId !== question.transactionalId) continue;
-      for (const topic of transaction.topicResults) {
-        for (const partition of topic.resultsByPartition) {
-          const key = topicPartitionKey(topic.name, partition.partitionIndex);
-          answers.set(key, partition.partitionErrorCode);
-        }
+  /**
+   * The check of a TxnOffsetCommit's batch on the group's offsets partition `offsets`, led
+   * here (Kafka's group coordinator verifies it as a produce's): the guard its append must bring
+   * (undefined when a transaction of the producer is ongoing there, or the partition is not led
+   * here), or the error the commit answers, as Kafka's coordinator runtime maps it.
+   */
+  verifyOffsetCommit(
+    question: Omit<VerificationQuestion, "partitions">,
+    offsets: TopicPartition,
+  ): OffsetCommitVerification | Promise<OffsetCommitVerification> {
+    const transactions = this.options.partitionTransactions(offsets);
+    const { producerId, producerEpoch } = question;
+    const guard = transactions?.startVerification(producerId, {
+      sequence: NO_SEQUENCE,
+      epoch: producerEpoch,
+      nowMs: this.options.clock.nowMs(),
+    });
+    if (guard === undefined) return { kind: "verified", verification: { guard } };
+    const key = topicPartitionKey(offsets.topic, offsets.partition);
+    const outcome = (answers: VerificationAnswers): OffsetCommitVerification => {
+      const errorCode = answers.get(key);
+      if (errorCode === undefined || errorCode === ErrorCode.NONE) {
+        return { kind: "verified", verification: { guard } };
       }
-    }
-    return answers;
+      return { kind: "refused", errorCode: offsetCommitErrorOf(errorCode) };
+    };
+    const answers = this.options.manager.verify({ ...question, partitions: [offsets] });
+    return answers instanceof Promise ? answers.then(outcome) : outcome(answers);
   }
 }
 
-/** One producer's partitions to verify. */
-interface Question {
-  readonly transactionalId: string;
-  readonly producerId: number;
-  readonly producerEpoch: number;
-  readonly partitions: readonly TopicPartitionRef[];
-}
+/** A TxnOffsetCommit's verification: the guard for its append, or the error it answers. */
+export type OffsetCommitVerification =
+  | { readonly kind: "verified"; readonly verification: AppendVerification }
+  | { readonly kind: "refused"; readonly errorCode: number };
 
-/** The AddPartitionsToTxn v4+ body that asks about `question`'s partitions only. */
-export function verifyRequestOf(question: Question) {
-  const topics = new Map<string, number[]>();
-  for (const { topic, partition } of question.partitions) {
-    topics.set(topic, [...(topics.get(topic) ?? []), partition]);
-  }
-  return {
-    transactions: [
-      {
-        transactionalId: question.transactionalId,
-        producerId: question.producerId,
-        producerEpoch: question.producerEpoch,
-        verifyOnly: true,
-        topics: [...topics].map(([name, partitions]) => ({ name, partitions })),
-      },
-    ],
-  };
+/** The sequence of a batch without one, as the group coordinator writes offsets. */
+const NO_SEQUENCE = -1;
+
+/**
+ * Kafka's translation of a verification error for a transactional offset commit (its
+ * coordinator runtime's handleOperationException): NETWORK_EXCEPTION, which older clients may
+ * not retry, is COORDINATOR_LOAD_IN_PROGRESS; the rest as a commit's append errors.
+ */
+export function offsetCommitErrorOf(errorCode: number): number {
+  return errorCode === ErrorCode.NETWORK_EXCEPTION
+    ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+    : commitErrorOf(errorCode);
 }
 
 /**

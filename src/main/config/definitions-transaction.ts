@@ -74,9 +74,10 @@ export const transactionDefinitions: readonly ConfigDefinition[] = [
     importance: "low",
     description:
       "Whether a partition leader asks the transaction coordinator, before it takes the first " +
-      "transactional batch of a producer, that the partition is in the producer's ongoing " +
-      "transaction (KIP-890); refused batches get INVALID_TXN_STATE, so no transaction hangs on " +
-      "a partition its coordinator does not know.",
+      "transactional batch of a producer (or a group coordinator the first TxnOffsetCommit of " +
+      "a transaction), that the partition is in the producer's ongoing transaction (KIP-890); " +
+      "refused batches get INVALID_TXN_STATE, so no transaction hangs on a partition its " +
+      "coordinator does not know.",
   },
 ];
 

@@ -74,6 +74,10 @@ export function checkProducerBatches(
         coordinatorEpoch: marker?.coordinatorEpoch,
       });
       if (check.kind === "refused") return { ...check, kind: "producerRefused" };
+      // A transactional offset commit (not a marker) is verified as a client's batch is.
+      const isData = marker === undefined && header.isTransactional;
+      const unverified = isData ? missingVerification(header, producers, verification) : undefined;
+      if (unverified !== undefined) return unverified;
       continue;
     }
     if (!isProducerBatch(header)) continue;
@@ -111,7 +115,20 @@ function verificationRefusal(
       "the lowest sequence being verified";
     return { kind: "producerRefused", errorCode: ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, message };
   }
-  if (!header.isTransactional) return undefined;
+  return header.isTransactional ? missingVerification(header, producers, verification) : undefined;
+}
+
+/**
+ * INVALID_TXN_STATE for a transactional batch that starts a transaction here without the guard
+ * of the producer's verification under way; undefined when the append is not verified.
+ */
+function missingVerification(
+  header: FramedBatch["header"],
+  producers: ProducerStateManager,
+  verification: AppendVerification | undefined,
+): AppendRefusal | undefined {
+  if (verification === undefined) return undefined;
+  const { producerId } = header;
   if (producers.entry(producerId)?.currentTxnFirstOffset !== undefined) return undefined;
   if (producers.verifications.isCurrent(producerId, verification.guard)) return undefined;
   const message = "Record was not part of an ongoing transaction";

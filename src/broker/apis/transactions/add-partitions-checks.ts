@@ -3,7 +3,9 @@
  * coordinator sees the request: a client needs WRITE on each topic, and may never add an
  * internal topic's partition (TOPIC_AUTHORIZATION_FAILED); a partition the metadata does not know
  * is UNKNOWN_TOPIC_OR_PARTITION. Any failed partition fails the whole request, the partitions
- * that passed answered OPERATION_NOT_ATTEMPTED.
+ * that passed answered OPERATION_NOT_ATTEMPTED. Versions 4 and up come from brokers, which
+ * may name any topic (a group coordinator verifies its `__consumer_offsets` partition): only the
+ * metadata is checked for them.
  */
 import { ErrorCode } from "../../../common/index.js";
 import { AclOperation, AclResourceType, type MetadataImage } from "../../../metadata/index.js";
@@ -14,15 +16,16 @@ import { INTERNAL_TOPICS } from "../metadata.js";
 export function addPartitionsRefusal(
   partitions: readonly { readonly topic: string; readonly partition: number }[],
   image: MetadataImage,
-  authorization: RequestAuthorization,
+  authorization: RequestAuthorization | "broker",
 ): ((topic: string, partition: number) => number) | undefined {
   const mayWrite = new Map<string, boolean>();
   const codeOf = (topic: string, partition: number): number => {
     let isAllowed = mayWrite.get(topic);
     if (isAllowed === undefined) {
       isAllowed =
-        !INTERNAL_TOPICS.has(topic) &&
-        authorization.authorize(AclOperation.WRITE, AclResourceType.TOPIC, topic);
+        authorization === "broker" ||
+        (!INTERNAL_TOPICS.has(topic) &&
+          authorization.authorize(AclOperation.WRITE, AclResourceType.TOPIC, topic));
       mayWrite.set(topic, isAllowed);
     }
     if (!isAllowed) return ErrorCode.TOPIC_AUTHORIZATION_FAILED;

@@ -87,7 +87,8 @@ async function answerTransaction(
   const { transactionalId, producerId, producerEpoch } = transaction;
   const producer = { producerId, producerEpoch };
   const partitions = partitionsOf(transaction.topics);
-  const refusal = addPartitionsRefusal(partitions, metadataCache.image, authorization);
+  const checked = version >= BROKER_VERSION ? "broker" : authorization;
+  const refusal = addPartitionsRefusal(partitions, metadataCache.image, checked);
   if (refusal !== undefined) return refusal;
   if (transactionalId === "") return () => ErrorCode.INVALID_REQUEST;
   if (transaction.verifyOnly) {

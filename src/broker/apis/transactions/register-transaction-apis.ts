@@ -8,6 +8,7 @@
 import type { GroupCoordinator, TransactionCoordinator } from "../../../coordinator/index.js";
 import type { ApiKey } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
+import type { ProduceVerifier } from "../produce-verification.js";
 import type { ApiHandler } from "../../router/handler.js";
 import { addPartitionsToTxnHandler } from "./add-partitions-to-txn.driver.js";
 import { addOffsetsToTxnHandler, endTxnHandler } from "./transaction-apis.driver.js";
@@ -26,6 +27,8 @@ export interface TransactionApiDependencies {
   readonly markers: MarkerWriterDependencies;
   /** Wall-clock time, for commit timestamps. */
   readonly clock: { nowMs(): number };
+  /** TxnOffsetCommit's check with the transaction coordinator (KIP-890), when it is on. */
+  readonly verifier?: Pick<ProduceVerifier, "verifyOffsetCommit">;
 }
 
 /** Registers the transaction APIs (call before registerApiVersions). */
@@ -33,11 +36,12 @@ export function registerTransactionApis(
   router: { register<K extends ApiKey>(handler: ApiHandler<K>): void },
   dependencies: TransactionApiDependencies,
 ): void {
-  const { transactions, groups, metadataCache, clock } = dependencies;
+  const { transactions, groups, metadataCache, clock, verifier } = dependencies;
   router.register(addPartitionsToTxnHandler(transactions, metadataCache));
   router.register(addOffsetsToTxnHandler(transactions, groups));
   router.register(endTxnHandler(transactions));
-  router.register(txnOffsetCommitHandler(groups, { metadataCache, clock }));
+  const verified = verifier === undefined ? {} : { verifier };
+  router.register(txnOffsetCommitHandler(groups, { metadataCache, clock, ...verified }));
   router.register(writeTxnMarkersHandler(dependencies.markers));
   router.register(describeTransactionsHandler(transactions));
   router.register(listTransactionsHandler(transactions));

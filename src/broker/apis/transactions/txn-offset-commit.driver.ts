@@ -14,9 +14,18 @@
  * the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group
  * (GROUP_AUTHORIZATION_FAILED) and READ on each topic (TOPIC_AUTHORIZATION_FAILED for its
  * partitions, before their existence is looked at).
+ *
+ * With `transaction.partition.verification.enable`, the first commit of a transaction on the
+ * group's offsets partition is verified with the transaction coordinator first (KIP-890, as
+ * Kafka's group coordinator does): the offsets partition must be in the transaction
+ * (AddOffsetsToTxn), else every partition is INVALID_TXN_STATE and nothing is written.
  */
 import { ErrorCode } from "../../../common/index.js";
-import type { GroupCoordinator, OffsetRecord } from "../../../coordinator/index.js";
+import {
+  OFFSETS_TOPIC,
+  type GroupCoordinator,
+  type OffsetRecord,
+} from "../../../coordinator/index.js";
 import { AclOperation, AclResourceType } from "../../../metadata/index.js";
 import {
   ApiKey,
@@ -25,6 +34,7 @@ import {
 } from "../../../protocol/index.js";
 import type { MetadataCache } from "../../metadata-cache/index.js";
 import { defineHandler, respond, type ApiHandler } from "../../router/handler.js";
+import type { ProduceVerifier } from "../produce-verification.js";
 import { TRANSACTIONAL_ID_WRITE } from "../resource-authorizations.js";
 
 export const TXN_OFFSET_COMMIT_VERSIONS = { minVersion: 0, maxVersion: 3 } as const;
@@ -52,18 +62,23 @@ function answerOf(
   });
 }
 
+export interface TxnOffsetCommitDependencies {
+  readonly metadataCache: MetadataCache;
+  readonly clock: { nowMs(): number };
+  readonly verifier?: Pick<ProduceVerifier, "verifyOffsetCommit">;
+}
+
 export function txnOffsetCommitHandler(
   coordinator: GroupCoordinator,
-  dependencies: { readonly metadataCache: MetadataCache; readonly clock: { nowMs(): number } },
+  dependencies: TxnOffsetCommitDependencies,
 ): ApiHandler<typeof ApiKey.TxnOffsetCommit> {
   return defineHandler(ApiKey.TxnOffsetCommit, {
     ...TXN_OFFSET_COMMIT_VERSIONS,
     authorization: TRANSACTIONAL_ID_WRITE,
     handle: async (request, context) => {
       const version = context.header.apiVersion;
-      const { authorization } = context;
       const mayRead = (type: number, name: string) =>
-        authorization.authorize(AclOperation.READ, type, name);
+        context.authorization.authorize(AclOperation.READ, type, name);
       if (!mayRead(AclResourceType.GROUP, request.groupId)) {
         return answerOf(request, version, () => ErrorCode.GROUP_AUTHORIZATION_FAILED);
       }
@@ -82,36 +97,15 @@ export function txnOffsetCommitHandler(
           isKnown(topic, partition) ? refused : checkOf(topic, partition),
         );
       }
-      const nowMs = dependencies.clock.nowMs();
-      const maxBytes = coordinator.state.config.offsetMetadataMaxBytes;
-      const records: OffsetRecord[] = [];
-      const tooLarge = new Set<string>();
-      for (const topic of request.topics) {
-        for (const partition of topic.partitions) {
-          const { partitionIndex } = partition;
-          if (!isKnown(topic.name, partitionIndex)) continue;
-          const metadata = partition.committedMetadata ?? "";
-          if (UTF8.encode(metadata).length > maxBytes) {
-            tooLarge.add(`${topic.name}\u0000${partitionIndex}`);
-            continue;
-          }
-          records.push({
-            key: { groupId: request.groupId, topic: topic.name, partition: partitionIndex },
-            value: {
-              offset: partition.committedOffset,
-              leaderEpoch: version >= 2 ? partition.committedLeaderEpoch : -1,
-              metadata,
-              commitTimestampMs: nowMs,
-              expireTimestampMs: -1,
-            },
-          });
-        }
-      }
-      const { producerId, producerEpoch } = request;
+      const { records, tooLarge } = offsetRecordsOf(request, version, {
+        isKnown,
+        maxBytes: coordinator.state.config.offsetMetadataMaxBytes,
+        nowMs: dependencies.clock.nowMs(),
+      });
       const written =
         records.length === 0
           ? ErrorCode.NONE
-          : await coordinator.writeOffsets(request.groupId, records, { producerId, producerEpoch });
+          : await commitTransactionally(coordinator, dependencies.verifier, request, records);
       return answerOf(request, version, (topic, partition) => {
         if (!isKnown(topic, partition)) return checkOf(topic, partition);
         if (tooLarge.has(`${topic}\u0000${partition}`)) return ErrorCode.OFFSET_METADATA_TOO_LARGE;
@@ -121,6 +115,65 @@ export function txnOffsetCommitHandler(
     errorResponse: (request, context, errorCode) =>
       answerOf(request, context.header.apiVersion, () => errorCode),
   });
+}
+
+/**
+ * The offset records of the request's known partitions, and the partitions (`topic\0partition`)
+ * whose metadata is longer than `offset.metadata.max.bytes`.
+ */
+function offsetRecordsOf(
+  request: TxnOffsetCommitRequest,
+  version: number,
+  limits: {
+    readonly isKnown: (topic: string, partition: number) => boolean;
+    readonly maxBytes: number;
+    readonly nowMs: number;
+  },
+) {
+  const records: OffsetRecord[] = [];
+  const tooLarge = new Set<string>();
+  for (const topic of request.topics) {
+    for (const partition of topic.partitions) {
+      const { partitionIndex } = partition;
+      if (!limits.isKnown(topic.name, partitionIndex)) continue;
+      const metadata = partition.committedMetadata ?? "";
+      if (UTF8.encode(metadata).length > limits.maxBytes) {
+        tooLarge.add(`${topic.name}\u0000${partitionIndex}`);
+        continue;
+      }
+      records.push({
+        key: { groupId: request.groupId, topic: topic.name, partition: partitionIndex },
+        value: {
+          offset: partition.committedOffset,
+          leaderEpoch: version >= 2 ? partition.committedLeaderEpoch : -1,
+          metadata,
+          commitTimestampMs: limits.nowMs,
+          expireTimestampMs: -1,
+        },
+      });
+    }
+  }
+  return { records, tooLarge };
+}
+
+/**
+ * Writes `records` as the producer's transactional batch, verified first when a verifier is
+ * given; NONE once durable, else the error every written partition answers.
+ */
+async function commitTransactionally(
+  coordinator: GroupCoordinator,
+  verifier: Pick<ProduceVerifier, "verifyOffsetCommit"> | undefined,
+  request: TxnOffsetCommitRequest,
+  records: readonly OffsetRecord[],
+): Promise<number> {
+  const { transactionalId, producerId, producerEpoch, groupId } = request;
+  const producer = { producerId, producerEpoch };
+  if (verifier === undefined) return coordinator.writeOffsets(groupId, records, producer);
+  const offsets = { topic: OFFSETS_TOPIC, partition: coordinator.partitionFor(groupId) };
+  const checked = await verifier.verifyOffsetCommit({ transactionalId, ...producer }, offsets);
+  if (checked.kind === "refused") return checked.errorCode;
+  const { verification } = checked;
+  return coordinator.writeOffsets(groupId, records, { ...producer, verification });
 }
 
 /** The error every partition gets, or NONE (Kafka's validateTransactionalOffsetCommit). */
