@@ -107,8 +107,14 @@ async function failoverWithPartitions(partitions: number): Promise<BenchmarkResu
   try {
     const [first] = members as [Member];
     await expectBrokers(first, [1, 2, 3]);
-    const topic = "bench-failover";
-    await createReplicatedTopic(first, { topic, partitions, minInsyncReplicas: 2 });
+    const topic = "bench-failover-0";
+    // Topics of at most 5,000 partitions: one CreateTopics may write 10,000 records at most.
+    for (let made = 0; made < partitions; made += TOPIC_PARTITIONS_MAX) {
+      const name = `bench-failover-${made / TOPIC_PARTITIONS_MAX}`;
+      const count = Math.min(TOPIC_PARTITIONS_MAX, partitions - made);
+      await createReplicatedTopic(first, { topic: name, partitions: count, minInsyncReplicas: 2 });
+      await awaitPartitions(members, name, isFullIsr, "a full ISR", 600_000);
+    }
     const before = await awaitPartitions(members, topic, isFullIsr, "a full ISR", 600_000);
     const victim = members.find((member) => member.nodeId === before.get(0)?.leader) as Member;
     const bootstrap = bootstrapServers(members.filter((member) => member !== victim));
@@ -141,6 +147,8 @@ async function failoverWithPartitions(partitions: number): Promise<BenchmarkResu
     await killAll();
   }
 }
+
+const TOPIC_PARTITIONS_MAX = 5_000;
 
 /** The partition counts of the failover figures (BENCH_FAILOVER_PARTITIONS, comma-separated). */
 const FAILOVER_PARTITIONS = (process.env["BENCH_FAILOVER_PARTITIONS"] ?? "1000,10000")
