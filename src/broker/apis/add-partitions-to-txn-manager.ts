@@ -50,7 +50,8 @@ export interface AddPartitionsToTxnManagerOptions {
   /** The listener other brokers are reached on (`inter.broker.listener.name`). */
   readonly listenerName: string;
   readonly pool: Pick<ClientPool, "send" | "setNodeAddress">;
-  readonly clock: { nowMs(): number };
+  /** Measures how long a verification took, so the monotonic clock. */
+  readonly clock: { monotonicMs(): number };
   readonly metrics: MetricsSink;
   readonly logger: Logger;
 }
@@ -104,7 +105,7 @@ export class AddPartitionsToTxnManager {
    * this broker coordinates the transactional id, else once its coordinator has answered.
    */
   verify(question: VerificationQuestion): VerificationAnswers | Promise<VerificationAnswers> {
-    const startedAtMs = this.options.clock.nowMs();
+    const startedAtMs = this.options.clock.monotonicMs();
     const coordinator = this.coordinatorOf(question.transactionalId);
     if (coordinator === this.options.brokerId) {
       return this.answered(startedAtMs, this.answerLocally(question));
@@ -144,7 +145,7 @@ export class AddPartitionsToTxnManager {
 
   /** Records the metrics of answers given now to a question asked at `startedAtMs`. */
   private answered(startedAtMs: number, answers: Map<string, number>): Map<string, number> {
-    this.timeMs.observe(Math.max(0, this.options.clock.nowMs() - startedAtMs));
+    this.timeMs.observe(this.options.clock.monotonicMs() - startedAtMs);
     if (answers.size > 0) this.failures.inc(answers.size);
     return answers;
   }

@@ -89,7 +89,7 @@ function metadataCache(): MetadataCache {
 function managerWith(sent: Sent[]) {
   const metrics = new MemoryMetricsSink();
   let nowMs = 1_000;
-  const clock = { nowMs: () => nowMs, advance: (ms: number) => (nowMs += ms) };
+  const clock = { monotonicMs: () => nowMs, advance: (ms: number) => (nowMs += ms) };
   const manager = new AddPartitionsToTxnManager({
     brokerId: 1,
     transactions: {
