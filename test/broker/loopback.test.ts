@@ -10,6 +10,7 @@ import {
 } from "../../src/broker/index.js";
 import type { Connection } from "../../src/ports/index.js";
 import {
+  ApiKey,
   FrameDecoder,
   decodeResponse,
   encodeRequest,
@@ -17,7 +18,8 @@ import {
 } from "../../src/protocol/index.js";
 import { MemoryLogger, MemoryMetrics } from "../../src/broker/network/test-doubles.test-support.js";
 
-const HEARTBEAT_KEY = 12;
+/** A request no lane of the connection orders, so the five below are handled together. */
+const HELD_KEY = ApiKey.UnregisterBroker;
 
 /** A real-socket client that resolves once `count` response frames (or a close) arrived. */
 function collect(connection: Connection) {
@@ -53,12 +55,16 @@ test("on loopback sockets the broker answers in order, drops only a bad connecti
   registerApiVersions(router);
   let pending: Array<() => void> = [];
   router.register(
-    defineHandler(HEARTBEAT_KEY, {
+    defineHandler(HELD_KEY, {
       minVersion: 0,
-      maxVersion: 4,
+      maxVersion: 0,
       // Every request waits until the test releases them, last first.
       handle: () =>
-        new Promise((resolve) => pending.push(() => resolve(respond({ errorCode: 0 })))),
+        new Promise((resolve) =>
+          pending.push(() =>
+            resolve(respond({ throttleTimeMs: 0, errorCode: 0, errorMessage: null })),
+          ),
+        ),
     }),
   );
   const ports = { network, clock: new SystemClock(), timers, logger, metrics: new MemoryMetrics() };
@@ -69,11 +75,15 @@ test("on loopback sockets the broker answers in order, drops only a bad connecti
   const goodConnection = await network.connect(address);
   const client = collect(goodConnection);
   for (let id = 1; id <= 5; id++) {
-    const header = { apiKey: HEARTBEAT_KEY, apiVersion: 4, correlationId: id, clientId: "t" };
-    goodConnection.write(encodeRequest(header, { groupId: "g", generationId: 1, memberId: "m" }));
+    const header = { apiKey: HELD_KEY, apiVersion: 0, correlationId: id, clientId: "t" };
+    goodConnection.write(encodeRequest(header, { brokerId: id }));
   }
   // The handlers run once the frames arrive; real sockets need event-loop turns for that.
-  while (pending.length < 5) await new Promise<void>((resolve) => setImmediate(resolve));
+  const deadline = performance.now() + 10_000;
+  while (pending.length < 5) {
+    assert.ok(performance.now() < deadline, `${pending.length} of 5 requests handled at once`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   const release = pending.reverse();
   pending = [];
   release.forEach((resolve) => resolve());
@@ -82,7 +92,7 @@ test("on loopback sockets the broker answers in order, drops only a bad connecti
     client.frames.map((frame) => responseCorrelationId(frame)),
     [1, 2, 3, 4, 5],
   );
-  const decoded = decodeResponse(client.frames[0] as Uint8Array, HEARTBEAT_KEY, 4);
+  const decoded = decodeResponse(client.frames[0] as Uint8Array, HELD_KEY, 0);
   assert.equal(decoded.kind, "response");
   const badConnection = await network.connect(address);
   const badClient = collect(badConnection);

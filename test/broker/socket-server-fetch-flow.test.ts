@@ -65,3 +65,37 @@ test("Fetches of different connections are handled together", async () => {
   await broker.scheduler.runFor(50);
   assert.equal(handling, 3);
 });
+
+test("a connection has one group coordinator request handled at a time", async () => {
+  // A commit is done before the connection's next OffsetFetch or heartbeat is handled.
+  const held: Array<() => void> = [];
+  const broker = await startSimBroker({
+    register: (router) =>
+      router.register(
+        defineHandler(ApiKey.Heartbeat, {
+          minVersion: 0,
+          maxVersion: 4,
+          handle: () =>
+            new Promise((resolve) => held.push(() => resolve(respond({ errorCode: 0 })))),
+          errorResponse: () => respond({ errorCode: 0 }),
+        }),
+      ),
+  });
+  const client = await broker.connect();
+  const other = await broker.connect();
+  const heartbeat = { groupId: "g", generationId: 1, memberId: "m", groupInstanceId: null };
+  client.send(ApiKey.Heartbeat, 4, 1, heartbeat);
+  client.send(API_VERSIONS_KEY, 0, 2, {});
+  client.send(ApiKey.Heartbeat, 4, 3, heartbeat);
+  other.send(ApiKey.Heartbeat, 4, 1, heartbeat);
+  await broker.scheduler.runFor(50);
+  assert.equal(held.length, 2, "the second heartbeat of a connection waits; another's does not");
+  held.shift()?.();
+  await broker.scheduler.runFor(50);
+  assert.deepEqual(client.correlationIds(), [1, 2]);
+  assert.equal(held.length, 2);
+  for (const release of held.splice(0)) release();
+  await broker.scheduler.runFor(50);
+  assert.deepEqual(client.correlationIds(), [1, 2, 3]);
+  assert.deepEqual(other.correlationIds(), [1]);
+});

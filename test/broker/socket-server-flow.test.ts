@@ -1,39 +1,44 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { API_VERSIONS_KEY } from "../../src/protocol/index.js";
+import { API_VERSIONS_KEY, ApiKey } from "../../src/protocol/index.js";
 import { NO_RESPONSE, defineHandler, respond } from "../../src/broker/index.js";
 import { startSimBroker } from "./sim-broker.js";
 
-const HEARTBEAT_KEY = 12;
+/**
+ * The request these tests send: UnregisterBroker, a request no lane of the connection orders
+ * (a connection handles one group coordinator request or Fetch at a time, others together).
+ */
+const HELD_KEY = ApiKey.UnregisterBroker;
+const ANSWER = { throttleTimeMs: 0, errorCode: 0, errorMessage: null };
 
-/** A heartbeat body whose generationId tells the test handler what to do. */
-function heartbeat(generationId: number) {
-  return { groupId: "g", generationId, memberId: "m" };
+/** A request body whose brokerId tells the test handler what to do. */
+function bodyOf(brokerId: number) {
+  return { brokerId };
 }
 
 test("responses leave in request order even when later requests finish first", async () => {
   const broker = await startSimBroker({
     register: (router, scheduler) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
+          maxVersion: 0,
           handle: (request) =>
             new Promise((resolve) => {
-              const delayMs = request.generationId;
-              scheduler.schedule(delayMs, () => resolve(respond({ errorCode: 0 })));
+              const delayMs = request.brokerId;
+              scheduler.schedule(delayMs, () => resolve(respond(ANSWER)));
             }),
         }),
       ),
   });
   const client = await broker.connect();
   const delays = [50, 5, 0, 30, 1, 12];
-  delays.forEach((delayMs, index) => client.send(HEARTBEAT_KEY, 4, index + 1, heartbeat(delayMs)));
+  delays.forEach((delayMs, index) => client.send(HELD_KEY, 0, index + 1, bodyOf(delayMs)));
   await broker.scheduler.runFor(200);
   assert.deepEqual(client.correlationIds(), [1, 2, 3, 4, 5, 6]);
-  assert.equal(client.body(0, HEARTBEAT_KEY, 4)["errorCode"], 0);
-  assert.equal(broker.metrics.valueOf("sluice_requests_total", { api: "Heartbeat" }), 6);
-  assert.equal(broker.metrics.valueOf("sluice_request_latency_ms", { api: "Heartbeat" }), 6);
+  assert.equal(client.body(0, HELD_KEY, 0)["errorCode"], 0);
+  assert.equal(broker.metrics.valueOf("sluice_requests_total", { api: "UnregisterBroker" }), 6);
+  assert.equal(broker.metrics.valueOf("sluice_request_latency_ms", { api: "UnregisterBroker" }), 6);
   assert.ok((broker.metrics.valueOf("sluice_network_bytes_in_total") ?? 0) > 0);
   assert.ok((broker.metrics.valueOf("sluice_network_bytes_out_total") ?? 0) > 0);
 });
@@ -42,16 +47,15 @@ test("a request with no response does not hold back the ones after it", async ()
   const broker = await startSimBroker({
     register: (router) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
-          handle: (request) =>
-            request.generationId % 2 === 1 ? NO_RESPONSE : respond({ errorCode: 0 }),
+          maxVersion: 0,
+          handle: (request) => (request.brokerId % 2 === 1 ? NO_RESPONSE : respond(ANSWER)),
         }),
       ),
   });
   const client = await broker.connect();
-  for (let id = 1; id <= 6; id++) client.send(HEARTBEAT_KEY, 1, id, heartbeat(id));
+  for (let id = 1; id <= 6; id++) client.send(HELD_KEY, 0, id, bodyOf(id));
   await broker.scheduler.runFor(100);
   assert.deepEqual(client.correlationIds(), [2, 4, 6]);
 });
@@ -63,23 +67,23 @@ test("thousands of pipelined requests stay within the in-flight bound, all answe
     config: { queuedMaxRequestsPerConnection: 8 },
     register: (router) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
+          maxVersion: 0,
           handle: () =>
             new Promise((resolve) => {
               const connection = broker.server.openConnections()[0];
               observed.inFlightMax = Math.max(observed.inFlightMax, connection?.inFlightCount ?? 0);
               observed.queuedMax = Math.max(observed.queuedMax, connection?.queuedFrameCount ?? 0);
               observed.handled++;
-              waiting.push(() => resolve(respond({ errorCode: 0 })));
+              waiting.push(() => resolve(respond(ANSWER)));
             }),
         }),
       ),
   });
   const client = await broker.connect();
   const total = 3000;
-  for (let id = 0; id < total; id++) client.send(HEARTBEAT_KEY, 4, id, heartbeat(id));
+  for (let id = 0; id < total; id++) client.send(HELD_KEY, 0, id, bodyOf(id));
   await broker.scheduler.runFor(100);
   // Nothing is answered yet: the connection took up exactly the bound and stopped reading.
   assert.equal(observed.handled, 8);
@@ -102,12 +106,12 @@ test("a client that reads no responses stops the broker taking up its requests",
     config: { queuedMaxRequestsPerConnection: 10 },
     register: (router) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
+          maxVersion: 0,
           handle: () => {
             handled++;
-            return respond({ errorCode: 0 });
+            return respond(ANSWER);
           },
         }),
       ),
@@ -115,7 +119,7 @@ test("a client that reads no responses stops the broker taking up its requests",
   const client = await broker.connect();
   // A cut holds the responses in the broker's send buffer, as a peer that stopped reading does.
   broker.simNetwork.cut("broker", "client-0");
-  for (let id = 0; id < 500; id++) client.send(HEARTBEAT_KEY, 4, id, heartbeat(id));
+  for (let id = 0; id < 500; id++) client.send(HELD_KEY, 0, id, bodyOf(id));
   await broker.scheduler.runFor(500);
   // What fits the send buffer plus one in-flight batch is handled, and then nothing more.
   assert.ok(handled <= 40, `handled ${handled} while the client read nothing`);
@@ -137,10 +141,10 @@ test("idle connections close after connections.max.idle.ms; active, busy ones st
     config: { connectionsMaxIdleMs: 1000 },
     register: (router) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
-          handle: () => new Promise((resolve) => held.push(() => resolve(respond({})))),
+          maxVersion: 0,
+          handle: () => new Promise((resolve) => held.push(() => resolve(respond(ANSWER)))),
         }),
       ),
   });
@@ -149,7 +153,7 @@ test("idle connections close after connections.max.idle.ms; active, busy ones st
     await broker.connect(),
     await broker.connect(),
   ];
-  busy.send(HEARTBEAT_KEY, 4, 1, heartbeat(1));
+  busy.send(HELD_KEY, 0, 1, bodyOf(1));
   for (let round = 0; round < 6; round++) {
     chatty.send(API_VERSIONS_KEY, 2, round, {});
     await broker.scheduler.runFor(300);

@@ -1,25 +1,30 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { API_VERSIONS_KEY } from "../../src/protocol/index.js";
+import { API_VERSIONS_KEY, ApiKey } from "../../src/protocol/index.js";
 import { defineHandler, respond } from "../../src/broker/index.js";
 import { startSimBroker } from "./sim-broker.js";
 
-const HEARTBEAT_KEY = 12;
+/**
+ * The request these tests hold: UnregisterBroker, a request no lane of the connection orders
+ * (a connection handles one group coordinator request or Fetch at a time, others together).
+ */
+const HELD_KEY = ApiKey.UnregisterBroker;
+const ANSWER = { throttleTimeMs: 0, errorCode: 0, errorMessage: null };
 
-/** A broker whose heartbeats wait until the test lets them go, counting how many run at once. */
-async function brokerHoldingHeartbeats(config: { queuedMaxRequests?: number } = {}) {
+/** A broker whose held requests wait until the test lets them go, counting how many run at once. */
+async function brokerHoldingRequests(config: { queuedMaxRequests?: number } = {}) {
   const held: Array<() => void> = [];
   const observed = { handlingMax: 0 };
   const broker = await startSimBroker({
     config,
     register: (router) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
+          maxVersion: 0,
           handle: () =>
             new Promise((resolve) => {
-              held.push(() => resolve(respond({ errorCode: 0 })));
+              held.push(() => resolve(respond(ANSWER)));
               observed.handlingMax = Math.max(observed.handlingMax, held.length);
             }),
         }),
@@ -32,21 +37,21 @@ async function brokerHoldingHeartbeats(config: { queuedMaxRequests?: number } = 
 }
 
 async function sendFromClients(
-  broker: Awaited<ReturnType<typeof brokerHoldingHeartbeats>>["broker"],
+  broker: Awaited<ReturnType<typeof brokerHoldingRequests>>["broker"],
   counts: { clients: number; requestsPerClient: number },
 ) {
   const clients = [];
   for (let index = 0; index < counts.clients; index++) clients.push(await broker.connect());
   clients.forEach((client, index) => {
     for (let id = 1; id <= counts.requestsPerClient; id++) {
-      client.send(HEARTBEAT_KEY, 4, id, { groupId: `g${index}`, generationId: id, memberId: "m" });
+      client.send(HELD_KEY, 0, id, { brokerId: index * 100 + id });
     }
   });
   return clients;
 }
 
 test("queued.max.requests bounds the requests being handled over all connections", async () => {
-  const { broker, held, observed, releaseAll } = await brokerHoldingHeartbeats({
+  const { broker, held, observed, releaseAll } = await brokerHoldingRequests({
     queuedMaxRequests: 3,
   });
   const clients = await sendFromClients(broker, { clients: 2, requestsPerClient: 5 });
@@ -68,7 +73,7 @@ test("queued.max.requests bounds the requests being handled over all connections
 });
 
 test("at the default queued.max.requests all connections are handled together", async () => {
-  const { broker, held, releaseAll } = await brokerHoldingHeartbeats();
+  const { broker, held, releaseAll } = await brokerHoldingRequests();
   const clients = await sendFromClients(broker, { clients: 2, requestsPerClient: 5 });
   await broker.scheduler.runFor(100);
   assert.equal(held.length, 10);
@@ -78,36 +83,36 @@ test("at the default queued.max.requests all connections are handled together", 
 });
 
 test("a full queue still takes up the request a parked one waits for", async () => {
-  // Heartbeat 1 waits until heartbeat 2 arrives, as a produce waits for a follower's fetch.
+  // Request 1 waits until request 2 arrives, as a produce waits for a follower's fetch.
   let arrived: () => void = () => undefined;
   const awaited = new Promise<void>((resolve) => (arrived = resolve));
   const broker = await startSimBroker({
     config: { queuedMaxRequests: 1 },
     register: (router) =>
       router.register(
-        defineHandler(HEARTBEAT_KEY, {
+        defineHandler(HELD_KEY, {
           minVersion: 0,
-          maxVersion: 4,
+          maxVersion: 0,
           handle: async (request) => {
-            if (request.generationId === 2) arrived();
+            if (request.brokerId === 2) arrived();
             else await awaited;
-            return respond({ errorCode: 0 });
+            return respond(ANSWER);
           },
         }),
       ),
   });
   const parked = await broker.connect();
   const needed = await broker.connect();
-  parked.send(HEARTBEAT_KEY, 4, 1, { groupId: "g", generationId: 1, memberId: "m" });
+  parked.send(HELD_KEY, 0, 1, { brokerId: 1 });
   await broker.scheduler.runFor(50);
-  needed.send(HEARTBEAT_KEY, 4, 2, { groupId: "g", generationId: 2, memberId: "m" });
+  needed.send(HELD_KEY, 0, 2, { brokerId: 2 });
   await broker.scheduler.runFor(50);
   assert.deepEqual(needed.correlationIds(), [2]);
   assert.deepEqual(parked.correlationIds(), [1]);
 });
 
 test("a closed connection's requests give their places back when handled", async () => {
-  const { broker, held, releaseAll } = await brokerHoldingHeartbeats({ queuedMaxRequests: 2 });
+  const { broker, held, releaseAll } = await brokerHoldingRequests({ queuedMaxRequests: 2 });
   const [first, second] = await sendFromClients(broker, { clients: 2, requestsPerClient: 3 });
   await broker.scheduler.runFor(100);
   assert.equal(held.length, 3);

@@ -3,14 +3,15 @@
  * requests to the router, responses out in request order. States: open → closed (by the
  * broker for a protocol violation, idleness or shutdown, or by the peer). Limits: a frame is at
  * most `socketRequestMaxBytes`; at most `queuedMaxRequestsPerConnection` requests are in
- * flight, of which one Fetch, and at most `queued.max.requests` over every connection of the
- * server (`QueuedRequests`); frames past either limit wait in a queue holding at most what one read
- * delivered, since reading pauses whenever the queue is not empty. A frame's bytes count against
- * `queued.max.request.bytes` (`RequestMemoryPool`) from its size prefix until it is taken up, or
- * for a Produce until its records are appended; with no memory left, reading pauses before the
- * frame's body. A write refused for back-pressure (responses the peer does not read) mutes the
- * connection: it takes up and reads nothing more until `drain`; so does a response throttled for
- * a quota (KIP-219), for its throttle time.
+ * flight, of which one Fetch and one of the group coordinator (`serialLaneOf`), and at most
+ * `queued.max.requests` over every connection of the server (`QueuedRequests`); frames past
+ * either limit wait in a queue holding at most what one read delivered, since reading pauses
+ * whenever the queue is not empty. A frame's bytes count against `queued.max.request.bytes`
+ * (`RequestMemoryPool`) from its size prefix until it is taken up, or for a Produce until its
+ * records are appended; with no memory left, reading pauses before the frame's body. A write
+ * refused for back-pressure (responses the peer does not read) mutes the connection: it takes up
+ * and reads nothing more until `drain`; so does a response throttled for a quota (KIP-219), for
+ * its throttle time.
  */
 import { assertNever } from "../../common/index.js";
 import type { Clock, Connection, Logger, Timers } from "../../ports/index.js";
@@ -30,7 +31,7 @@ import {
   describeMalformed,
   type ClientSoftware,
 } from "./request-descriptions.js";
-import { FrameQueue, apiKeyOf, onceReleasing } from "./frame-helpers.js";
+import { FrameQueue, apiKeyOf, onceReleasing, serialLaneOf } from "./frame-helpers.js";
 import { requestNameOf } from "./request-descriptions.js";
 import { RequestTiming } from "./request-timing.js";
 import { ResponseSequence } from "./response-sequence.js";
@@ -86,13 +87,8 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
   /** The pool's grant for the frame being received, once its size is known. */
   private partialFrameGrant: number | undefined;
   private isWaitingForMemory = false;
-  /**
-   * A Fetch is taken up and not yet handled. Kafka handles one request of a connection at a
-   * time; Sluice handles several but only one Fetch, whose response may be as large as its
-   * maxBytes, so that a client pipelining Fetches it never reads costs one response, not a
-   * hundred. Kafka's clients send one Fetch per connection at a time anyway.
-   */
-  private isFetchInFlight = false;
+  /** The lanes (`serialLaneOf`) whose one request is taken up and not yet handled. */
+  private readonly busyLanes = new Set<string>();
   private clientSoftware: ClientSoftware | undefined;
   private readonly logger: Logger;
   private readonly throttle: ConnectionThrottle;
@@ -255,7 +251,8 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     while (this.isTakingUp() && this.queuedFrameCount > 0) {
       if (this.responses.inFlightCount >= limit) break;
       const frame = this.frames.peek();
-      if (this.isFetchInFlight && apiKeyOf(frame) === ApiKey.Fetch) break;
+      const lane = serialLaneOf(apiKeyOf(frame));
+      if (lane !== undefined && this.busyLanes.has(lane)) break;
       const isOnlyRequest = this.responses.inFlightCount === 0;
       if (!this.host.queuedRequests.tryTake(this, isOnlyRequest)) break;
       // Let go of the frame (a view that keeps its chunk alive) as soon as it is taken.
@@ -433,14 +430,15 @@ export class BrokerConnection implements RequestTaker, MemoryWaiter {
     const isHeldUntilAppended = header.apiKey === ApiKey.Produce;
     if (!isHeldUntilAppended) releaseFrame();
     const routed = isHeldUntilAppended ? { ...context, requestBytesDone: releaseFrame } : context;
-    if (header.apiKey === ApiKey.Fetch) this.isFetchInFlight = true;
+    const lane = serialLaneOf(header.apiKey);
+    if (lane !== undefined) this.busyLanes.add(lane);
     this.host.router.route(routed).then(
       (response) => {
         releaseFrame();
         this.host.queuedRequests.release();
-        if (header.apiKey === ApiKey.Fetch) this.isFetchInFlight = false;
+        if (lane !== undefined) this.busyLanes.delete(lane);
         this.finish(slot, response);
-        // A Fetch waiting for this one may go now, even while this response waits its turn.
+        // A request of its lane waiting for this one may go now, before this response is sent.
         if (this.state === "open") this.pump();
       },
       (error: unknown) => this.host.fatal(error),

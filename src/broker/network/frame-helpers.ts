@@ -1,9 +1,40 @@
 /** Small helpers of the connection's frame queue. */
+import { ApiKey } from "../../protocol/index.js";
 import type { RequestMemoryPool } from "./request-memory-pool.js";
 
 /** The API key at the start of a request frame, or -1 for a frame too short to hold one. */
 export function apiKeyOf(frame: Uint8Array): number {
   return frame.length < 2 ? -1 : ((frame[0] as number) << 8) | (frame[1] as number);
+}
+
+/** The requests of the group coordinator, which one connection has handled one at a time. */
+const GROUP_APIS: ReadonlySet<number> = new Set([
+  ApiKey.OffsetCommit,
+  ApiKey.OffsetFetch,
+  ApiKey.JoinGroup,
+  ApiKey.Heartbeat,
+  ApiKey.LeaveGroup,
+  ApiKey.SyncGroup,
+  ApiKey.DescribeGroups,
+  ApiKey.ListGroups,
+  ApiKey.DeleteGroups,
+  ApiKey.OffsetDelete,
+  ApiKey.TxnOffsetCommit,
+  ApiKey.ConsumerGroupHeartbeat,
+  ApiKey.ConsumerGroupDescribe,
+]);
+
+/**
+ * The lane of a request whose kind a connection handles one at a time, or undefined. Kafka
+ * handles one request of a connection at a time; Sluice handles several, but one Fetch (whose
+ * response may be as large as its maxBytes, so that a client pipelining Fetches it never reads
+ * costs one response, not a hundred) and one request of the group coordinator, so that what a
+ * client sends after a commit or a heartbeat sees its outcome, as with Kafka: a consumer whose
+ * assignment changes reads its committed offsets while its last commits are still in flight.
+ */
+export function serialLaneOf(apiKey: number): "fetch" | "group" | undefined {
+  if (apiKey === ApiKey.Fetch) return "fetch";
+  return GROUP_APIS.has(apiKey) ? "group" : undefined;
 }
 
 /** Releases `bytes` to `pool` on the first call only. */
