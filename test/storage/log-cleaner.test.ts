@@ -224,3 +224,38 @@ test("a zstd batch that inflates past 8 MiB is compacted like any other", async 
   const offsets = (await readRecords(harness, log)).map((record) => record.offset);
   assert.ok(!offsets.includes(0) && !offsets.includes(2), "the big batch's records are gone");
 });
+
+test("the pass's last batch stays, emptied, so that the offset it ends at is kept", async () => {
+  // Keyless records in a compacted log (written while the topic was cleanup.policy=delete) are
+  // dropped, but the batch ending at the first uncleanable offset is kept without records.
+  const harness = new LogHarness(9);
+  const log = await harness.open(compactConfig);
+  const keyless = encodeBatch({
+    ...{ baseOffset: 0, partitionLeaderEpoch: 0, compression: "none" as const },
+    ...{ timestampType: "createTime" as const, isTransactional: false, isControl: false },
+    ...{ producerId: -1, producerEpoch: -1, baseSequence: -1 },
+    records: [1, 2, 3].map((index) => ({ timestamp: 1000 + index, key: null, value: null })),
+  });
+  await harness.run(
+    appendWrites(log, [
+      ["a", "1"],
+      ["b", "2"],
+    ])
+      .then(() => log.appendAsLeader(keyless, { leaderEpoch: 0 }))
+      .then(() => log.appendAsLeader(keyless, { leaderEpoch: 0 }))
+      .then(() => log.roll())
+      .then(() => log.flush()),
+  );
+  assert.equal(log.segments().at(-1)?.baseOffset, 8);
+  const result = await harness.run(cleanerOf(harness, () => log).cleanOnce(2000));
+  assert.equal(result.cleaned?.endOffset, 8);
+  const batches = (await readAll(harness, log)).map(({ baseOffset, lastOffset, bytes }) => ({
+    ...{ baseOffset, lastOffset },
+    records: recordsOf([{ bytes }]).length,
+  }));
+  assert.deepEqual(batches, [
+    { baseOffset: 0, lastOffset: 0, records: 1 },
+    { baseOffset: 1, lastOffset: 1, records: 1 },
+    { baseOffset: 5, lastOffset: 7, records: 0 },
+  ]);
+});

@@ -11,7 +11,8 @@
  * first gets a delete horizon, as a tombstone does, and goes once it passed; other control
  * batches stay. The batch holding the last data of an active producer (or, when it has none,
  * its last marker of the current epoch) is kept, emptied if need be, so that the producer's
- * sequence and epoch survive (Kafka's BatchRetention.RETAIN_EMPTY). Pure.
+ * sequence and epoch survive (Kafka's BatchRetention.RETAIN_EMPTY); so is the pass's last batch,
+ * the one ending at its first uncleanable offset, so that the offset it ends at is not lost. Pure.
  */
 import type { DecodedBatch, DecodedRecord } from "../../protocol/index.js";
 import type { LastRecordOfProducer } from "../producer-state/index.js";
@@ -42,6 +43,8 @@ export interface FilterContext {
    * needs (see the file comment): Kafka keeps such a batch, emptied if need be.
    */
   readonly isLastBatchOfProducer: boolean;
+  /** Whether the batch ends where the pass does (at its first uncleanable offset). */
+  readonly isLastBatchOfPass: boolean;
   /**
    * Whether the transaction walk lets the batch go: a batch of an aborted transaction, or an end
    * marker whose transaction has no data left (CleanedTransactions).
@@ -84,7 +87,8 @@ function discardsRecords(batch: DecodedBatch, context: FilterContext): boolean {
 export function filterBatch(batch: DecodedBatch, context: FilterContext): BatchDecision {
   const { header } = batch;
   const isDiscarded = discardsRecords(batch, context);
-  const retainsEmpty = header.producerId >= 0 && context.isLastBatchOfProducer;
+  const retainsEmpty =
+    (header.producerId >= 0 && context.isLastBatchOfProducer) || context.isLastBatchOfPass;
   if (isDiscarded && !retainsEmpty) return { kind: "drop" };
   const retained = isDiscarded
     ? []

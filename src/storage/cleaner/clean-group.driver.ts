@@ -37,6 +37,8 @@ export interface GroupCleaning {
   /** Each producer's last record, which stays (the log's producer state). */
   readonly lastRecords: ReadonlyMap<number, LastRecordOfProducer>;
   readonly transactions: CleanedTransactions;
+  /** The pass's first uncleanable offset, where its last batch ends. */
+  readonly upperBoundOffset: number;
 }
 
 /** Counts of one cleaned group, for the cleaner's report. */
@@ -93,6 +95,7 @@ function cleanBatch(
     nowMs: context.nowMs,
     deleteRetentionMs: context.config.deleteRetentionMs,
     isLastBatchOfProducer: holdsLastRecord(header, context.lastRecords.get(header.producerId)),
+    isLastBatchOfPass: header.lastOffset + 1 === context.upperBoundOffset,
     isDiscardable: context.transactions.onRead(header, decoded.records),
   });
   stats.recordsRead += decoded.records.length;

@@ -82,7 +82,10 @@ export async function cleanLog(context: {
     log.transactionIndex.collect(log.logStartOffset, mapped.endOffset),
   );
   const lastRecords = log.lastRecordsOfProducers();
-  const groupContext = { ...context, dir: log.dir, lastRecords, transactions };
+  const groupContext = {
+    ...{ ...context, dir: log.dir, lastRecords, transactions },
+    upperBoundOffset: firstUncleanableOffset,
+  };
   const totals: GroupStats = { bytesRead: 0, bytesWritten: 0, recordsRead: 0, recordsRetained: 0 };
   const groups = groupSegmentsBySize(toClean, context.config.segmentBytes);
   let abandonedGroupCount = 0;

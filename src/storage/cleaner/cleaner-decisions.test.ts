@@ -127,6 +127,7 @@ const context = (
   nowMs: 5000,
   deleteRetentionMs: 100,
   isLastBatchOfProducer: false,
+  isLastBatchOfPass: false,
   isDiscardable: false,
   ...overrides,
 });
@@ -205,6 +206,16 @@ test("an idempotent producer's last batch is kept empty; others are dropped", ()
     filterBatch(decoded(anonymous), context({ a: 500 }, { isLastBatchOfProducer: true })).kind,
     "drop",
   );
+});
+
+test("the pass's last batch is kept empty, with or without a producer", () => {
+  const anonymous = batchOf([{ timestamp: 1, key: bytes("a"), value: null }], { producerId: -1 });
+  const last = filterBatch(decoded(anonymous), context({ a: 500 }, { isLastBatchOfPass: true }));
+  assert.ok(last.kind === "rewrite" && last.records.length === 0, JSON.stringify(last));
+  // Its surviving records stay as any batch's do.
+  const kept = batchOf([{ timestamp: 1, key: bytes("a"), value: bytes("1") }], { producerId: -1 });
+  const decision = filterBatch(decoded(kept), context({ a: 100 }, { isLastBatchOfPass: true }));
+  assert.equal(decision.kind, "keep");
 });
 
 test("records past the offset map and batches with nothing to remove are kept as they are", () => {
