@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { compileTopicRegex } from "./topic-regex.js";
 
 function matches(pattern: string, topicName: string): boolean {
@@ -47,8 +48,44 @@ test("flags that cannot change a whole-name match are accepted; a leading (?i) f
   assert.equal(matches("(?s)a.b", "a.b"), true);
   assert.equal(matches("(?U)a.*b", "axxb"), true);
   assert.equal(matches("(?m:^a$)", "a"), true);
-  assert.match(refusal("a(?i)b"), /flag i/);
-  assert.match(refusal("(?i:a)"), /flag i/);
+});
+
+test("an i flag past the start folds case in its part of the pattern, as RE2's does", () => {
+  const cases: [pattern: string, matched: string[], unmatched: string[]][] = [
+    ["a(?i)b", ["aB", "ab"], ["AB"]],
+    ["(?i:a)b", ["Ab"], ["AB"]],
+    // The flag ends with its group.
+    ["(a(?i)b)c", ["aBc"], ["aBC"]],
+    ["x(?i:or(?-i:d)er)s", ["xORdERs"], ["xORDERs"]],
+    ["(?i)a(?-i)b", ["Ab"], ["AB"]],
+    ["x(?i:[a-c]+)", ["xAbC"], ["xD"]],
+    ["x(?i:[^a])", ["xb"], ["xA"]],
+    ["x(?i:[[:lower:]])", ["xQ"], ["x1"]],
+    ["x(?i:\\x41)", ["xa"], ["xb"]],
+    ["x(?i:\\Qa.b\\E)", ["xA.B"], ["xAxB"]],
+  ];
+  for (const [pattern, matched, unmatched] of cases) {
+    for (const topic of matched) assert.equal(matches(pattern, topic), true, `${pattern} ${topic}`);
+    for (const topic of unmatched) assert.equal(matches(pattern, topic), false, pattern);
+  }
+  assert.match(refusal("x(?i:\\pL)"), /Unicode class/);
+  assert.match(refusal("x(?i:[\\x41-Z])"), /escaped end/);
+});
+
+test("a scoped (?i:...) matches what a leading (?i) does", () => {
+  const atoms = ["a", "B", "c", "[a-c]", "[^b]", "[A-Z_]", "[[:upper:]]", ".", "x*", "(ab|C)"];
+  const more = ["\\x41", "\\Qa.\\E", "d?", "[]a]", "[-b]", "\\d", "\\w"];
+  const pattern = fc.array(fc.constantFrom(...atoms, ...more), { minLength: 1, maxLength: 4 });
+  const name = fc.stringMatching(/^[aAbBcCdDxX.\-_Z1]{0,6}$/);
+  fc.assert(
+    fc.property(pattern, fc.array(name, { minLength: 1, maxLength: 8 }), (parts, names) => {
+      const source = parts.join("");
+      for (const topic of names) {
+        assert.equal(matches(`(?i:${source})`, topic), matches(`(?i)${source}`, topic), topic);
+      }
+    }),
+    { seed: 20261208, numRuns: 300 },
+  );
 });
 
 test("what RE2 lacks or forbids is refused", () => {

@@ -12,10 +12,25 @@
  * - the flags `m`, `s` and `U` change nothing for a whole-name match on a topic name (which
  *   holds no line break, and greediness does not change whether an anchored pattern matches),
  *   so they are accepted and dropped; `(?i)` at the very start makes the pattern case
- *   insensitive, and `i` anywhere else is refused as not supported.
+ *   insensitive (the RegExp flag `i`); `i` set or cleared anywhere else applies to the rest of
+ *   its group, or to the group it opens, as in RE2, by folding the letters of that part
+ *   (topic-regex-chars.ts), where a Unicode class (`\p`) or a range with an escaped end is
+ *   refused as not supported.
  *
  * A refusal is INVALID_REGULAR_EXPRESSION for the heartbeat that brought the pattern.
  */
+
+import {
+  POSIX_CLASSES,
+  RegexSyntaxError,
+  hexEscapeAt,
+  literal,
+  literalFolded,
+  octalEscapeAt,
+  otherCase,
+  rangeCounterparts,
+  unicodeClassAt,
+} from "./topic-regex-chars.js";
 
 export type CompiledTopicRegex =
   | { readonly kind: "valid"; readonly matches: (topicName: string) => boolean }
@@ -24,38 +39,14 @@ export type CompiledTopicRegex =
 /** RE2's bound on `{n,m}` repetition counts. */
 const REPEAT_COUNT_MAX = 1000;
 
-const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: "0-9A-Za-z",
-  alpha: "A-Za-z",
-  ascii: "\\x00-\\x7f",
-  blank: "\\t ",
-  cntrl: "\\x00-\\x1f\\x7f",
-  digit: "0-9",
-  graph: "!-~",
-  lower: "a-z",
-  print: " -~",
-  punct: "!-\\/:-@\\[-`{-~",
-  space: "\\t\\n\\v\\f\\r ",
-  upper: "A-Z",
-  word: "0-9A-Za-z_",
-  xdigit: "0-9A-Fa-f",
-};
-
-/** Unicode general categories, which JavaScript names as RE2 does; others are scripts. */
-const GENERAL_CATEGORIES = new Set(
-  (
-    "C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps " +
-    "S Sc Sk Sm So Z Zl Zp Zs"
-  ).split(" "),
-);
-
-class RegexSyntaxError extends Error {}
+/** An `i` flag past the start: the pattern is translated again, folding case by hand. */
+class ScopedCaseFlag extends RegexSyntaxError {}
 
 export function compileTopicRegex(pattern: string): CompiledTopicRegex {
   let source: string;
   let flags = "u";
   try {
-    const translated = new Translator(pattern).translate();
+    const translated = translate(pattern);
     source = translated.source;
     if (translated.isCaseInsensitive) flags += "i";
   } catch (error) {
@@ -73,13 +64,31 @@ export function compileTopicRegex(pattern: string): CompiledTopicRegex {
   return { kind: "valid", matches: (topicName) => regex.test(topicName) };
 }
 
+/** With the RegExp flag `i` for a leading `(?i)`, or folding case where `i` is scoped. */
+function translate(pattern: string): { source: string; isCaseInsensitive: boolean } {
+  try {
+    return new Translator(pattern, false).translate();
+  } catch (error) {
+    if (!(error instanceof ScopedCaseFlag)) throw error;
+    return new Translator(pattern, true).translate();
+  }
+}
+
+const RANGE_NOT_FOLDED = "a range with an escaped end in a case-insensitive part is not supported";
+
 /** One pass over an RE2 pattern, writing the JavaScript equivalent. */
 class Translator {
   private at = 0;
   private out = "";
   private isCaseInsensitive = false;
+  /** Whether letters here match both cases (a scoped `i`), and that of each open group. */
+  private isFolding = false;
+  private readonly foldingOfGroups: boolean[] = [];
 
-  constructor(private readonly pattern: string) {}
+  constructor(
+    private readonly pattern: string,
+    private readonly isScoped: boolean,
+  ) {}
 
   translate(): { source: string; isCaseInsensitive: boolean } {
     while (this.at < this.pattern.length) {
@@ -92,7 +101,10 @@ class Translator {
         this.out += `\\${char}`;
         this.at += 1;
       } else {
-        this.out += char;
+        // A group's end brings back the folding from before it.
+        if (char === ")") this.isFolding = this.foldingOfGroups.pop() ?? this.isFolding;
+        const other = this.isFolding ? otherCase(char) : undefined;
+        this.out += other === undefined ? char : `[${char}${other}]`;
         this.at += 1;
       }
     }
@@ -111,9 +123,15 @@ class Translator {
     if ("dDwWsS".includes(next)) return `\\${next}`;
     if ("tnrfv".includes(next)) return `\\${next}`;
     if (next === "a") return "\\x07";
-    if (next === "p" || next === "P") return this.unicodeClass(next);
-    if (next === "x") return this.hexEscape();
-    if (next >= "0" && next <= "7") return this.octalEscape(next);
+    if ((next === "p" || next === "P") && this.isFolding) {
+      throw new RegexSyntaxError("a Unicode class in a case-insensitive part is not supported");
+    }
+    if (next === "p" || next === "P") return this.take(unicodeClassAt(this.pattern, this.at, next));
+    if (next === "x")
+      return this.codePoint(this.take(hexEscapeAt(this.pattern, this.at)), isInClass);
+    if (next >= "0" && next <= "7") {
+      return this.codePoint(this.take(octalEscapeAt(this.pattern, this.at, next)), isInClass);
+    }
     if (/[\p{L}\p{N}_]/u.test(next)) {
       throw new RegexSyntaxError(`invalid escape sequence: \`\\${next}\``);
     }
@@ -125,58 +143,24 @@ class Translator {
     const end = this.pattern.indexOf("\\E", this.at);
     const text = this.pattern.slice(this.at, end === -1 ? undefined : end);
     this.at = end === -1 ? this.pattern.length : end + 2;
-    return [...text].map(literal).join("");
+    return [...text].map((char) => literalFolded(char, this.isFolding)).join("");
   }
 
-  private unicodeClass(letter: "p" | "P"): string {
-    let name: string;
-    if (this.pattern[this.at] === "{") {
-      const end = this.pattern.indexOf("}", this.at);
-      if (end === -1) throw new RegexSyntaxError("invalid character class range: missing }");
-      name = this.pattern.slice(this.at + 1, end);
-      this.at = end + 1;
-    } else {
-      name = this.pattern[this.at] ?? "";
-      this.at += 1;
+  /** A character by its code point; in a folded part a letter matches both cases. */
+  private codePoint(code: number, isInClass: boolean): string {
+    const char = String.fromCodePoint(code);
+    const other = this.isFolding ? otherCase(char) : undefined;
+    if (other === undefined) return `\\u{${code.toString(16)}}`;
+    if (isInClass && this.pattern[this.at] === "-" && this.pattern[this.at + 1] !== "]") {
+      throw new RegexSyntaxError(RANGE_NOT_FOLDED);
     }
-    const isNegated = name.startsWith("^");
-    if (isNegated) name = name.slice(1);
-    if (!/^[A-Za-z_]+$/.test(name)) {
-      throw new RegexSyntaxError(`invalid character class range: \`\\${letter}{${name}}\``);
-    }
-    const property = GENERAL_CATEGORIES.has(name) ? name : `Script=${name}`;
-    const negated = (letter === "P") !== isNegated;
-    return `\\${negated ? "P" : "p"}{${property}}`;
+    return isInClass ? `${char}${other}` : `[${char}${other}]`;
   }
 
-  private hexEscape(): string {
-    if (this.pattern[this.at] === "{") {
-      const end = this.pattern.indexOf("}", this.at);
-      const digits = end === -1 ? "" : this.pattern.slice(this.at + 1, end);
-      if (!/^[0-9A-Fa-f]{1,8}$/.test(digits) || Number.parseInt(digits, 16) > 0x10ffff) {
-        throw new RegexSyntaxError("invalid escape sequence: `\\x{`");
-      }
-      this.at = end + 1;
-      return `\\u{${digits}}`;
-    }
-    const digits = this.pattern.slice(this.at, this.at + 2);
-    if (!/^[0-9A-Fa-f]{2}$/.test(digits))
-      throw new RegexSyntaxError("invalid escape sequence: `\\x`");
-    this.at += 2;
-    return `\\x${digits}`;
-  }
-
-  /** `\0`, `\012`, `\12`: octal; a lone `\1`..`\7` would be a backreference, which RE2 lacks. */
-  private octalEscape(first: string): string {
-    let digits = first;
-    while (digits.length < 3 && /[0-7]/.test(this.pattern[this.at] ?? "")) {
-      digits += this.pattern[this.at];
-      this.at += 1;
-    }
-    if (first !== "0" && digits.length === 1) {
-      throw new RegexSyntaxError(`invalid escape sequence: \`\\${first}\``);
-    }
-    return `\\u{${Number.parseInt(digits, 8).toString(16)}}`;
+  /** Moves past what a reader of the pattern took; what it read. */
+  private take<T>(read: { readonly value: T; readonly at: number }): T {
+    this.at = read.at;
+    return read.value;
   }
 
   /** `[...]` with RE2's POSIX classes and a leading `]` taken literally. */
@@ -192,11 +176,14 @@ class Translator {
       const char = this.pattern[this.at];
       if (char === undefined) throw new RegexSyntaxError("missing closing ]");
       if (char === "]" && !isFirst) break;
+      const isFirstItem = isFirst;
       isFirst = false;
       if (char === "\\") {
         out += this.escape(true);
       } else if (char === "[" && this.pattern[this.at + 1] === ":") {
         out += this.posixClass();
+      } else if (this.isFolding) {
+        out += this.foldedClassItem(char, isFirstItem);
       } else {
         out += "[]{}()|/".includes(char) ? literal(char) : char;
         this.at += 1;
@@ -204,6 +191,21 @@ class Translator {
     }
     this.at += 1;
     return `${out}]`;
+  }
+
+  /** A character of a class in a folded part, or a range of two, with their other case. */
+  private foldedClassItem(char: string, isFirst: boolean): string {
+    const next = this.pattern[this.at + 1];
+    const end = this.pattern[this.at + 2];
+    const plain = (item: string) => ("[]{}()|/".includes(item) ? literal(item) : item);
+    if (char === "-" && !isFirst && next !== "]") throw new RegexSyntaxError(RANGE_NOT_FOLDED);
+    if (next === "-" && end !== undefined && end !== "]") {
+      if (end === "\\" || end === "[") throw new RegexSyntaxError(RANGE_NOT_FOLDED);
+      this.at += 3;
+      return `${plain(char)}-${plain(end)}${rangeCounterparts(char, end)}`;
+    }
+    this.at += 1;
+    return `${plain(char)}${otherCase(char) ?? ""}`;
   }
 
   private posixClass(): string {
@@ -218,18 +220,21 @@ class Translator {
     this.at = end + 2;
     // A negated POSIX class inside a class needs a nested negation JavaScript lacks here.
     if (isNegated) throw new RegexSyntaxError(`negated POSIX class \`[:^${name}:]\` not supported`);
-    return ranges;
+    const isCased = name === "lower" || name === "upper";
+    return this.isFolding && isCased ? "A-Za-z" : ranges;
   }
 
   /** `(` and the Perl group forms RE2 knows: `(?:`, `(?P<name>`, `(?<name>`, flags. */
   private group(): string {
     if (this.pattern[this.at + 1] !== "?") {
+      this.foldingOfGroups.push(this.isFolding);
       this.at += 1;
       return "(";
     }
     const rest = this.pattern.slice(this.at + 2);
     const named = /^P?<([A-Za-z0-9_]+)>/.exec(rest);
     if (named !== null) {
+      this.foldingOfGroups.push(this.isFolding);
       this.at += 2 + named[0].length;
       return "(?:";
     }
@@ -245,11 +250,15 @@ class Translator {
       throw new RegexSyntaxError("invalid or unsupported Perl syntax: `(?)`");
     }
     const isLeadingCaseFlag = this.at === 0 && end === ")" && disabled === "";
-    if (enabled.includes("i") && isLeadingCaseFlag) this.isCaseInsensitive = true;
-    else if (enabled.includes("i") || disabled.includes("i")) {
-      throw new RegexSyntaxError("the flag i is supported only as a leading (?i)");
+    const setsCase = enabled.includes("i") || disabled.includes("i");
+    if (!this.isScoped && setsCase) {
+      if (enabled.includes("i") && isLeadingCaseFlag) this.isCaseInsensitive = true;
+      else throw new ScopedCaseFlag("the flag i past the start");
     }
     this.at += 2 + whole.length;
+    // `(?i:` folds its group only; `(?i)` the rest of the group it is in.
+    if (end === ":") this.foldingOfGroups.push(this.isFolding);
+    if (this.isScoped && setsCase) this.isFolding = !disabled.includes("i");
     return end === ":" ? "(?:" : "";
   }
 
@@ -268,11 +277,4 @@ class Translator {
     this.at += repeat[0].length;
     return repeat[0];
   }
-}
-
-/** One character as a JavaScript pattern literal (ASCII punctuation as a hex escape). */
-function literal(char: string): string {
-  const code = char.codePointAt(0) ?? 0;
-  if (code >= 0x80 || /[A-Za-z0-9_]/.test(char)) return char;
-  return `\\x${code.toString(16).padStart(2, "0")}`;
 }

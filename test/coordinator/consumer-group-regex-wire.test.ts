@@ -2,7 +2,8 @@
  * Regular expression subscriptions (KIP-848) through the codec and the handlers: a
  * ConsumerGroupHeartbeat v1 with SubscribedTopicRegex is assigned the matching topics, follows
  * topics created and deleted, is described with its regex, keeps OffsetDelete off its topics,
- * and a regex RE2/J refuses is INVALID_REGULAR_EXPRESSION.
+ * a scoped case flag folds its group only, and a regex RE2/J refuses is
+ * INVALID_REGULAR_EXPRESSION.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -77,6 +78,28 @@ test("a regex member is assigned the matching topics and follows topic creation"
   assert.deepEqual(topicIds(revoking), [ORDERS_TOPIC_ID]);
   const shrunk = await heartbeat(2, [{ topicId: ORDERS_TOPIC_ID, partitions: [0, 1] }]);
   assert.equal(shrunk["memberEpoch"], 3);
+  await broker.close();
+});
+
+test("a scoped (?i:...) of a regex folds case in its group only", async () => {
+  const broker = await GroupBroker.open(new LogHarness(95), { hasOffsetsTopic: true });
+  await broker.untilLoaded("cg");
+  broker.publish([
+    topicRecord("ORDERS-eu", ORDERS_EU_TOPIC_ID),
+    partitionRecord(ORDERS_EU_TOPIC_ID, 0, [1]),
+  ]);
+  const joined = await broker.call(CONSUMER_GROUP_HEARTBEAT, 1, {
+    ...JOIN,
+    subscribedTopicRegex: "(?i:orders)(-eu)?",
+  });
+  assert.equal(joined["errorCode"], ErrorCode.NONE);
+  assert.deepEqual(topicIds(joined), [ORDERS_TOPIC_ID, ORDERS_EU_TOPIC_ID].sort());
+  const other = await broker.call(CONSUMER_GROUP_HEARTBEAT, 1, {
+    ...JOIN,
+    subscribedTopicRegex: "(?i:orders)-EU",
+  });
+  assert.equal(other["errorCode"], ErrorCode.NONE);
+  assert.deepEqual(topicIds(other), [], "-EU is matched as written");
   await broker.close();
 });
 
